@@ -1,0 +1,2 @@
+/** The {@code jdvm} command line: argument parsing, output formatting and exit statuses. */
+package org.jdvm.cli;

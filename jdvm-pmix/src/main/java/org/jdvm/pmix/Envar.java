@@ -1,0 +1,7 @@
+package org.jdvm.pmix;
+
+/**
+ * An environment-variable directive ({@code pmix_envar_t}): prepend/append {@code value} to {@code
+ * envar} with {@code separator}, a single byte.
+ */
+public record Envar(String envar, String value, byte separator) {}

@@ -1,0 +1,86 @@
+package org.jdvm.pmix;
+
+/**
+ * Attribute keys that jdvm's own code reads or writes. Keys travel as these strings (never as the
+ * numeric dictionary ids); the full dictionary with types and descriptions is {@code
+ * org.jdvm.pmix.dict.AttributeDictionary}, which holds every key here.
+ *
+ * <p>Sources: node-reservation-spec 8.2.1.4, prrte-behavior.md §5.3, pmix-wire.md §10.
+ */
+public final class PmixKeys {
+  private PmixKeys() {}
+
+  // Allocation requests (RFC 0005, node-reservation-spec 8.2.1.4)
+  public static final String ALLOC_ID = "pmix.alloc.id";
+  public static final String ALLOC_REQ_ID = "pmix.alloc.reqid";
+  public static final String ALLOC_TARGET = "pmix.alloc.tgt";
+  public static final String ALLOC_SHARE = "pmix.alloc.share";
+  public static final String ALLOC_INHERITANCE = "pmix.alloc.inhrt";
+  public static final String ALLOC_WARN_TIMEOUT = "pmix.alloc.wtmo";
+  public static final String ALLOC_TIME = "pmix.alloc.time";
+  public static final String ALLOC_NODE_LIST = "pmix.alloc.nlist";
+  public static final String ALLOC_NUM_NODES = "pmix.alloc.nnodes";
+  public static final String ALLOC_NUM_CPUS = "pmix.alloc.ncpus";
+  public static final String ALLOC_NUM_CPU_LIST = "pmix.alloc.ncpulist";
+  public static final String ALLOC_CPU_LIST = "pmix.alloc.cpulist";
+  public static final String ALLOC_MEM_SIZE = "pmix.alloc.msize";
+  public static final String ALLOC_FABRIC = "pmix.alloc.net";
+  public static final String ALLOC_QUEUE = "pmix.alloc.queue";
+  public static final String ALLOC_EXCLUDE = "pmix.alloc.exclude";
+  public static final String ALLOC_PROPERTY = "pmix.alloc.property";
+  public static final String ALLOC_RELEASABLE = "pmix.alloc.releasable";
+  public static final String ALLOC_CHILD_SEP = "pmix.alloc.sep";
+  public static final String ALLOC_STATUS = "pmix.alloc.status";
+  public static final String ALLOC_NOT_WAITING = "pmix.alloc.notwait";
+  public static final String ALLOC_LEND = "pmix.alloc.lend";
+
+  // Spawn, sessions, identity
+  public static final String SPAWN_TARGET = "pmix.spwn.tgt";
+  public static final String SESSION_ID = "pmix.session.id";
+  public static final String NSPACE = "pmix.nspace";
+  public static final String RANK = "pmix.rank";
+  public static final String REQUESTOR = "pmix.requestor";
+  public static final String USERID = "pmix.euid";
+  public static final String GRPID = "pmix.egid";
+  public static final String TIMEOUT = "pmix.timeout";
+  public static final String TIME_REMAINING = "pmix.time.remaining";
+  public static final String NOTIFY_COMPLETION = "pmix.notecomp";
+  public static final String ADD_HOST = "pmix.addhost";
+  public static final String ADD_HOSTFILE = "pmix.addhostfile";
+  public static final String PERSONALITY = "pmix.pers";
+  public static final String MAPBY = "pmix.mapby";
+  public static final String SERVER_SCHEDULER = "pmix.srv.sched";
+  public static final String CONNECT_TO_SCHEDULER = "pmix.cnct.sched";
+
+  // Events and results
+  public static final String EVENT_CUSTOM_RANGE = "pmix.evrange";
+  public static final String JOB_TERM_STATUS = "pmix.job.term.status";
+  public static final String JOB_INFO_ARRAY = "pmix.job.arr";
+
+  // Queries
+  public static final String QUERY_ALLOC_STATUS = "pmix.query.alloc";
+  public static final String QUERY_ALLOCATION = "pmix.query.allc";
+  public static final String QUERY_ALLOC_IDS = "pmix.query.alloc.ids";
+  public static final String QUERY_ALLOC_PROPERTIES = "pmix.query.alloc.prop";
+  public static final String NUM_SLOTS = "pmix.num.slots";
+  public static final String NODE_INFO = "pmix.node.info";
+  public static final String HOSTNAME = "pmix.hname";
+
+  // Session control (scheduler role)
+  public static final String SESSION_CTRL_ID = "pmix.ssnctrl.id";
+  public static final String SESSION_INSTANTIATE = "pmix.ssn.inst";
+  public static final String SESSION_RESOURCES = "pmix.ssn.res";
+  public static final String SESSION_JOB = "pmix.ssn.job";
+  public static final String SESSION_APP = "pmix.ssn.app";
+  public static final String SESSION_PROVISION_NODES = "pmix.ssn.pvnnds";
+  public static final String SESSION_PROVISION_IMAGE = "pmix.ssn.pvnimg";
+  public static final String SESSION_PAUSE = "pmix.ssn.pause";
+  public static final String SESSION_RESUME = "pmix.ssn.resume";
+  public static final String SESSION_TERMINATE = "pmix.ssn.terminate";
+  public static final String SESSION_PREEMPT = "pmix.ssn.preempt";
+  public static final String SESSION_RESTORE = "pmix.ssn.restore";
+  public static final String SESSION_SIGNAL = "pmix.ssn.sig";
+  public static final String SESSION_SEP = "pmix.ssn.sep";
+  public static final String SESSION_EXTEND = "pmix.ssn.xtend";
+  public static final String SESSION_COMPLETE = "pmix.ssn.complete";
+}

@@ -1,0 +1,2 @@
+/** Placeholder. */
+package org.jdvm.pmix;

@@ -1,0 +1,25 @@
+package org.jdvm.server.node;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything needed to start one process.
+ *
+ * @param argv the command and its arguments; {@code argv.get(0)} is resolved on the PATH
+ * @param environment the complete environment of the new process
+ * @param workingDirectory where it starts, or {@code null} for the controller's directory
+ */
+public record LaunchRequest(
+    List<String> argv, Map<String, String> environment, Path workingDirectory) {
+  public LaunchRequest {
+    argv = List.copyOf(argv);
+    environment = Map.copyOf(environment);
+    if (argv.isEmpty()) {
+      throw new IllegalArgumentException("no command to launch");
+    }
+    Objects.requireNonNull(argv.get(0));
+  }
+}

@@ -1,0 +1,37 @@
+package org.jdvm.server.node;
+
+/**
+ * Runs the processes of one node (architecture.md §5). The embedded default runs one agent per
+ * virtual node inside the controller ({@link LocalNodeAgent}); each launches real processes on this
+ * host.
+ */
+public interface NodeAgent extends AutoCloseable {
+  /** The node's name, as jobs see it in {@code PMIX_HOSTNAME}. */
+  String node();
+
+  /**
+   * Starts one process of a job on this node and returns its pid.
+   *
+   * @throws LaunchException if the process cannot start; nothing is left running
+   */
+  long launch(String nspace, int rank, LaunchRequest request) throws LaunchException;
+
+  /** Sends a signal to every process of a job on this node (and to their descendants). */
+  void signalJob(String nspace, int signal);
+
+  /** Sends a signal to one process of a job (and its descendants). */
+  void signalProc(String nspace, int rank, int signal);
+
+  /** The number of processes still running on this node. */
+  int runningProcs();
+
+  /**
+   * Ends every process on the node — TERM, then KILL after {@code graceMillis} — and waits for
+   * them; used when the node leaves the DVM and when the DVM stops.
+   */
+  void terminateAll(long graceMillis);
+
+  /** Ends every process and releases the agent's resources. */
+  @Override
+  void close();
+}

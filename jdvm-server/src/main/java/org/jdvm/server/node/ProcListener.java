@@ -1,0 +1,24 @@
+package org.jdvm.server.node;
+
+/**
+ * What a launched process reports. Calls come from the process's own reader threads; for one
+ * process, every {@link #output} call happens before its {@link #exited} call.
+ */
+public interface ProcListener {
+  /** Standard output or standard error of the process. */
+  enum Stream {
+    STDOUT,
+    STDERR
+  }
+
+  /** A chunk of output. The array is the listener's to keep. */
+  void output(Stream stream, byte[] chunk);
+
+  /**
+   * The process has ended and its output is drained.
+   *
+   * @param exitStatus its exit status as a shell reports it: the code it passed to {@code exit}, or
+   *     128 + the signal number if a signal ended it
+   */
+  void exited(int exitStatus);
+}

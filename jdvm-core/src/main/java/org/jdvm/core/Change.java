@@ -3,6 +3,7 @@ package org.jdvm.core;
 import java.util.List;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.App;
+import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 
 /**
@@ -19,19 +20,22 @@ public sealed interface Change {
    * The core accepted a spawn: a new application namespace, a child of {@code parent}, whose
    * primary session is the first of its target sessions ({@code 0xFFFFFFFF} = default session).
    *
-   * @param replyTo the spawn request to answer once every process is launched, or {@code null} when
-   *     the job is the one a session instantiation launches
+   * @param replyTo the request to answer once every process is launched (a spawn, or the session
+   *     instantiation that launches this job)
+   * @param replyInfos what that reply carries before {@code PMIX_NSPACE} (a session's ids)
    */
   record JobSpawned(
       String namespace,
       String parent,
       Proc spawner,
       RequestId replyTo,
+      List<Info> replyInfos,
       List<Long> targetSessions,
       List<App> apps,
       MapBy mapBy)
       implements Change {
     public JobSpawned {
+      replyInfos = List.copyOf(replyInfos);
       targetSessions = List.copyOf(targetSessions);
       apps = List.copyOf(apps);
     }

@@ -19,6 +19,9 @@ import org.jdvm.pmix.Proc;
  * live-descendant count (decisions.md 12) so a CHILD drain is decided in O(depth).
  */
 public final class Job implements JobView {
+  /** The status of every job a DVM teardown ends. */
+  public static final int TORN_DOWN_STATUS = PmixStatus.ERR_JOB_ABORTED_BY_SYS_EVENT;
+
   private static final List<Job> NONE = List.of();
   private static final long[] DEFAULT_SESSION = {Sessions.DEFAULT_ID};
 

@@ -108,6 +108,7 @@ final class Mutator {
             targets,
             c.apps(),
             c.mapBy());
+    job.replyInfos = c.replyInfos();
     int size = 0;
     for (App app : c.apps()) {
       size += app.maxprocs();
@@ -307,7 +308,7 @@ final class Mutator {
             job.liveProcs--;
           }
         }
-        terminated(new JobTerminated(job.namespace(), TORN_DOWN_STATUS, job.exitCode));
+        terminated(new JobTerminated(job.namespace(), Job.TORN_DOWN_STATUS, job.exitCode));
       }
     }
     for (Node n : new ArrayList<>(nodes.all())) {
@@ -317,9 +318,6 @@ final class Mutator {
     }
     state.tornDown = true;
   }
-
-  /** The status of every job the teardown ends. */
-  static final int TORN_DOWN_STATUS = org.jdvm.pmix.PmixStatus.ERR_JOB_ABORTED_BY_SYS_EVENT;
 
   private Job job(String namespace) {
     return Check.found(jobs.get(namespace), "namespace", namespace);

@@ -11,8 +11,8 @@ import org.jdvm.pmix.Value;
  * What a successful allocation reply carries (spec 8.2.1.5.2; decisions.md 9): {@code
  * PMIX_ALLOC_ID}, {@code PMIX_ALLOC_REQ_ID} when one is known (the request's own, else the
  * allocation's), {@code PMIX_SESSION_ID}, the nodes this request added as {@code
- * PMIX_ALLOC_NODE_LIST}, and the scheduler's time limit as {@code PMIX_ALLOC_TIME} seconds when it
- * set one.
+ * PMIX_ALLOC_NODE_LIST} (absent when it added none, e.g. an EXTEND in time only), and the
+ * scheduler's time limit as {@code PMIX_ALLOC_TIME} seconds when it set one.
  */
 public final class Replies {
   private Replies() {}
@@ -25,7 +25,9 @@ public final class Replies {
       infos.add(Info.of(PmixKeys.ALLOC_REQ_ID, Value.string(reqId)));
     }
     infos.add(Info.of(PmixKeys.SESSION_ID, Value.uint32(a.sessionId())));
-    infos.add(Info.of(PmixKeys.ALLOC_NODE_LIST, Value.string(String.join(",", nodes))));
+    if (!nodes.isEmpty()) {
+      infos.add(Info.of(PmixKeys.ALLOC_NODE_LIST, Value.string(String.join(",", nodes))));
+    }
     if (a.timeLimitSeconds() != null) {
       infos.add(Info.of(PmixKeys.ALLOC_TIME, Value.uint32(a.timeLimitSeconds())));
     }

@@ -27,8 +27,9 @@ import org.jdvm.core.state.StateInvariants;
  * <p>Besides the commands of {@link Commands}: {@code time SECONDS} sets the clock; {@code
  * launch-all job=NS} reports every placed process launched (pid 1000+rank), one report per node;
  * {@code exit-all job=NS [code=N]} reports every live process exited; {@code show
- * nodes|allocs|jobs|pending} prints the query views. After every command the state's invariants are
- * verified, and a refused command must leave the state's digest unchanged.
+ * nodes|allocs|jobs|pending}, {@code status ID} and {@code procinfo NS.RANK} print the query views.
+ * After every command the state's invariants are verified, and a refused command must leave the
+ * state's digest unchanged.
  */
 final class ScenarioRunner {
   private Core core;
@@ -54,7 +55,15 @@ final class ScenarioRunner {
           i++;
         }
       }
-      List<String> actual = execute(line.trim());
+      List<String> actual;
+      try {
+        actual = execute(line.trim());
+      } catch (RuntimeException | AssertionError e) {
+        throw new AssertionError(file.getFileName() + ":" + i + ": " + line + ": " + e, e);
+      }
+      if (actual != null && actual.isEmpty()) {
+        actual = List.of("(nothing)");
+      }
       if (actual != null) {
         out.append("----\n");
         for (String a : actual) {
@@ -83,6 +92,8 @@ final class ScenarioRunner {
       case "launch-all" -> launchAll(a.need("job"));
       case "exit-all" -> exitAll(a.need("job"), a.integer("code"));
       case "show" -> Views.show(core.view(), a.flags.get(0));
+      case "status" -> Views.status(core.view(), a.flags.get(0));
+      case "procinfo" -> Views.procInfo(core.view(), a.flags.get(0));
       default -> handle(Commands.parse(line));
     };
   }

@@ -29,6 +29,27 @@ final class Views {
     return out;
   }
 
+  static List<String> status(CoreView view, String id) {
+    return view.allocationStatus(id)
+        .map(
+            s ->
+                List.of(
+                    "status "
+                        + s.state()
+                        + " "
+                        + (s.allocation() != null
+                            ? allocation(s.allocation())
+                            : pending(s.pending()))))
+        .orElse(List.of("status NOT_FOUND"));
+  }
+
+  static List<String> procInfo(CoreView view, String proc) {
+    int dot = proc.lastIndexOf('.');
+    org.jdvm.pmix.Proc p =
+        new org.jdvm.pmix.Proc(proc.substring(0, dot), Integer.parseInt(proc.substring(dot + 1)));
+    return view.procInfo(p).map(i -> List.of(Render.record(i))).orElse(List.of("procinfo none"));
+  }
+
   private static String session(long id) {
     return id == 0xFFFF_FFFFL ? "default" : String.valueOf(id);
   }

@@ -16,7 +16,11 @@ public record ProcEnd(int exitCode, int signal, Cause cause) {
     return new ProcEnd(exitCode, signal, Cause.EXITED);
   }
 
-  public static final ProcEnd FAILED = new ProcEnd(0, 0, Cause.FAILED_TO_START);
+  /**
+   * A process its agent could not start: exit code 127, as a shell reports a command it cannot run.
+   */
+  public static final ProcEnd FAILED = new ProcEnd(127, 0, Cause.FAILED_TO_START);
+
   public static final ProcEnd DEPARTED = new ProcEnd(0, Signals.KILL, Cause.NODE_DEPARTED);
 
   /** Whether this end makes the job's status an error. */

@@ -19,8 +19,8 @@ import org.jdvm.pmix.Value;
 
 /**
  * Renders outcomes as scenario text: one line per change, effect and rejection, in order. Records
- * print as {@code Name field=value ...}, leaving out fields that are null, false or an empty list;
- * statuses print by name.
+ * print as {@code Name field=value ...}, leaving out fields that are null or an empty list, and
+ * false flags of records with more than two fields; statuses print by name.
  */
 final class Render {
   private Render() {}
@@ -63,10 +63,13 @@ final class Render {
 
   static String record(Record r) {
     StringBuilder out = new StringBuilder(r.getClass().getSimpleName());
-    for (RecordComponent c : r.getClass().getRecordComponents()) {
+    RecordComponent[] components = r.getClass().getRecordComponents();
+    for (RecordComponent c : components) {
       Object v = get(c, r);
       boolean absent =
-          v == null || Boolean.FALSE.equals(v) || v instanceof List<?> l && l.isEmpty();
+          v == null
+              || Boolean.FALSE.equals(v) && components.length > 2
+              || v instanceof List<?> l && l.isEmpty();
       if (!absent) {
         out.append(' ').append(c.getName()).append('=').append(value(c.getName(), v));
       }

@@ -101,6 +101,9 @@ public final class Lifecycle {
   }
 
   private static void retire(Txn txn) {
+    if (txn.state().tornDown()) {
+      return;
+    }
     JobTable jobs = txn.state().jobs();
     int keep = txn.state().config().retainedTerminatedJobs();
     while (jobs.retirableCount() > keep) {

@@ -129,6 +129,11 @@ public final class SessionControls {
         && p.inheritance() == null) {
       return SessionRejection.NOTHING_TO_EXTEND;
     }
+    if (p.op() == SessionOp.EXTEND
+        && !r.nodes().isEmpty()
+        && r.sessionId() == SessionControl.ALL_SESSIONS) {
+      return SessionRejection.NODES_FOR_EVERY_SESSION;
+    }
     if ((p.op() == SessionOp.PREEMPT || p.op() == SessionOp.RESTORE)
         && !r.namespaces().isEmpty()
         && sessions.stream().allMatch(s -> SessionOps.named(s, r.namespaces()).isEmpty())) {

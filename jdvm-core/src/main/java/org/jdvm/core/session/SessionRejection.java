@@ -42,6 +42,8 @@ public enum SessionRejection implements Rejection {
   NOT_AUTHORIZED(PmixStatus.ERR_NO_PERMISSIONS),
   /** EXTEND without nodes, a time limit or an inheritance. */
   NOTHING_TO_EXTEND(PmixStatus.ERR_BAD_PARAM),
+  /** EXTEND with nodes addressed to every session: a node can join only one. */
+  NODES_FOR_EVERY_SESSION(PmixStatus.ERR_BAD_PARAM),
   /** PREEMPT or RESTORE names namespaces none of which runs in the session. */
   NAMESPACES_NOT_IN_SESSION(PmixStatus.ERR_NOT_FOUND),
   ALLOC_ID_IN_USE(PmixStatus.ERR_EXISTS),

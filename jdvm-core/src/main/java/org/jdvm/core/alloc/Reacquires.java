@@ -24,16 +24,7 @@ public final class Reacquires {
     if (a == null) {
       a = txn.state().allocations().byReqId(r.allocReqId());
     }
-    ReacquireRejection why = null;
-    if (r.allocId() == null && r.allocReqId() == null) {
-      why = ReacquireRejection.NOTHING_NAMED;
-    } else if (a == null) {
-      why = ReacquireRejection.ALLOCATION_NOT_FOUND;
-    } else if (!Ownership.mayActOn(a, requester)) {
-      why = ReacquireRejection.NOT_OWNER;
-    } else if (a.lentNodes().isEmpty()) {
-      why = ReacquireRejection.NOTHING_LENT;
-    }
+    ReacquireRejection why = check(r, a, requester);
     if (why != null) {
       txn.reject(r.requestId(), why);
       return;
@@ -65,5 +56,18 @@ public final class Reacquires {
         List.of(),
         a.schedulerAllocId(),
         txn);
+  }
+
+  private static ReacquireRejection check(Allocate r, Allocation a, Job requester) {
+    if (r.allocId() == null && r.allocReqId() == null) {
+      return ReacquireRejection.NOTHING_NAMED;
+    } else if (a == null) {
+      return ReacquireRejection.ALLOCATION_NOT_FOUND;
+    } else if (!Ownership.mayActOn(a, requester)) {
+      return ReacquireRejection.NOT_OWNER;
+    } else if (a.lentNodes().isEmpty()) {
+      return ReacquireRejection.NOTHING_LENT;
+    }
+    return null;
   }
 }

@@ -80,14 +80,7 @@ final class Instantiation {
             null,
             p.timeLimitSeconds(),
             new ScheduledSession(!r.apps().isEmpty())));
-    List<String> names = new ArrayList<>();
-    for (Node n : p.nodes().present()) {
-      names.add(n.name());
-    }
-    names.addAll(p.nodes().absent());
-    if (!names.isEmpty()) {
-      txn.change(new NodesJoined(allocId, names));
-    }
+    join(allocId, p, txn);
     if (p.timeLimitSeconds() != null && p.timeLimitSeconds() > 0) {
       txn.change(new SessionDeadlineSet(allocId, deadline(txn, p.timeLimitSeconds())));
     }
@@ -100,6 +93,18 @@ final class Instantiation {
     Targets targets = Targets.of(List.of(session), state);
     SpawnRule.launch(
         requester, r.requester(), r.requestId(), infos, targets, r.apps(), MapBy.SLOT, txn);
+  }
+
+  /** The listed nodes join the session: carved start-up nodes first, then the new ones. */
+  static void join(String allocId, ParsedControl p, Txn txn) {
+    List<String> names = new ArrayList<>();
+    for (Node n : p.nodes().present()) {
+      names.add(n.name());
+    }
+    names.addAll(p.nodes().absent());
+    if (!names.isEmpty()) {
+      txn.change(new NodesJoined(allocId, names));
+    }
   }
 
   static long deadline(Txn txn, long seconds) {

@@ -5,7 +5,6 @@ import java.util.List;
 import org.jdvm.core.Change.InheritanceChanged;
 import org.jdvm.core.Change.JobsContinued;
 import org.jdvm.core.Change.JobsStopped;
-import org.jdvm.core.Change.NodesJoined;
 import org.jdvm.core.Change.SessionDeadlineSet;
 import org.jdvm.core.Change.SessionSeparated;
 import org.jdvm.core.Change.SessionTerminating;
@@ -17,7 +16,6 @@ import org.jdvm.core.job.Aborts;
 import org.jdvm.core.lifecycle.Lifecycle;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
-import org.jdvm.core.state.Node;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
 
@@ -81,14 +79,7 @@ public final class SessionOps {
 
   private static void extend(ParsedControl p, Allocation s, Txn txn) {
     Creation.addNodes(p.fresh(), txn);
-    List<String> names = new ArrayList<>();
-    for (Node n : p.nodes().present()) {
-      names.add(n.name());
-    }
-    names.addAll(p.nodes().absent());
-    if (!names.isEmpty()) {
-      txn.change(new NodesJoined(s.allocId(), names));
-    }
+    Instantiation.join(s.allocId(), p, txn);
     Long limit = p.timeLimitSeconds();
     if (limit != null) {
       Long deadline = limit == 0 ? null : Instantiation.deadline(txn, limit);

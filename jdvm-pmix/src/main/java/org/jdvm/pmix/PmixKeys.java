@@ -56,6 +56,14 @@ public final class PmixKeys {
   public static final String EVENT_CUSTOM_RANGE = "pmix.evrange";
   public static final String JOB_TERM_STATUS = "pmix.job.term.status";
   public static final String JOB_INFO_ARRAY = "pmix.job.arr";
+  public static final String EVENT_AFFECTED_PROC = "pmix.evproc";
+  public static final String EXIT_CODE = "pmix.exit.code";
+
+  // Job-level information a launched process reads at PMIx init
+  public static final String JOB_SIZE = "pmix.job.size";
+  public static final String APPNUM = "pmix.appnum";
+  public static final String LOCAL_PEERS = "pmix.lpeers";
+  public static final String LOCAL_SIZE = "pmix.local.size";
 
   // Queries
   public static final String QUERY_ALLOC_STATUS = "pmix.query.alloc";

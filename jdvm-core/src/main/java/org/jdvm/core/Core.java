@@ -1,0 +1,165 @@
+package org.jdvm.core;
+
+import org.jdvm.core.Report.LaunchFailed;
+import org.jdvm.core.Report.NodeLost;
+import org.jdvm.core.Report.ProcExited;
+import org.jdvm.core.Report.ProcsLaunched;
+import org.jdvm.core.Report.SchedulerCancelled;
+import org.jdvm.core.Report.SchedulerGranted;
+import org.jdvm.core.Report.SchedulerQueued;
+import org.jdvm.core.Report.SchedulerReclaimed;
+import org.jdvm.core.Report.SchedulerRefused;
+import org.jdvm.core.Report.SchedulerTimeoutWarning;
+import org.jdvm.core.Report.Teardown;
+import org.jdvm.core.Report.Tick;
+import org.jdvm.core.Report.ToolDeparted;
+import org.jdvm.core.Request.Allocate;
+import org.jdvm.core.Request.RegisterScheduler;
+import org.jdvm.core.Request.RegisterTool;
+import org.jdvm.core.Request.SessionControl;
+import org.jdvm.core.Request.SignalJob;
+import org.jdvm.core.Request.Spawn;
+import org.jdvm.core.Request.TerminateJob;
+import org.jdvm.core.alloc.AllocationRequests;
+import org.jdvm.core.alloc.Cancels;
+import org.jdvm.core.alloc.Reacquires;
+import org.jdvm.core.alloc.Releases;
+import org.jdvm.core.alloc.SchedulerAnswers;
+import org.jdvm.core.alloc.TimeoutWarnings;
+import org.jdvm.core.job.JobControl;
+import org.jdvm.core.job.Launches;
+import org.jdvm.core.job.Registration;
+import org.jdvm.core.job.RequesterRejection;
+import org.jdvm.core.job.Requesters;
+import org.jdvm.core.lifecycle.Departures;
+import org.jdvm.core.lifecycle.DvmTeardown;
+import org.jdvm.core.lifecycle.Lifecycle;
+import org.jdvm.core.query.CoreView;
+import org.jdvm.core.session.Deadlines;
+import org.jdvm.core.session.SessionControls;
+import org.jdvm.core.spawn.SpawnRule;
+import org.jdvm.core.state.Check;
+import org.jdvm.core.state.State;
+import org.jdvm.core.state.StateDigest;
+import org.jdvm.core.state.StateQueries;
+import org.jdvm.core.state.Txn;
+import org.jdvm.pmix.Proc;
+
+/**
+ * The reservation engine: the whole state of the DVM and every rule of the node-reservation spec,
+ * as a pure, single-threaded, deterministic state machine. One entry point, {@link #handle}: the
+ * command is decided (a refused request is a {@link Rejection} and changes nothing), its changes
+ * are applied through the one mutator, and the effects for the shell come back in the {@link
+ * Outcome} together with the next deadline. No I/O, threads, clocks, randomness or logging: time
+ * comes in with each command. Not thread-safe by design; one controller thread owns it.
+ */
+public final class Core {
+  private final State state;
+  private final StateQueries queries;
+  private long lastNowNs = Long.MIN_VALUE;
+
+  public Core(CoreConfig config) {
+    this.state = new State(config);
+    this.queries = new StateQueries(state);
+  }
+
+  /**
+   * Handles one command at the shell's time {@code nowNs} (monotonic, never decreasing).
+   *
+   * @throws IllegalArgumentException for input that breaks the contract (malformed at the boundary)
+   * @throws IllegalStateException if a core invariant broke (a bug: fail loudly)
+   */
+  public Outcome handle(Command command, long nowNs) {
+    Check.state(nowNs >= lastNowNs, "time went backwards", nowNs + " < " + lastNowNs);
+    lastNowNs = nowNs;
+    Txn txn = new Txn(state, nowNs);
+    switch (command) {
+      case Request r -> request(r, txn);
+      case Report r -> report(r, txn);
+    }
+    if (!txn.rejected()) {
+      Lifecycle.settle(txn);
+    }
+    return txn.outcome(Deadlines.next(state));
+  }
+
+  /** Read-only views for the shell's queries: live, not copies. */
+  public CoreView view() {
+    return queries;
+  }
+
+  /** A canonical rendering of the whole state; equal digests mean equal states. */
+  public String digest() {
+    return StateDigest.of(state);
+  }
+
+  public CoreConfig config() {
+    return state.config();
+  }
+
+  /** The state itself, for the simulation's invariant checks and the replay test. */
+  public State state() {
+    return state;
+  }
+
+  private void request(Request request, Txn txn) {
+    switch (request) {
+      case RegisterTool r -> Registration.register(r.requestId(), r.namespace(), JobKind.TOOL, txn);
+      case RegisterScheduler r ->
+          Registration.register(r.requestId(), r.namespace(), JobKind.SCHEDULER, txn);
+      case Allocate r -> identified(r, r.requester(), txn);
+      case Spawn r -> identified(r, r.requester(), txn);
+      case SignalJob r -> identified(r, r.requester(), txn);
+      case TerminateJob r -> identified(r, r.requester(), txn);
+      case SessionControl r -> identified(r, r.requester(), txn);
+    }
+  }
+
+  /** Checks who is asking, then runs the request's rule. */
+  private void identified(Request request, Proc requester, Txn txn) {
+    RequesterRejection why = Requesters.check(state, requester);
+    if (why != null) {
+      txn.reject(request.requestId(), why);
+      return;
+    }
+    switch (request) {
+      case Allocate r -> allocate(r, txn);
+      case Spawn r -> SpawnRule.spawn(r, txn);
+      case SignalJob r -> JobControl.signal(r, txn);
+      case TerminateJob r -> JobControl.terminate(r, txn);
+      case SessionControl r -> SessionControls.control(r, txn);
+      case RegisterTool r -> throw new IllegalStateException("unreachable");
+      case RegisterScheduler r -> throw new IllegalStateException("unreachable");
+    }
+  }
+
+  private static void allocate(Allocate r, Txn txn) {
+    switch (r.directive()) {
+      case NEW, EXTEND -> AllocationRequests.allocate(r, txn);
+      case RELEASE -> Releases.release(r, txn);
+      case REAQUIRE -> Reacquires.reacquire(r, txn);
+      case REQ_CANCEL -> Cancels.cancel(r, txn);
+    }
+  }
+
+  private void report(Report report, Txn txn) {
+    if (state.tornDown()) {
+      return;
+    }
+    switch (report) {
+      case ProcsLaunched r -> Launches.launched(r, txn);
+      case LaunchFailed r -> Launches.failed(r, txn);
+      case ProcExited r -> Launches.exited(r, txn);
+      case NodeLost r -> Departures.nodeLost(r, txn);
+      case SchedulerGranted r -> SchedulerAnswers.granted(r, txn);
+      case SchedulerRefused r -> SchedulerAnswers.refused(r, txn);
+      case SchedulerQueued r -> SchedulerAnswers.queued(r, txn);
+      case SchedulerCancelled r -> SchedulerAnswers.cancelled(r, txn);
+      case SchedulerTimeoutWarning r -> TimeoutWarnings.relay(r, txn);
+      case SchedulerReclaimed r -> Departures.reclaimed(r, txn);
+      case ToolDeparted r -> Departures.toolDeparted(r, txn);
+      case Tick r -> Deadlines.tick(txn);
+      case Teardown r -> DvmTeardown.teardown(txn);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package org.jdvm.core.job;
+
+import java.util.List;
+import org.jdvm.core.Effect.Reply;
+import org.jdvm.core.JobKind;
+import org.jdvm.core.Request.SignalJob;
+import org.jdvm.core.Request.TerminateJob;
+import org.jdvm.core.state.Job;
+import org.jdvm.core.state.Txn;
+import org.jdvm.pmix.PmixStatus;
+
+/**
+ * Signal or terminate a job. Authorised for the job itself, any of its ancestors (a job is
+ * responsible for what it spawned, transitively), and the scheduler; checking the ancestry costs
+ * O(depth). Terminating kills the job's processes; the job terminates when they are reported gone.
+ */
+public final class JobControl {
+  private JobControl() {}
+
+  public static void signal(SignalJob request, Txn txn) {
+    Job requester = Requesters.job(txn.state(), request.requester());
+    JobControlRejection why =
+        request.signal() <= 0 || request.signal() > 64
+            ? JobControlRejection.BAD_SIGNAL
+            : check(requester, request.namespace(), txn);
+    if (why != null) {
+      txn.reject(request.requestId(), why);
+      return;
+    }
+    Aborts.signalRunning(txn.state().jobs().get(request.namespace()), request.signal(), txn);
+    txn.effect(new Reply(request.requestId(), PmixStatus.SUCCESS, List.of()));
+  }
+
+  public static void terminate(TerminateJob request, Txn txn) {
+    Job requester = Requesters.job(txn.state(), request.requester());
+    JobControlRejection why = check(requester, request.namespace(), txn);
+    if (why != null) {
+      txn.reject(request.requestId(), why);
+      return;
+    }
+    Job job = txn.state().jobs().get(request.namespace());
+    Aborts.abort(job, PmixStatus.ERR_JOB_CANCELED, txn);
+    txn.effect(new Reply(request.requestId(), PmixStatus.SUCCESS, List.of()));
+  }
+
+  private static JobControlRejection check(Job requester, String namespace, Txn txn) {
+    Job job = txn.state().jobs().get(namespace);
+    if (job == null || !job.live()) {
+      return JobControlRejection.JOB_NOT_FOUND;
+    }
+    if (job.kind() != JobKind.APPLICATION) {
+      return JobControlRejection.NOT_AN_APPLICATION;
+    }
+    if (requester.kind() != JobKind.SCHEDULER && !job.hasAncestorOrSelf(requester.namespace())) {
+      return JobControlRejection.NOT_AUTHORIZED;
+    }
+    return null;
+  }
+}

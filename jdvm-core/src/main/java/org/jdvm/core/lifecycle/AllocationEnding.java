@@ -1,0 +1,98 @@
+package org.jdvm.core.lifecycle;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jdvm.core.AllocationEnd;
+import org.jdvm.core.Change.AllocationEnded;
+import org.jdvm.core.Change.NodesLeft;
+import org.jdvm.core.Change.NodesRemoved;
+import org.jdvm.core.Effect.HandBackNodes;
+import org.jdvm.core.Effect.JobStatus;
+import org.jdvm.core.Effect.ReportSessionComplete;
+import org.jdvm.core.Effect.ShrinkNodes;
+import org.jdvm.core.query.NodeView.Origin;
+import org.jdvm.core.state.Allocation;
+import org.jdvm.core.state.Job;
+import org.jdvm.core.state.Node;
+import org.jdvm.core.state.Txn;
+import org.jdvm.pmix.PmixStatus;
+
+/**
+ * The end of an allocation (spec 8.2.1.9): release, unreserve, or reclaim.
+ *
+ * <p>Release and reclaim send the scheduler's nodes out of the DVM (their processes die with them:
+ * the existing shrink behaviour, 8.2.1.9.4), while start-up nodes, the controller's among them,
+ * revert to the default session (decisions.md 7); a release also hands the nodes back. Unreserve
+ * keeps every node in the DVM and only clears the reservation: no process is killed. Either way the
+ * allocation itself never kills a job; only departing nodes do.
+ */
+public final class AllocationEnding {
+  private AllocationEnding() {}
+
+  /** Ends the allocation, unless a cascade already ended it in this command. */
+  public static void end(Allocation a, AllocationEnd how, Txn txn) {
+    if (txn.state().allocations().byAllocId(a.allocId()) != a) {
+      return;
+    }
+    Asks.cancelFor(a, txn);
+    List<Node> leaving = new ArrayList<>();
+    for (Node n : a.nodes()) {
+      if (leavesDvm(how, n)) {
+        leaving.add(n);
+      }
+    }
+    List<String> members = NodeDeparture.names(new ArrayList<>(a.nodes()));
+    NodeDeparture.procsEnd(leaving, txn);
+    if (!members.isEmpty()) {
+      txn.change(new NodesLeft(a.allocId(), members));
+    }
+    if (!leaving.isEmpty()) {
+      List<String> names = NodeDeparture.names(leaving);
+      txn.change(new NodesRemoved(names));
+      txn.effect(new ShrinkNodes(names));
+      if (how == AllocationEnd.RELEASED) {
+        txn.effect(new HandBackNodes(a.allocId(), a.schedulerAllocId(), names, null));
+      }
+    }
+    if (a.schedulerSession()) {
+      txn.effect(completionReport(a));
+    }
+    txn.change(new AllocationEnded(a.allocId(), how));
+  }
+
+  /**
+   * The scheduler terminates a session (trigger 3): its children end with it unless they were
+   * separated (decisions.md 14), and its scheduler nodes leave the DVM.
+   */
+  public static void reclaim(Allocation a, Txn txn) {
+    for (Allocation child : List.copyOf(a.children())) {
+      if (!child.separated()) {
+        reclaim(child, txn);
+      }
+    }
+    end(a, AllocationEnd.RECLAIMED, txn);
+  }
+
+  /** What a disposition or a session's completion does: NONE/CHILD release, else unreserve. */
+  public static AllocationEnd dispositionEnd(Allocation a) {
+    return a.inheritance().returnsToScheduler() ? AllocationEnd.RELEASED : AllocationEnd.UNRESERVED;
+  }
+
+  static boolean leavesDvm(AllocationEnd how, Node n) {
+    return how != AllocationEnd.UNRESERVED && n.origin() == Origin.SCHEDULER && !n.controller();
+  }
+
+  /**
+   * {@code PMIX_SESSION_COMPLETE} for the scheduler: every job that ran in the session. A job whose
+   * processes have all ended but whose termination is still queued in this command is reported with
+   * the status it is about to get; one still running on nodes that stayed is in progress.
+   */
+  static ReportSessionComplete completionReport(Allocation a) {
+    List<JobStatus> jobs = new ArrayList<>(a.history());
+    for (Job j : a.liveJobs()) {
+      int status = j.liveProcs() == 0 ? JobStatuses.status(j) : PmixStatus.OPERATION_IN_PROGRESS;
+      jobs.add(new JobStatus(j.namespace(), status, JobStatuses.exitCode(j)));
+    }
+    return new ReportSessionComplete(a.sessionId(), a.allocId(), jobs);
+  }
+}

@@ -1,0 +1,108 @@
+package org.jdvm.core.mapping;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.jdvm.core.Change.Placement;
+import org.jdvm.core.MapBy;
+import org.jdvm.core.state.Node;
+import org.jdvm.core.state.Pool;
+import org.jdvm.pmix.App;
+
+/**
+ * Places a job's processes on its candidate nodes: exactly the nodes of the sessions it may target
+ * (spec 8.2.1.6, conformance guarantee 1), never oversubscribing a node. It walks only nodes with a
+ * free slot, in the order they joined their pool, so its cost is the number of processes plus the
+ * nodes it touches, never the size of the pool.
+ */
+public final class Mapper {
+  private Mapper() {}
+
+  /** The total number of processes of a job's apps. */
+  public static int size(List<App> apps) {
+    int total = 0;
+    for (App app : apps) {
+      total = Math.addExact(total, app.maxprocs());
+    }
+    return total;
+  }
+
+  /** Whether {@code procs} processes fit in these disjoint pools. */
+  public static boolean fits(List<Pool> pools, int procs) {
+    long free = 0;
+    for (Pool p : pools) {
+      free += p.freeSlots();
+    }
+    return free >= procs;
+  }
+
+  /**
+   * Places every process, ranks in app order. The caller has checked {@link #fits}.
+   *
+   * @return one placement per rank, rank order
+   */
+  public static List<Placement> place(List<App> apps, List<Pool> pools, MapBy mapBy) {
+    int total = size(apps);
+    List<Node> targets = mapBy == MapBy.NODE ? byNode(pools, total) : bySlot(pools, total);
+    List<Placement> out = new ArrayList<>(total);
+    int rank = 0;
+    for (int appIndex = 0; appIndex < apps.size(); appIndex++) {
+      for (int i = 0; i < apps.get(appIndex).maxprocs(); i++, rank++) {
+        out.add(new Placement(rank, targets.get(rank).name(), appIndex));
+      }
+    }
+    return out;
+  }
+
+  /** Fills each node's free slots before the next node. */
+  private static List<Node> bySlot(List<Pool> pools, int total) {
+    List<Node> out = new ArrayList<>(total);
+    for (Pool pool : pools) {
+      for (Node node : pool.withFreeSlots()) {
+        for (int s = node.freeSlots(); s > 0 && out.size() < total; s--) {
+          out.add(node);
+        }
+        if (out.size() == total) {
+          return out;
+        }
+      }
+    }
+    throw new IllegalStateException("mapper asked to place more processes than fit");
+  }
+
+  /** One process per node per round, over the nodes with a free slot. */
+  private static List<Node> byNode(List<Pool> pools, int total) {
+    List<Node> out = new ArrayList<>(total);
+    List<Node> round = new ArrayList<>();
+    List<Integer> left = new ArrayList<>();
+    Iterator<Pool> poolIt = pools.iterator();
+    Iterator<Node> nodeIt = null;
+    while (out.size() < total) {
+      if (nodeIt == null || !nodeIt.hasNext()) {
+        if (poolIt.hasNext()) {
+          nodeIt = poolIt.next().withFreeSlots().iterator();
+          continue;
+        }
+        break;
+      }
+      Node node = nodeIt.next();
+      out.add(node);
+      round.add(node);
+      left.add(node.freeSlots() - 1);
+    }
+    while (out.size() < total) {
+      boolean placed = false;
+      for (int i = 0; i < round.size() && out.size() < total; i++) {
+        if (left.get(i) > 0) {
+          left.set(i, left.get(i) - 1);
+          out.add(round.get(i));
+          placed = true;
+        }
+      }
+      if (!placed) {
+        throw new IllegalStateException("mapper asked to place more processes than fit");
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,51 @@
+package org.jdvm.core.query;
+
+import java.util.List;
+import org.jdvm.core.JobKind;
+
+/** A namespace the core knows, read-only. */
+public interface JobView {
+  /** Where a job is in its life. */
+  enum State {
+    /** Spawned; some of its processes are not launched yet. */
+    LAUNCHING,
+    /** Every process was launched (or it is a connected tool or scheduler). */
+    RUNNING,
+    /** A launch failed or it was told to terminate; its processes are being killed. */
+    ABORTING,
+    /** Its last process ended, or the tool departed. */
+    TERMINATED
+  }
+
+  String namespace();
+
+  JobKind kind();
+
+  State state();
+
+  /** The namespace that spawned it, or {@code null} for a tool or the scheduler. */
+  String parent();
+
+  /** Namespaces it spawned, oldest first. */
+  List<String> children();
+
+  /** Its primary session's id ({@code 0xFFFFFFFF}: the default session). */
+  long primarySessionId();
+
+  /** Every session it may map onto. */
+  List<Long> targetSessionIds();
+
+  /** Its live transitive descendants (decisions.md 12). */
+  int liveDescendants();
+
+  /** Whether a session pause or preemption has it stopped. */
+  boolean stopped();
+
+  /** Its termination status (PMIx); meaningful once TERMINATED. */
+  int status();
+
+  /** Its exit code for a shell; meaningful once TERMINATED. */
+  int exitCode();
+
+  List<? extends ProcView> procs();
+}

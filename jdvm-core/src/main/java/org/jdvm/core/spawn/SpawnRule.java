@@ -1,0 +1,134 @@
+package org.jdvm.core.spawn;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.core.Change.JobSpawned;
+import org.jdvm.core.Change.OwnerAdded;
+import org.jdvm.core.Change.Placement;
+import org.jdvm.core.Change.ProcsPlaced;
+import org.jdvm.core.Effect.LaunchProcs;
+import org.jdvm.core.Effect.ProcLaunch;
+import org.jdvm.core.MapBy;
+import org.jdvm.core.Request.Spawn;
+import org.jdvm.core.RequestId;
+import org.jdvm.core.job.Requesters;
+import org.jdvm.core.mapping.Mapper;
+import org.jdvm.core.state.Allocation;
+import org.jdvm.core.state.Job;
+import org.jdvm.core.state.Sessions;
+import org.jdvm.core.state.State;
+import org.jdvm.core.state.Txn;
+import org.jdvm.pmix.App;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.Proc;
+
+/**
+ * A spawn (spec 8.2.1.6–8.2.1.8; issue 3 rules 3–5): decided completely (processes, targets,
+ * ownership, fit) before anything changes, so a refused spawn launches nothing. An accepted spawn
+ * mints the namespace, records the job as a child of the requester, adds it to the owner set of
+ * every reservation it was spawned into (not transitively: only those), places every process, and
+ * asks the agents to launch them. The reply waits for the launch reports.
+ */
+public final class SpawnRule {
+  private SpawnRule() {}
+
+  /** The environment variables with which the core tells a process where it runs. */
+  public static final String ENV_SESSION_ID = "JDVM_SESSION_ID";
+
+  public static final String ENV_ALLOC_ID = "JDVM_ALLOC_ID";
+
+  public static void spawn(Spawn spawn, Txn txn) {
+    State state = txn.state();
+    Job requester = Requesters.job(state, spawn.requester());
+    SpawnRejection[] why = {processes(spawn.apps()) > 0 ? null : SpawnRejection.NO_PROCESSES};
+    Targets targets = why[0] == null ? Targeting.resolve(spawn, requester, state, why) : null;
+    if (why[0] == null && !Mapper.fits(targets.pools(), processes(spawn.apps()))) {
+      why[0] = SpawnRejection.DOES_NOT_FIT;
+    }
+    if (why[0] != null) {
+      txn.reject(spawn.requestId(), why[0]);
+      return;
+    }
+    launch(
+        requester,
+        spawn.requester(),
+        spawn.requestId(),
+        List.of(),
+        targets,
+        spawn.apps(),
+        spawn.mapBy(),
+        txn);
+  }
+
+  /**
+   * Creates, places and launches a job that fits in {@code targets}. Shared with session
+   * instantiation, whose job is spawned by the scheduler into the new session.
+   */
+  public static String launch(
+      Job parent,
+      Proc spawner,
+      RequestId replyTo,
+      List<Info> replyInfos,
+      Targets targets,
+      List<App> apps,
+      MapBy mapBy,
+      Txn txn) {
+    State state = txn.state();
+    String namespace = state.jobs().nextNamespace();
+    List<Placement> placements = Mapper.place(apps, targets.pools(), mapBy);
+    txn.change(
+        new JobSpawned(
+            namespace,
+            parent.namespace(),
+            spawner,
+            replyTo,
+            replyInfos,
+            targets.sessionIds(),
+            apps,
+            mapBy));
+    for (Allocation a : targets.reservations()) {
+      txn.change(new OwnerAdded(a.allocId(), namespace));
+    }
+    txn.change(new ProcsPlaced(namespace, placements));
+    launchEffects(namespace, placements, apps, environment(targets, state), txn);
+    return namespace;
+  }
+
+  /** The number of processes, or 0 if there is no app or an app has none. */
+  public static int processes(List<App> apps) {
+    if (apps.isEmpty()) {
+      return 0;
+    }
+    for (App app : apps) {
+      if (app.maxprocs() < 1) {
+        return 0;
+      }
+    }
+    return Mapper.size(apps);
+  }
+
+  private static void launchEffects(
+      String namespace, List<Placement> placements, List<App> apps, List<String> env, Txn txn) {
+    Map<String, List<ProcLaunch>> byNode = new LinkedHashMap<>();
+    for (Placement p : placements) {
+      byNode
+          .computeIfAbsent(p.node(), n -> new ArrayList<>())
+          .add(new ProcLaunch(p.rank(), p.appIndex(), apps.get(p.appIndex()), env));
+    }
+    for (Map.Entry<String, List<ProcLaunch>> e : byNode.entrySet()) {
+      txn.effect(new LaunchProcs(e.getKey(), namespace, e.getValue()));
+    }
+  }
+
+  /** Where the job runs: its primary session, and that session's allocation id if it has one. */
+  private static List<String> environment(Targets targets, State state) {
+    long primary = targets.sessionIds().get(0);
+    if (primary == Sessions.DEFAULT_ID) {
+      return List.of(ENV_SESSION_ID + "=" + primary);
+    }
+    Allocation a = state.allocations().bySession(primary);
+    return List.of(ENV_SESSION_ID + "=" + primary, ENV_ALLOC_ID + "=" + a.allocId());
+  }
+}

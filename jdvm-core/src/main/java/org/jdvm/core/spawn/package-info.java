@@ -1,0 +1,14 @@
+/**
+ * Spawn targeting and the ownership model (node-reservation-spec 8.2.1.6–8.2.1.8; decisions.md 15;
+ * issue 3 rules 3–5).
+ *
+ * <p>Role: resolve a spawn's targets (PMIX_SPAWN_TARGET, the single-session attributes, the
+ * parent's session, the default session), authorise each, check the fit, and create, place and
+ * launch the job.
+ *
+ * <p>Invariants: a spawn is refused whole if any target fails (never narrowed to the permitted
+ * subset); a refused spawn changes nothing; a job's candidate nodes are exactly the union of its
+ * targets' pools; a new job joins the owner sets of exactly the reservations it was spawned into
+ * (ownership is not transitive); the scheduler may target any session.
+ */
+package org.jdvm.core.spawn;

@@ -1,0 +1,74 @@
+package org.jdvm.server;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.jdvm.core.Feature;
+import org.jdvm.core.NodeSpec;
+import org.jdvm.server.scheduler.NodeGrant;
+
+/**
+ * How a DVM is started (architecture.md §5, issue 4's {@code jdvm start}).
+ *
+ * @param name the DVM's name; namespaces are {@code <name>@<n>}
+ * @param startupNodes the start-up pool; the first is the controller's own node
+ * @param spareNodes the embedded scheduler's pool (ignored without a scheduler)
+ * @param scheduler which scheduler serves requests for new nodes
+ * @param disabledFeatures attributes the DVM runs without (decisions.md 16)
+ * @param home the DVM's directory: contact file, secrets, log, scratch
+ * @param shrinkGraceMillis how long processes on a departing node get between TERM and KILL
+ */
+public record DvmConfig(
+    String name,
+    List<NodeSpec> startupNodes,
+    List<NodeGrant> spareNodes,
+    SchedulerKind scheduler,
+    Set<Feature> disabledFeatures,
+    Path home,
+    long shrinkGraceMillis) {
+  /** Which scheduler a DVM uses. */
+  public enum SchedulerKind {
+    EMBEDDED,
+    NONE
+  }
+
+  public DvmConfig {
+    Objects.requireNonNull(name, "name");
+    startupNodes = List.copyOf(startupNodes);
+    spareNodes = List.copyOf(spareNodes);
+    disabledFeatures = Set.copyOf(disabledFeatures);
+    Objects.requireNonNull(home, "home");
+  }
+
+  /**
+   * The embedded default: {@code nodes} virtual start-up nodes {@code node0..} and {@code spare}
+   * nodes in the scheduler's pool, named on from there, every node with {@code slots} slots.
+   */
+  public static DvmConfig embedded(String name, int nodes, int slots, int spare, Path home) {
+    List<NodeSpec> start = new ArrayList<>();
+    for (int i = 0; i < nodes; i++) {
+      start.add(new NodeSpec("node" + i, slots));
+    }
+    List<NodeGrant> pool = new ArrayList<>();
+    for (int i = 0; i < spare; i++) {
+      pool.add(new NodeGrant("node" + (nodes + i), slots));
+    }
+    return new DvmConfig(name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 2000);
+  }
+
+  public DvmConfig withScheduler(SchedulerKind kind) {
+    return new DvmConfig(
+        name, startupNodes, spareNodes, kind, disabledFeatures, home, shrinkGraceMillis);
+  }
+
+  public DvmConfig without(Set<Feature> features) {
+    return new DvmConfig(
+        name, startupNodes, spareNodes, scheduler, features, home, shrinkGraceMillis);
+  }
+
+  public DvmConfig withShrinkGrace(long millis) {
+    return new DvmConfig(name, startupNodes, spareNodes, scheduler, disabledFeatures, home, millis);
+  }
+}

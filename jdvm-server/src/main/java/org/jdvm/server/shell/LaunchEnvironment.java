@@ -1,0 +1,91 @@
+package org.jdvm.server.shell;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.server.identity.Credentials;
+
+/**
+ * The environment of a launched process (architecture.md §3): the controller's own environment
+ * without anything PMIx- or jdvm-specific, then the app's entries, then the standard PMIx variables
+ * a libpmix 4.2 client needs, then jdvm's own.
+ *
+ * <p>Only {@code PMIX_SERVER_URI41} is exported, with {@code URI61} for master-era clients: a
+ * client takes the first URI variable of its highest wire component, and jdvm speaks v41 and v61
+ * but not the older encodings (research REPORT.md §11). {@code PMIX_GDS_MODULE=hash} and no {@code
+ * PMIX_DSTORE_*} keep job data on the wire, where jdvm serves it.
+ */
+public final class LaunchEnvironment {
+  /** The PMIx version this server presents itself as. */
+  public static final String PMIX_VERSION = "4.2.2";
+
+  private final Map<String, String> base;
+  private final String serverUri;
+  private final String contact;
+  private final String tmpDir;
+  private final Credentials credentials;
+
+  /**
+   * @param inherited the controller's environment
+   * @param serverUri the PMIx URI clients connect to ({@code <nspace>.<rank>;tcp4://host:port})
+   * @param contact what {@code jdvm} inside a job uses to find the DVM (JDVM_URI)
+   * @param tmpDir the DVM's scratch directory, exported as the PMIx tmpdirs
+   */
+  public LaunchEnvironment(
+      Map<String, String> inherited,
+      String serverUri,
+      String contact,
+      String tmpDir,
+      Credentials credentials) {
+    Map<String, String> b = new HashMap<>();
+    inherited.forEach(
+        (k, v) -> {
+          if (!k.startsWith("PMIX_") && !k.startsWith("JDVM_")) {
+            b.put(k, v);
+          }
+        });
+    this.base = Map.copyOf(b);
+    this.serverUri = serverUri;
+    this.contact = contact;
+    this.tmpDir = tmpDir;
+    this.credentials = credentials;
+  }
+
+  /**
+   * The complete environment of one process.
+   *
+   * @param appEnv {@code NAME=value} entries from the spawn request's app
+   * @param coreEnv {@code NAME=value} entries the core decided (e.g. the job's allocation)
+   */
+  public Map<String, String> of(
+      String nspace, int rank, String node, List<String> appEnv, List<String> coreEnv) {
+    Map<String, String> env = new HashMap<>(base);
+    putAll(env, appEnv);
+    putAll(env, coreEnv);
+    String r = Integer.toUnsignedString(rank);
+    env.put("PMIX_NAMESPACE", nspace);
+    env.put("PMIX_RANK", r);
+    env.put("PMIX_SERVER_URI41", serverUri);
+    env.put("PMIX_SERVER_URI61", serverUri);
+    env.put("PMIX_SECURITY_MODE", "native");
+    env.put("PMIX_BFROP_BUFFER_TYPE", "PMIX_BFROP_BUFFER_NON_DESC");
+    env.put("PMIX_GDS_MODULE", "hash");
+    env.put("PMIX_SERVER_TMPDIR", tmpDir);
+    env.put("PMIX_SYSTEM_TMPDIR", tmpDir);
+    env.put("PMIX_HOSTNAME", node);
+    env.put("PMIX_VERSION", PMIX_VERSION);
+    env.put("JDVM_URI", contact);
+    env.put("JDVM_CREDENTIAL", credentials.procCredential(nspace, rank));
+    env.put("JDVM_NODE", node);
+    return env;
+  }
+
+  private static void putAll(Map<String, String> env, List<String> entries) {
+    for (String e : entries) {
+      int eq = e.indexOf('=');
+      if (eq > 0) {
+        env.put(e.substring(0, eq), e.substring(eq + 1));
+      }
+    }
+  }
+}

@@ -1,0 +1,305 @@
+package org.jdvm.server.shell;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.jdvm.core.Command;
+import org.jdvm.core.Effect;
+import org.jdvm.core.Effect.AddNodes;
+import org.jdvm.core.Effect.AskScheduler;
+import org.jdvm.core.Effect.CancelAsk;
+import org.jdvm.core.Effect.HandBackNodes;
+import org.jdvm.core.Effect.KillProcs;
+import org.jdvm.core.Effect.LaunchProcs;
+import org.jdvm.core.Effect.NotifyProc;
+import org.jdvm.core.Effect.ProcLaunch;
+import org.jdvm.core.Effect.Reply;
+import org.jdvm.core.Effect.ReportSessionComplete;
+import org.jdvm.core.Effect.ShrinkNodes;
+import org.jdvm.core.Effect.SignalProcs;
+import org.jdvm.core.NodeSpec;
+import org.jdvm.core.Report;
+import org.jdvm.pmix.App;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.server.controller.EffectSink;
+import org.jdvm.server.node.LaunchException;
+import org.jdvm.server.node.LaunchRequest;
+import org.jdvm.server.node.NodeAgent;
+import org.jdvm.server.node.NodeEvents;
+import org.jdvm.server.node.ProcListener;
+import org.jdvm.server.node.Signal;
+import org.jdvm.server.scheduler.Ask;
+import org.jdvm.server.scheduler.SchedulerPort;
+
+/**
+ * Executes the core's effects (architecture.md §1, "thin shell"), and turns what agents observe
+ * into reports. On the controller thread it only dispatches: replies and events are queued on
+ * connections, asks go to the scheduler port's own thread, and everything that blocks (starting,
+ * signalling and ending processes) runs on virtual threads whose findings come back as reports.
+ *
+ * <p>Ordering obligations of the core (jdvm-core README): effects of one outcome are dispatched in
+ * order; {@code AddNodes} is immediate, so the launches that follow find their agents; a {@code
+ * HandBackNodes} waits until the {@code ShrinkNodes} of the same nodes has ended every process.
+ */
+public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.shell");
+
+  /** How long processes on a departing node get between TERM and KILL. */
+  private final long shrinkGraceMillis;
+
+  private final NodeRegistry nodes;
+  private final SchedulerPort scheduler;
+  private final PeerGateway gateway;
+  private final LaunchEnvironment environment;
+  private final Consumer<Command> submit;
+  private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  private final Map<String, CompletableFuture<Void>> shrinking = new ConcurrentHashMap<>();
+  private final Map<String, Integer> signalled = new ConcurrentHashMap<>();
+
+  /**
+   * @param submit hands a report to the controller
+   */
+  public Shell(
+      NodeRegistry nodes,
+      SchedulerPort scheduler,
+      PeerGateway gateway,
+      LaunchEnvironment environment,
+      Consumer<Command> submit,
+      long shrinkGraceMillis) {
+    this.nodes = nodes;
+    this.scheduler = scheduler;
+    this.gateway = gateway;
+    this.environment = environment;
+    this.submit = submit;
+    this.shrinkGraceMillis = shrinkGraceMillis;
+  }
+
+  @Override
+  public void execute(List<Effect> effects) {
+    for (Effect e : effects) {
+      switch (e) {
+        case Reply r -> gateway.reply(r.requestId(), r.status(), r.infos());
+        case NotifyProc n -> gateway.notify(n.target(), n.status(), n.source(), n.infos());
+        case AskScheduler a -> ask(a);
+        case CancelAsk c -> scheduler.cancel(askId(c.askId()));
+        case HandBackNodes h -> handBack(h);
+        case AddNodes a -> a.nodes().forEach(n -> nodes.add(n.name()));
+        case ShrinkNodes s -> s.nodeNames().forEach(this::shrink);
+        case LaunchProcs l -> workers.execute(() -> launch(l));
+        case SignalProcs s ->
+            workers.execute(() -> signal(s.node(), s.namespace(), s.ranks(), s.signal()));
+        case KillProcs k ->
+            workers.execute(() -> signal(k.node(), k.namespace(), k.ranks(), Signal.KILL.number()));
+        case ReportSessionComplete r -> gateway.sessionComplete(r);
+      }
+    }
+  }
+
+  // ---- the scheduler -------------------------------------------------------------------------
+
+  /** The scheduler port names asks with strings; the core with numbers. */
+  public static String askId(long id) {
+    return Long.toString(id);
+  }
+
+  private void ask(AskScheduler a) {
+    if (a.kind() == org.jdvm.core.AskKind.LEND) {
+      // The port lends as it takes the nodes back; here the DVM only learns whether it can.
+      submit.accept(
+          scheduler.canLend()
+              ? new Report.SchedulerGranted(a.askId(), List.of(), a.schedulerAllocId(), null)
+              : new Report.SchedulerRefused(a.askId(), PmixStatus.ERR_NOT_SUPPORTED));
+      return;
+    }
+    Ask.Kind kind =
+        switch (a.kind()) {
+          case NEW -> Ask.Kind.NEW;
+          case EXTEND -> Ask.Kind.EXTEND;
+          case REAQUIRE -> Ask.Kind.REAQUIRE;
+          case LEND -> throw new AssertionError("handled above");
+        };
+    String allocation = kind == Ask.Kind.NEW ? null : a.schedulerAllocId();
+    if (kind != Ask.Kind.NEW && allocation == null) {
+      // Nothing of it came from the scheduler (start-up nodes only): it knows no such allocation.
+      if (a.nodeCount() == 0 && a.nodeNames().isEmpty()) {
+        submit.accept(
+            new Report.SchedulerGranted(a.askId(), List.of(), null, a.timeLimitSeconds()));
+        return;
+      }
+      kind = Ask.Kind.NEW;
+    }
+    scheduler.ask(
+        new Ask(
+            askId(a.askId()),
+            kind,
+            allocation,
+            a.nodeCount(),
+            a.nodeNames(),
+            a.timeLimitSeconds(),
+            a.warnTimeoutSeconds(),
+            a.required()));
+  }
+
+  private void handBack(HandBackNodes h) {
+    if (h.schedulerAllocId() == null || h.nodeNames().isEmpty()) {
+      return;
+    }
+    List<CompletableFuture<Void>> pending = new ArrayList<>();
+    for (String n : h.nodeNames()) {
+      CompletableFuture<Void> f = shrinking.get(n);
+      if (f != null) {
+        pending.add(f);
+      }
+    }
+    Runnable give =
+        () -> {
+          if (h.lendSeconds() != null) {
+            scheduler.lend(h.schedulerAllocId(), h.nodeNames(), h.lendSeconds());
+          } else {
+            scheduler.release(h.schedulerAllocId(), h.nodeNames());
+          }
+        };
+    if (pending.isEmpty()) {
+      give.run();
+    } else {
+      CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).thenRun(give);
+    }
+  }
+
+  // ---- nodes and processes -------------------------------------------------------------------
+
+  private void shrink(String node) {
+    NodeAgent agent = nodes.remove(node);
+    if (agent == null) {
+      return;
+    }
+    CompletableFuture<Void> done =
+        CompletableFuture.runAsync(
+            () -> {
+              agent.terminateAll(shrinkGraceMillis);
+              agent.close();
+            },
+            workers);
+    shrinking.put(node, done);
+    done.whenComplete((v, t) -> shrinking.remove(node, done));
+  }
+
+  /** The future of a node's shrink in progress, for tests and the orderly stop. */
+  CompletableFuture<Void> shrinkOf(String node) {
+    return shrinking.getOrDefault(node, CompletableFuture.completedFuture(null));
+  }
+
+  private void launch(LaunchProcs l) {
+    NodeAgent agent = nodes.get(l.node());
+    List<Report.LaunchedProc> started = new ArrayList<>();
+    List<Integer> failed = new ArrayList<>();
+    int failure = PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+    for (ProcLaunch p : l.procs()) {
+      if (agent == null) {
+        failed.add(p.rank());
+        continue;
+      }
+      try {
+        long pid = agent.launch(l.namespace(), p.rank(), request(l, p));
+        started.add(new Report.LaunchedProc(p.rank(), pid));
+      } catch (LaunchException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "launch of "
+                + l.namespace()
+                + "."
+                + p.rank()
+                + " on "
+                + l.node()
+                + " failed: "
+                + e.getMessage());
+        failure =
+            e.getMessage().startsWith("command not found")
+                ? PmixStatus.ERR_JOB_EXE_NOT_FOUND
+                : PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+        failed.add(p.rank());
+      }
+    }
+    if (!started.isEmpty()) {
+      submit.accept(new Report.ProcsLaunched(l.node(), l.namespace(), started));
+    }
+    if (!failed.isEmpty()) {
+      submit.accept(new Report.LaunchFailed(l.node(), l.namespace(), failed, failure));
+    }
+  }
+
+  private LaunchRequest request(LaunchProcs l, ProcLaunch p) {
+    App app = p.app();
+    List<String> argv = new ArrayList<>();
+    if (app.argv().isEmpty()) {
+      argv.add(app.cmd());
+    } else {
+      argv.addAll(app.argv());
+      if (app.cmd() != null && !app.cmd().isEmpty()) {
+        argv.set(0, app.cmd());
+      }
+    }
+    return new LaunchRequest(
+        argv,
+        environment.of(l.namespace(), p.rank(), l.node(), app.env(), p.env()),
+        app.cwd() == null || app.cwd().isEmpty() ? null : java.nio.file.Path.of(app.cwd()));
+  }
+
+  private void signal(String node, String nspace, List<Integer> ranks, int signal) {
+    NodeAgent agent = nodes.get(node);
+    if (agent == null) {
+      return;
+    }
+    for (int rank : ranks) {
+      if (signal != Signal.CONT.number() && signal != Signal.STOP.number()) {
+        signalled.put(nspace + "." + rank, signal);
+      }
+      agent.signalProc(nspace, rank, signal);
+    }
+  }
+
+  // ---- what agents observe -------------------------------------------------------------------
+
+  @Override
+  public void output(String node, String nspace, int rank, ProcListener.Stream s, byte[] chunk) {
+    gateway.output(nspace, rank, s, chunk);
+  }
+
+  @Override
+  public void exited(String node, String nspace, int rank, int exitStatus) {
+    Integer sent = signalled.remove(nspace + "." + rank);
+    boolean bySignal = exitStatus > 128 && sent != null && exitStatus == 128 + sent;
+    submit.accept(
+        bySignal
+            ? new Report.ProcExited(nspace, rank, 0, exitStatus - 128)
+            : new Report.ProcExited(nspace, rank, exitStatus, 0));
+  }
+
+  /** Ends every process on every node (DVM teardown), bounded by the grace period. */
+  public void endAllProcesses() {
+    List<CompletableFuture<Void>> all = new ArrayList<>(shrinking.values());
+    for (NodeAgent a : nodes.all()) {
+      all.add(CompletableFuture.runAsync(() -> a.terminateAll(shrinkGraceMillis), workers));
+    }
+    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
+  }
+
+  /** The spec of a start-up node, for configuration. */
+  public static NodeSpec node(String name, int slots) {
+    return new NodeSpec(name, slots);
+  }
+
+  @Override
+  public void close() {
+    endAllProcesses();
+    for (NodeAgent a : nodes.all()) {
+      a.close();
+    }
+    workers.shutdown();
+  }
+}

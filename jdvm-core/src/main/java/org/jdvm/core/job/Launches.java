@@ -72,7 +72,9 @@ public final class Launches {
       return;
     }
     txn.change(new ProcsEnded(job.namespace(), failed, ProcEnd.FAILED));
-    Aborts.abort(job, PmixStatus.ERR_JOB_FAILED_TO_LAUNCH, txn);
+    // The agent's own status is more precise (e.g. PMIX_ERR_JOB_EXE_NOT_FOUND) when it is an error.
+    int status = report.status() < 0 ? report.status() : PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+    Aborts.abort(job, status, txn);
     if (job.liveProcs() == 0) {
       txn.terminateLater(job);
     }

@@ -47,12 +47,20 @@ final class WireInput {
     return WireException.message(status, position(), detail);
   }
 
-  /** Refuses a declared length or count larger than the bytes that remain. */
+  /**
+   * Refuses a declared length or count larger than the bytes that remain. A negative count is an
+   * unsigned 64-bit value beyond {@code Long.MAX_VALUE}, so it is refused too.
+   */
   void require(long count, String what) {
-    if (count > remaining()) {
+    if (count < 0 || count > remaining()) {
       throw failure(
           PmixStatus.ERR_UNPACK_READ_PAST_END_OF_BUFFER,
-          what + " of " + count + " exceeds the " + remaining() + " bytes left");
+          what
+              + " of "
+              + Long.toUnsignedString(count)
+              + " exceeds the "
+              + remaining()
+              + " bytes left");
     }
   }
 

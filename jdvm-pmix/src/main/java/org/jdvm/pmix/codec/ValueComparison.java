@@ -1,6 +1,7 @@
 package org.jdvm.pmix.codec;
 
 import java.util.List;
+import org.jdvm.pmix.App;
 import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.Coord;
 import org.jdvm.pmix.DataArray;
@@ -11,9 +12,13 @@ import org.jdvm.pmix.DeviceDistance;
 import org.jdvm.pmix.Endpoint;
 import org.jdvm.pmix.Envar;
 import org.jdvm.pmix.Geometry;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.NodePid;
+import org.jdvm.pmix.PData;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.ProcInfo;
+import org.jdvm.pmix.Query;
 import org.jdvm.pmix.RegAttr;
 import org.jdvm.pmix.Regex2;
 import org.jdvm.pmix.ResourceUnit;
@@ -171,6 +176,11 @@ public enum ValueComparison {
         case PROC_INFO -> procInfos((ProcInfo) d1, (ProcInfo) d2);
         case NODE_PID -> nodePids((NodePid) d1, (NodePid) d2);
         case REGEX2 -> regexes((Regex2) d1, (Regex2) d2);
+        case INFO -> infos((Info) d1, (Info) d2);
+        case KVAL -> first(strings(((KVal) d1).key(), ((KVal) d2).key()), values(d1, d2));
+        case PDATA -> pdatas((PData) d1, (PData) d2);
+        case QUERY -> queries((Query) d1, (Query) d2);
+        case APP -> apps((App) d1, (App) d2);
         default -> COMPARISON_NOT_AVAIL;
       };
     }
@@ -281,6 +291,48 @@ public enum ValueComparison {
           strings(n1.hostname(), n2.hostname()),
           of(Long.compare(n1.nodeId(), n2.nodeId())),
           of(Long.compare(n1.pid(), n2.pid())));
+    }
+
+    /** The values of two infos, kvals or pdata. */
+    private static ValueComparison values(Object d1, Object d2) {
+      return switch (d1) {
+        case KVal k -> compare(k.value(), ((KVal) d2).value());
+        case Info i -> compare(i.value(), ((Info) d2).value());
+        default -> compare(((PData) d1).value(), ((PData) d2).value());
+      };
+    }
+
+    private static ValueComparison infos(Info i1, Info i2) {
+      return first(strings(i1.key(), i2.key()), values(i1, i2));
+    }
+
+    private static ValueComparison pdatas(PData p1, PData p2) {
+      return first(procs(p1.proc(), p2.proc()), strings(p1.key(), p2.key()), values(p1, p2));
+    }
+
+    /** Lists compare by length, then element by element. */
+    private static ValueComparison lists(DataType type, List<?> l1, List<?> l2) {
+      ValueComparison c = of(Integer.compare(l1.size(), l2.size()));
+      for (int i = 0; c == EQUAL && i < l1.size(); i++) {
+        c = data(type, l1.get(i), l2.get(i));
+      }
+      return c;
+    }
+
+    private static ValueComparison queries(Query q1, Query q2) {
+      return first(
+          lists(DataType.STRING, q1.keys(), q2.keys()),
+          lists(DataType.INFO, q1.qualifiers(), q2.qualifiers()));
+    }
+
+    private static ValueComparison apps(App a1, App a2) {
+      return first(
+          strings(a1.cmd(), a2.cmd()),
+          lists(DataType.STRING, a1.argv(), a2.argv()),
+          lists(DataType.STRING, a1.env(), a2.env()),
+          strings(a1.cwd(), a2.cwd()),
+          of(Integer.compare(a1.maxprocs(), a2.maxprocs())),
+          lists(DataType.INFO, a1.info(), a2.info()));
     }
 
     private static ValueComparison regexes(Regex2 r1, Regex2 r2) {

@@ -296,9 +296,9 @@ public enum ValueComparison {
     /** The values of two infos, kvals or pdata. */
     private static ValueComparison values(Object d1, Object d2) {
       return switch (d1) {
-        case KVal k -> compare(k.value(), ((KVal) d2).value());
-        case Info i -> compare(i.value(), ((Info) d2).value());
-        default -> compare(((PData) d1).value(), ((PData) d2).value());
+        case KVal k -> ValueComparison.compare(k.value(), ((KVal) d2).value());
+        case Info i -> ValueComparison.compare(i.value(), ((Info) d2).value());
+        default -> ValueComparison.compare(((PData) d1).value(), ((PData) d2).value());
       };
     }
 

@@ -266,6 +266,18 @@ public record Value(DataType type, Object data) {
     };
   }
 
+  /**
+   * Whether {@code value} is in the range of the integer-like {@code type}, checked without boxing
+   * (the codec's hot path packs integers this way). False for a type that is not integer-like.
+   */
+  public static boolean fits(DataType type, long value) {
+    if (!isIntegerType(type)) {
+      return false;
+    }
+    long[] range = integerRange(type);
+    return range == null || (value >= range[0] && value <= range[1]);
+  }
+
   /** Whether the type's representation is {@link Long}. */
   public static boolean isIntegerType(DataType type) {
     return switch (type) {

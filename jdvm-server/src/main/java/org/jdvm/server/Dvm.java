@@ -111,6 +111,14 @@ public final class Dvm implements AutoCloseable {
     return controller.read(query);
   }
 
+  /**
+   * Tells {@code observer} of every outcome that changed the state (see {@link
+   * Controller#observe}).
+   */
+  public void observe(java.util.function.Consumer<Outcome> observer) {
+    controller.observe(observer);
+  }
+
   /** The DVM's monotonic clock. */
   public LongSupplier clock() {
     return clockNs;

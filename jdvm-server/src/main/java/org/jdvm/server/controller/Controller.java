@@ -42,6 +42,7 @@ public final class Controller implements AutoCloseable {
   private final LongSupplier clockNs;
   private final EffectSink effects;
   private final Consumer<Throwable> onFatal;
+  private volatile Consumer<Outcome> observer = o -> {};
   private final LinkedBlockingQueue<Task> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile boolean stopped;
@@ -64,6 +65,14 @@ public final class Controller implements AutoCloseable {
 
   public void start() {
     thread.start();
+  }
+
+  /**
+   * Sets who hears of every outcome that changed the state (the operator feed), on the controller
+   * thread after its effects were dispatched. The observer must not block.
+   */
+  public void observe(Consumer<Outcome> observer) {
+    this.observer = observer;
   }
 
   /** Queues a command; the future completes with its outcome once its effects were dispatched. */
@@ -159,6 +168,13 @@ public final class Controller implements AutoCloseable {
       LOG.log(System.Logger.Level.ERROR, "effects of " + command + " failed", e);
     }
     CommandLog.handled(command, outcome, clockNs.getAsLong() - start);
+    if (!outcome.changes().isEmpty()) {
+      try {
+        observer.accept(outcome);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "an outcome observer failed", e);
+      }
+    }
     done.complete(outcome);
   }
 

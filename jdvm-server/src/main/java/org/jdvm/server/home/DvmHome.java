@@ -1,0 +1,157 @@
+package org.jdvm.server.home;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.jdvm.pmix.json.Json;
+import org.jdvm.server.identity.Credentials;
+
+/**
+ * A DVM's directory (default {@code ~/.jdvm}, docs/protocol.md): the lock that makes it one DVM's,
+ * the private secret and scheduler credential, the contact file clients find the DVM by, the Unix
+ * socket, the log and the scratch directory exported to processes as the PMIx tmpdir.
+ *
+ * <p>Secrets are created readable by the DVM's user only; the contact file is written atomically
+ * once the endpoint listens and removed when the DVM stops, so a client never reads half a file or
+ * a stale address of a live DVM.
+ */
+public final class DvmHome implements AutoCloseable {
+  public static final String CONTACT = "dvm.json";
+  public static final String SECRET = "secret";
+  public static final String SCHEDULER_CREDENTIAL = "scheduler.cred";
+  public static final String SOCKET = "dvm.sock";
+  public static final String LOG = "dvm.log";
+  public static final String VERSION = "0.1.0";
+
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rw-------");
+
+  private final Path dir;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final Credentials credentials;
+
+  private DvmHome(Path dir, FileChannel lockChannel, FileLock lock, Credentials credentials) {
+    this.dir = dir;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+    this.credentials = credentials;
+  }
+
+  /**
+   * Takes the directory for a new DVM: creates it, locks it, and writes fresh secrets.
+   *
+   * @throws IOException if the directory cannot be used
+   * @throws IllegalStateException if another DVM holds it; the message says which pid
+   */
+  public static DvmHome claim(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    FileChannel ch =
+        FileChannel.open(
+            dir.resolve("dvm.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      ch.close();
+      throw new IllegalStateException(
+          "a DVM is already running in " + dir + runningPid(dir) + "; stop it with 'jdvm stop'");
+    }
+    Files.deleteIfExists(dir.resolve(CONTACT));
+    Files.deleteIfExists(dir.resolve(SOCKET));
+    Credentials credentials = Credentials.generate();
+    writePrivate(dir.resolve(SECRET), credentials.secretHex() + "\n");
+    writePrivate(dir.resolve(SCHEDULER_CREDENTIAL), credentials.schedulerCredential() + "\n");
+    Files.createDirectories(dir.resolve("tmp"));
+    return new DvmHome(dir, ch, lock, credentials);
+  }
+
+  private static String runningPid(Path dir) {
+    try {
+      Object contact = Json.parse(Files.readString(dir.resolve(CONTACT)));
+      if (contact instanceof Map<?, ?> m && m.get("pid") != null) {
+        return " (pid " + m.get("pid") + ")";
+      }
+    } catch (IOException | RuntimeException e) {
+      // No readable contact file: say less.
+    }
+    return "";
+  }
+
+  private static void writePrivate(Path file, String content) throws IOException {
+    Files.deleteIfExists(file);
+    Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+    Files.writeString(file, content);
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public Credentials credentials() {
+    return credentials;
+  }
+
+  public Path socket() {
+    return dir.resolve(SOCKET);
+  }
+
+  public Path log() {
+    return dir.resolve(LOG);
+  }
+
+  /** The scratch directory exported to launched processes as the PMIx tmpdirs. */
+  public Path tmp() {
+    return dir.resolve("tmp");
+  }
+
+  /**
+   * Publishes how to reach the DVM: written to a temporary file, then moved into place.
+   *
+   * @param uri the PMIx server URI
+   * @param tcp {@code host:port} of the loopback listener
+   */
+  public void publish(String name, String uri, String tcp) throws IOException {
+    Map<String, Object> contact = new LinkedHashMap<>();
+    contact.put("name", name);
+    contact.put("pid", ProcessHandle.current().pid());
+    contact.put("uri", uri);
+    contact.put("tcp", tcp);
+    contact.put("unix", socket().toString());
+    contact.put("version", VERSION);
+    Path tmp = dir.resolve(CONTACT + ".tmp");
+    Files.writeString(tmp, Json.write(contact) + "\n");
+    try {
+      Files.move(tmp, dir.resolve(CONTACT), StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, dir.resolve(CONTACT), StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** Withdraws the contact file and socket, then releases the directory. */
+  @Override
+  public void close() {
+    try {
+      Files.deleteIfExists(dir.resolve(CONTACT));
+      Files.deleteIfExists(socket());
+      lock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      // Stopping anyway; a stale file is recognised by its dead pid and the free lock.
+    }
+  }
+}

@@ -1,5 +1,6 @@
 package org.jdvm.cli;
 
+import org.jdvm.cli.pmix.PmixCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "jdvm 0.1.0",
     description = "A distributed virtual machine for HPC workloads that speaks PMIx.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, PmixCommand.class})
 public final class Main implements Runnable {
   /** Exit status: success. */
   public static final int EXIT_OK = 0;

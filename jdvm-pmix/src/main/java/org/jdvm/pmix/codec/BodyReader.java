@@ -74,13 +74,23 @@ final class BodyReader {
     return new ArrayList<>(Math.min(count, 16));
   }
 
-  /** The bodies of one unpack call; POINTER reads its one sentinel whatever the count. */
+  /**
+   * The bodies of one unpack call: POINTER reads its one sentinel whatever the count, PID its one
+   * UINT32 tag before all the pids ({@link BodyWriter#writeBodies}).
+   */
   List<Object> readBodies(DataType type, int count) {
     if (type == DataType.POINTER) {
       in.readByte();
       return Collections.nCopies(count, Pointer.INSTANCE);
     }
     List<Object> values = listFor(count);
+    if (type == DataType.PID) {
+      readPidTag();
+      for (int i = 0; i < count; i++) {
+        values.add(in.readUnsigned(WireInput.BYTES32));
+      }
+      return values;
+    }
     for (int i = 0; i < count; i++) {
       values.add(readBody(type));
     }
@@ -166,15 +176,19 @@ final class BodyReader {
     };
   }
 
-  /** The UINT32 tag libpmix writes before every PID, then the pid. */
+  /** A single PID: the UINT32 tag libpmix writes for each pack call of pids, then the pid. */
   long readPid() {
+    readPidTag();
+    return in.readUnsigned(WireInput.BYTES32);
+  }
+
+  private void readPidTag() {
     int at = in.position();
     DataType tag = readType();
     if (tag != DataType.UINT32) {
       throw WireException.message(
-          PmixStatus.ERR_UNPACK_FAILURE, at, "a PID is tagged " + tag.pmixName());
+          PmixStatus.ERR_UNPACK_FAILURE, at, "pids are tagged " + tag.pmixName());
     }
-    return in.readUnsigned(WireInput.BYTES32);
   }
 
   private Float readFloat() {

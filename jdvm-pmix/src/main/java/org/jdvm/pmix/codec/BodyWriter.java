@@ -44,15 +44,25 @@ final class BodyWriter {
   }
 
   /**
-   * The bodies of one pack call; a POINTER call writes its one sentinel byte whatever the count.
+   * The bodies of one pack call. Two types write something once per call rather than per value, as
+   * libpmix's pack functions do: POINTER its one sentinel byte, whatever the count, and PID its
+   * UINT32 tag before all the pids (a lone PID nested in a structure is a call of its own, so it
+   * always has its tag).
    */
   void writeBodies(DataType type, List<?> values) {
-    if (type == DataType.POINTER) {
-      out.writeByte(1);
-      return;
-    }
-    for (Object value : values) {
-      writeBody(type, value);
+    switch (type) {
+      case POINTER -> out.writeByte(1);
+      case PID -> {
+        writeType(DataType.UINT32);
+        for (Object pid : values) {
+          out.writeUnsigned((Long) pid);
+        }
+      }
+      default -> {
+        for (Object value : values) {
+          writeBody(type, value);
+        }
+      }
     }
   }
 
@@ -108,7 +118,7 @@ final class BodyWriter {
     }
   }
 
-  /** A PID is always preceded by its UINT32 tag, "because system types must be described". */
+  /** A single PID: its UINT32 tag ("system types must always be described"), then the pid. */
   void writePid(long pid) {
     writeType(DataType.UINT32);
     out.writeUnsigned(pid);

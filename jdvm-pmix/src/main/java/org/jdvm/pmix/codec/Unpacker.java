@@ -91,7 +91,8 @@ public final class Unpacker {
     int at = in.position();
     int count = readHeader(type);
     checkSingle(count, at);
-    return type == DataType.POINTER ? bodies.readBodies(type, 1).get(0) : bodies.readBody(type);
+    // through readBodies: POINTER and PID write once per call what other types write per value
+    return bodies.readBodies(type, 1).get(0);
   }
 
   /** One unit of one integer-like value, without boxing it. */

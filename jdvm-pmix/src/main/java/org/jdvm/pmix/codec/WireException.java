@@ -29,12 +29,14 @@ public final class WireException extends RuntimeException {
   private final int status;
   private final int offset;
   private final Scope scope;
+  private final String detail;
 
   private WireException(int status, int offset, Scope scope, String detail) {
     super(PmixStatus.name(status) + " at byte " + offset + ": " + detail);
     this.status = status;
     this.offset = offset;
     this.scope = scope;
+    this.detail = detail;
   }
 
   /** A failure confined to one message body. */
@@ -52,12 +54,7 @@ public final class WireException extends RuntimeException {
    * runs inside a handshake, where any error poisons the connection.
    */
   public WireException inConnection(int base) {
-    return new WireException(status, base + offset, Scope.CONNECTION, detailOf(getMessage()));
-  }
-
-  private static String detailOf(String message) {
-    int colon = message.indexOf(": ");
-    return colon < 0 ? message : message.substring(colon + 2);
+    return new WireException(status, base + offset, Scope.CONNECTION, detail);
   }
 
   /** The PMIx status, e.g. {@link PmixStatus#ERR_UNPACK_READ_PAST_END_OF_BUFFER}. */

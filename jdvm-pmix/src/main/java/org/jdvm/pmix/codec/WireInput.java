@@ -127,6 +127,25 @@ final class WireInput {
   }
 
   /**
+   * The longest prefix of {@code s}, whole code points, whose UTF-8 encoding fits {@code maxBytes}:
+   * bytes that were not UTF-8 decode to U+FFFD, three bytes each, so a limited field (a key) is
+   * trimmed again to stay within what the sender may be sent back.
+   */
+  private static String fitUtf8(String s, int maxBytes) {
+    int bytes = 0;
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      if (bytes + n > maxBytes) {
+        return s.substring(0, i);
+      }
+      bytes += n;
+      i += Character.charCount(cp);
+    }
+    return s;
+  }
+
+  /**
    * A STRING body. A length of zero or less is libpmix's NULL; otherwise the bytes up to the first
    * NUL within the declared length are the text (libpmix forces the last byte to NUL and reads a C
    * string, so anything after an embedded NUL is dropped).
@@ -141,7 +160,9 @@ final class WireInput {
     require(length, "a string length");
     int textEnd = pos + length - 1;
     int nul = pos;
+    boolean ascii = true;
     while (nul < textEnd && bytes[nul] != 0) {
+      ascii &= bytes[nul] >= 0;
       nul++;
     }
     int textLength = nul - pos;
@@ -149,6 +170,9 @@ final class WireInput {
       textLength = maxBytes;
     }
     String s = new String(bytes, pos, textLength, StandardCharsets.UTF_8);
+    if (!ascii && maxBytes >= 0) {
+      s = fitUtf8(s, maxBytes);
+    }
     pos += length;
     return s;
   }

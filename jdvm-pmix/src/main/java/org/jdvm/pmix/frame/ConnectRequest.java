@@ -79,6 +79,50 @@ public record ConnectRequest(
   }
 
   /**
+   * What a process the server launched sends (flag SIMPLE_CLIENT): its own nspace and rank, the
+   * {@code native} credential, no info blob, no trailing byte (as master writes it).
+   *
+   * @param version the library version to announce, e.g. {@code "4.2.2"} to a 4.2.x server
+   */
+  public static ConnectRequest simpleClient(
+      Proc proc, NativeCredential credential, WireFormat format, String version) {
+    return new ConnectRequest(
+        PSEC_NATIVE,
+        credential.encode(),
+        ConnectFlag.SIMPLE_CLIENT,
+        ABSENT,
+        ABSENT,
+        proc,
+        version,
+        format.component().wireName(),
+        format.bufferType(),
+        GDS_HASH,
+        List.of(),
+        false);
+  }
+
+  /**
+   * What a self-started tool sends (flag TOOL_NEEDS_ID): its uid and gid, the {@code native}
+   * credential, and the infos it wants the server to know (its command line, pid, ...).
+   */
+  public static ConnectRequest toolNeedingId(
+      NativeCredential credential, WireFormat format, String version, List<Info> infos) {
+    return new ConnectRequest(
+        PSEC_NATIVE,
+        credential.encode(),
+        ConnectFlag.TOOL_NEEDS_ID,
+        credential.uid(),
+        credential.gid(),
+        null,
+        version,
+        format.component().wireName(),
+        format.bufferType(),
+        GDS_HASH,
+        infos,
+        false);
+  }
+
+  /**
    * The format bodies on this connection use: the announced component and buffer type. The whole
    * flex family ({@code v4}, {@code v41}, {@code v51}) is read as {@code v41}, {@code v61} as
    * itself.

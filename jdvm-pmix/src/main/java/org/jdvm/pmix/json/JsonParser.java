@@ -244,6 +244,11 @@ final class JsonParser {
         throw error("bad exponent");
       }
     }
+    return toNumber(start, integral);
+  }
+
+  /** The literal just scanned from {@code start}: a long or big integer, or a big decimal. */
+  private Number toNumber(int start, boolean integral) {
     String literal = text.substring(start, pos);
     if (literal.length() > MAX_NUMBER_CHARS) {
       pos = start;

@@ -197,4 +197,22 @@ class MessageBodyTest {
     assertThat(packer.reset().size()).isZero();
     assertThat(hex(packer.packStatus(-46).toByteArray())).isEqualTo("025b");
   }
+
+  /**
+   * libpmix's {@code pack_pid} writes its UINT32 tag once per call, then every pid: the interop
+   * test caught jdvm tagging each pid (pmix-wire.md §2.3 reads as if it were per pid).
+   */
+  @Test
+  void aPackCallOfSeveralPidsWritesTheTagOnceAsLibpmixDoes() {
+    byte[] unit = new Packer(V41).pack(DataType.PID, 12345L, 7L).toByteArray();
+    assertThat(hex(unit)).isEqualTo("04" + "0e" + "b960" + "07");
+    assertThat(new Unpacker(V41, unit).unpack(DataType.PID)).containsExactly(12345L, 7L);
+
+    Value pids = Value.array(org.jdvm.pmix.DataArray.of(DataType.PID, List.of(1L, 2L, 3L)));
+    byte[] value = new Packer(V41).packValue(pids).toByteArray();
+    assertThat(hex(value)).isEqualTo("02" + "27" + "05" + "03" + "0e" + "010203");
+    assertThat(new Unpacker(V41, value).unpackValue()).isEqualTo(pids);
+
+    assertThat(hex(new Packer(V41).pack(DataType.PID, List.of()).toByteArray())).isEqualTo("000e");
+  }
 }

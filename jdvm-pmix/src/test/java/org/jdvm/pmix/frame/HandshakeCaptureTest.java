@@ -218,4 +218,27 @@ class HandshakeCaptureTest {
     assertThat(Tags.isDynamic(Tags.CONNECT)).isFalse();
     assertThat(Tags.isDynamic(DataType.values().length)).isFalse();
   }
+
+  @Test
+  void theFactoriesBuildWhatTheCapturedPeersSentLessThe422TrailingByte() {
+    ConnectRequest client =
+        ConnectRequest.simpleClient(
+            new Proc("app", 0), new NativeCredential(0, 0), WireFormat.V41, "4.2.2rc2");
+    byte[] captured = chunk("client_session", 0);
+    // master sends no trailing 0x00 and counts its payload exactly
+    byte[] expected = Arrays.copyOf(captured, captured.length - 1);
+    expected[8] = (byte) (expected[8] - 1);
+    assertThat(hex(client.encode())).isEqualTo(hex(expected));
+
+    ConnectRequest tool =
+        ConnectRequest.toolNeedingId(
+            new NativeCredential(0, 0),
+            WireFormat.V41,
+            "4.2.2rc2",
+            ConnectRequest.decode(chunk("tool_session", 0)).infos());
+    assertThat(ConnectRequest.decode(tool.encode())).isEqualTo(tool);
+    assertThat(tool.flag().needsId()).isTrue();
+    assertThat(tool.flag().getsClientReply()).isFalse();
+    assertThat(client.flag().getsClientReply()).isTrue();
+  }
 }

@@ -1,0 +1,25 @@
+package org.jdvm.cli.pmix;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jdvm pmix}: the wire codec as a debugging tool. {@code encode} turns the JSON form of a
+ * value into the bytes of one {@code PMIx_Data_pack} call; {@code decode} turns such bytes, from a
+ * capture say, back into JSON. The JSON form is the one {@code reference/wire/vectors.json} uses,
+ * so the tool's output can be checked against the real library's.
+ */
+@Command(
+    name = "pmix",
+    mixinStandardHelpOptions = true,
+    description = "Encode and decode PMIx wire data (bfrops v41/v61), as libpmix packs it.",
+    subcommands = {PmixEncodeCommand.class, PmixDecodeCommand.class})
+public final class PmixCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

@@ -1,0 +1,50 @@
+package org.jdvm.cli.pmix;
+
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jdvm.cli.Main;
+import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.codec.WireException;
+import org.jdvm.pmix.json.Json;
+import org.jdvm.pmix.json.JsonException;
+import org.jdvm.pmix.json.ValueJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code jdvm pmix encode}: JSON in, the hex of one pack call out (count unit first). */
+@Command(
+    name = "encode",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print the bytes of one PMIx_Data_pack call, count unit first, in hex.",
+      "A JSON array packs that many values in the one call."
+    })
+public final class PmixEncodeCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin WireOptions wire = new WireOptions();
+
+  @Option(
+      names = "--json",
+      required = true,
+      paramLabel = "JSON",
+      description = "The value(s) in the JSON form of reference/wire/vectors.json.")
+  String json;
+
+  @Override
+  public Integer call() {
+    try {
+      List<Object> values = ValueJson.unitFromJson(wire.type, Json.parse(json));
+      byte[] bytes = new Packer(wire.format()).pack(wire.type, values).toByteArray();
+      spec.commandLine().getOut().println(HexFormat.of().formatHex(bytes));
+      return Main.EXIT_OK;
+    } catch (JsonException | WireException e) {
+      spec.commandLine().getErr().println("jdvm pmix encode: " + e.getMessage());
+      return Main.EXIT_REFUSED;
+    }
+  }
+}

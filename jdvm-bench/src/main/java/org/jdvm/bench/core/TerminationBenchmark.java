@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 1)
-@Measurement(iterations = 3)
+@Measurement(iterations = 5)
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
@@ -46,8 +46,15 @@ public class TerminationBenchmark {
   /** Every job, roots first, then level by level. */
   private List<String> order;
 
+  /**
+   * Builds a fresh genealogy for each drain. The previous one is dropped and collected first, so
+   * its garbage is not collected in the middle of the measured drain.
+   */
   @Setup(Level.Invocation)
   public void build() {
+    dvm = null;
+    order = null;
+    System.gc();
     dvm = new Fixtures(ROOTS + 1, 1000);
     String tool = dvm.tool();
     List<String> roots = new ArrayList<>(ROOTS);

@@ -80,7 +80,32 @@ public final class Core {
     if (!txn.rejected()) {
       Lifecycle.settle(txn);
     }
-    return txn.outcome(Deadlines.next(state));
+    Outcome outcome = txn.outcome(Deadlines.next(state));
+    if (command instanceof Request r) {
+      checkAnsweredOrPending(r.requestId(), outcome);
+    }
+    return outcome;
+  }
+
+  /**
+   * On the way out: a request is answered at most once in its outcome, and if not answered now it
+   * waits in the state (for the scheduler, or for its job's launch), to be answered later.
+   */
+  private static void checkAnsweredOrPending(RequestId id, Outcome o) {
+    int replies = 0;
+    for (Effect e : o.effects()) {
+      if (e instanceof Effect.Reply r && r.requestId().equals(id)) {
+        replies++;
+      }
+    }
+    boolean pending = false;
+    for (Change c : o.changes()) {
+      pending |=
+          c instanceof Change.AskOpened a && id.equals(a.replyTo())
+              || c instanceof Change.JobSpawned j && id.equals(j.replyTo());
+    }
+    Check.state(
+        replies == 1 || replies == 0 && pending, "request answered " + replies + " times", id);
   }
 
   /** Read-only views for the shell's queries: live, not copies. */

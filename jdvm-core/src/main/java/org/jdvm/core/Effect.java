@@ -58,8 +58,9 @@ public sealed interface Effect {
   record CancelAsk(long askId) implements Effect {}
 
   /**
-   * Give nodes back to the scheduler: they have already been shrunk out of the DVM. With {@code
-   * lendSeconds} they are lent, and the allocation may reacquire them.
+   * Give nodes back to the scheduler: they have already been shrunk out of the DVM (or never joined
+   * it). With {@code lendSeconds} they are lent, and the allocation may reacquire them. {@code
+   * allocId} is {@code null} for nodes the scheduler granted to an ask that no longer exists.
    */
   record HandBackNodes(
       String allocId, String schedulerAllocId, List<String> nodeNames, Long lendSeconds)

@@ -82,7 +82,7 @@ public sealed interface Report extends Command {
     }
   }
 
-  /** Why the scheduler took an allocation back. */
+  /** Why the scheduler took an allocation back; informational, both end it the same way. */
   enum ReclaimReason {
     EXPIRED,
     ADMINISTRATIVE

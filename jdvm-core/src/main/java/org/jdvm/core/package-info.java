@@ -1,2 +1,16 @@
-/** Placeholder. */
+/**
+ * The reservation engine (issue 3): the whole state of the DVM and every rule of
+ * node-reservation-spec 8.2.1, as a pure, single-threaded, deterministic state machine.
+ *
+ * <p>Role: {@link org.jdvm.core.Core#handle} takes a {@link org.jdvm.core.Command} (a client's
+ * {@link org.jdvm.core.Request} or a {@link org.jdvm.core.Report} of an outside fact) and the
+ * shell's time, and returns an {@link org.jdvm.core.Outcome}: the {@link org.jdvm.core.Change}s it
+ * applied, the {@link org.jdvm.core.Effect}s the shell must execute in order, the {@link
+ * org.jdvm.core.Rejection} if it refused, and its next deadline. The contract with the shell, with
+ * the order of obligations for the effects, is in the module's README.md.
+ *
+ * <p>Invariants: a refused request changes nothing; every request is answered exactly once; only
+ * {@code State.apply} writes state, and replaying the changes rebuilds it; no I/O, threads, clocks,
+ * randomness or logging anywhere in this module.
+ */
 package org.jdvm.core;

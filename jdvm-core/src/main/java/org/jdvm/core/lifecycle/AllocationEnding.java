@@ -8,6 +8,7 @@ import org.jdvm.core.Change.NodesLeft;
 import org.jdvm.core.Change.NodesRemoved;
 import org.jdvm.core.Effect.HandBackNodes;
 import org.jdvm.core.Effect.JobStatus;
+import org.jdvm.core.Effect.NotifyProc;
 import org.jdvm.core.Effect.ReportSessionComplete;
 import org.jdvm.core.Effect.ShrinkNodes;
 import org.jdvm.core.query.NodeView.Origin;
@@ -15,7 +16,11 @@ import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.Node;
 import org.jdvm.core.state.Txn;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Value;
 
 /**
  * The end of an allocation (spec 8.2.1.9): release, unreserve, or reclaim.
@@ -58,6 +63,35 @@ public final class AllocationEnding {
       txn.effect(completionReport(a));
     }
     txn.change(new AllocationEnded(a.allocId(), how));
+    notifyRequester(a, how, txn);
+  }
+
+  /** The infos key naming how an allocation ended (jdvm's own: RELEASED, UNRESERVED, RECLAIMED). */
+  public static final String END_KEY = "jdvm.alloc.end";
+
+  /**
+   * Tells the allocation's requester, and only it, that the allocation ended and how, with {@code
+   * PMIX_EVENT_SESSION_END}: the event a tool holding an allocation (e.g. {@code jdvm alloc new --
+   * CMD}) waits for. Directed like the timeout warning (spec 8.2.1.9.5); a teardown tells nobody,
+   * since every connection closes with the DVM.
+   */
+  private static void notifyRequester(Allocation a, AllocationEnd how, Txn txn) {
+    if (how == AllocationEnd.TORN_DOWN) {
+      return;
+    }
+    Job requester = txn.state().jobs().get(a.requester().nspace());
+    if (requester == null || !requester.live()) {
+      return;
+    }
+    List<Info> infos = new ArrayList<>(4);
+    infos.add(Info.of(PmixKeys.ALLOC_ID, Value.string(a.allocId())));
+    if (a.allocReqId() != null) {
+      infos.add(Info.of(PmixKeys.ALLOC_REQ_ID, Value.string(a.allocReqId())));
+    }
+    infos.add(Info.of(PmixKeys.SESSION_ID, Value.uint32(a.sessionId())));
+    infos.add(Info.of(END_KEY, Value.string(how.name())));
+    Proc source = new Proc(txn.state().config().controllerNamespace(), 0);
+    txn.effect(new NotifyProc(a.requester(), PmixStatus.EVENT_SESSION_END, source, infos));
   }
 
   /**

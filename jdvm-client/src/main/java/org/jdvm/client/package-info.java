@@ -1,2 +1,21 @@
-/** Placeholder. */
+/**
+ * jdvm's Java client (architecture.md §2–§4, issue 4): a PMIx peer of the DVM in the tool,
+ * application and scheduler roles, interchangeable with a C program linked against libpmix.
+ *
+ * <p>Role: {@link org.jdvm.client.JdvmClient} connects (finding the DVM with {@link
+ * org.jdvm.client.Contact}) and offers every operation blocking and as a {@link
+ * java.util.concurrent.CompletableFuture}: allocation requests ({@link
+ * org.jdvm.client.AllocationRequest}, answered with an {@link org.jdvm.client.AllocationResult}),
+ * spawns ({@link org.jdvm.client.SpawnRequest}, a {@link org.jdvm.client.Job} whose {@link
+ * org.jdvm.client.JobEnd} it waits for), queries and jdvm's listings, event registration ({@link
+ * org.jdvm.client.Registration}) and notification, job control, session control ({@link
+ * org.jdvm.client.SessionControlRequest}) and stopping the DVM. Failures are {@link
+ * org.jdvm.client.PmixException}s carrying the PMIx status.
+ *
+ * <p>Invariants: one connection per client, encoded with the jdvm-pmix codec in the format the
+ * client announced ({@code v41} by default, so inheritance travels as UINT8); a job's output is
+ * handed to the {@link org.jdvm.client.OutputHandler} before its end is reported; nothing on the
+ * connect path uses reflection or loads more than the codec and this package, because the CLI
+ * starts a fresh JVM per command.
+ */
 package org.jdvm.client;

@@ -1,0 +1,790 @@
+package org.jdvm.client;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.jdvm.pmix.ByteObject;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Query;
+import org.jdvm.pmix.Value;
+import org.jdvm.pmix.WireComponent;
+import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.codec.Unpacker;
+import org.jdvm.pmix.codec.WireException;
+import org.jdvm.pmix.frame.Commands;
+import org.jdvm.pmix.frame.ConnectFlag;
+
+/**
+ * jdvm's Java client: a PMIx peer of the DVM, interchangeable with a C program linked against
+ * libpmix (architecture.md §3). It acts as a tool (a namespace of its own), as a launched process
+ * (from its environment), or as the scheduler. Every operation comes blocking, throwing {@link
+ * PmixException}, and as {@code ...Async}, returning a {@link CompletableFuture} that fails with
+ * one.
+ *
+ * <p>A tool that reserves two nodes, runs a job there and waits for it:
+ *
+ * <pre>{@code
+ * try (JdvmClient dvm = JdvmClient.connect()) {                 // JDVM_URI or ~/.jdvm/dvm.json
+ *   AllocationResult alloc = dvm.allocate(
+ *       AllocationRequest.newAllocation().nodes(2).inheritance(AllocInheritance.CHILD).build());
+ *   Job job = dvm.spawn(SpawnRequest.of("hostname").procs(4).target(alloc.allocId()).build());
+ *   JobEnd end = job.awaitEnd();                                 // output went to our stdout
+ *   System.out.println(job.nspace() + " ended with " + end.exitCode());
+ * }                                                              // finalize: the tool departs
+ * }</pre>
+ *
+ * <p>Threads: one thread reads the connection and completes the futures (their dependent stages run
+ * there: do not block in them, use the {@code ...Async} stages instead); event handlers, the output
+ * handler and job ends run in order on one delivery thread, where blocking calls are fine.
+ */
+public final class JdvmClient implements AutoCloseable {
+  /** How long {@link #close} waits for the DVM to answer FINALIZE (libpmix's tool waits 5 s). */
+  static final long FINALIZE_WAIT_MS = 5000;
+
+  private static final Runnable STOP = () -> {};
+
+  private final Wire wire;
+  private final Role role;
+  private final Contact contact;
+  private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+  private final List<Registration> registrations = new CopyOnWriteArrayList<>();
+  private final LinkedBlockingQueue<Runnable> deliveries = new LinkedBlockingQueue<>();
+  private volatile OutputHandler output;
+  private Thread deliverer;
+  private volatile boolean closed;
+
+  private JdvmClient(Wire wire, Role role, Contact contact, OutputHandler output) {
+    this.wire = wire;
+    this.role = role;
+    this.contact = contact;
+    this.output = output;
+  }
+
+  /**
+   * Connects as the environment says: as the launched process named by {@code PMIX_NAMESPACE} and
+   * {@code PMIX_RANK} when {@code JDVM_CREDENTIAL} is set, else as a fresh tool; the DVM is found
+   * by {@link Contact#discover}.
+   */
+  public static JdvmClient connect() throws PmixException {
+    return connector().connect();
+  }
+
+  /** Options for connecting: where, as what, how. */
+  public static Connector connector() {
+    return new Connector();
+  }
+
+  /** How to connect; {@link #connect()} does it. */
+  public static final class Connector {
+    private Contact contact;
+    private String dvm;
+    private Path dir;
+    private Role role;
+    private String namespace;
+    private Proc process;
+    private String credential;
+    private String schedulerCredential;
+    private WireFormat format = WireFormat.V41;
+    private OutputHandler output = OutputHandler.STDIO;
+
+    private Connector() {}
+
+    /** This DVM. */
+    public Connector contact(Contact c) {
+      this.contact = c;
+      return this;
+    }
+
+    /** A contact file or PMIx URI, as {@code --dvm} gives it (see {@link Contact#discover}). */
+    public Connector dvm(String fileOrUri) {
+      this.dvm = fileOrUri;
+      return this;
+    }
+
+    /** The DVM directory to look for {@code dvm.json} in, as {@code --dir} gives it. */
+    public Connector dir(Path dir) {
+      this.dir = dir;
+      return this;
+    }
+
+    /** Connect as a tool, the scheduler, or the launched process of the environment. */
+    public Connector role(Role r) {
+      this.role = r;
+      return this;
+    }
+
+    /** A tool that names its own namespace (which must be unused) instead of getting one. */
+    public Connector namespace(String nspace) {
+      this.namespace = nspace;
+      return this;
+    }
+
+    /** Act as this launched process, proved by its credential (instead of the environment's). */
+    public Connector asProcess(Proc proc, String processCredential) {
+      this.role = Role.APPLICATION;
+      this.process = proc;
+      this.credential = processCredential;
+      return this;
+    }
+
+    /** The scheduler credential (default: {@code <dir>/scheduler.cred} of the contact). */
+    public Connector schedulerCredential(String c) {
+      this.role = Role.SCHEDULER;
+      this.schedulerCredential = c;
+      return this;
+    }
+
+    /** The wire format to announce: {@link WireFormat#V41} (default) or {@link WireFormat#V61}. */
+    public Connector wire(WireFormat f) {
+      this.format = Objects.requireNonNull(f, "format");
+      return this;
+    }
+
+    /** Where forwarded output goes (default {@link OutputHandler#STDIO}). */
+    public Connector output(OutputHandler handler) {
+      this.output = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    public JdvmClient connect() throws PmixException {
+      Contact c = contact != null ? contact : Contact.discover(dvm, dir);
+      Role r = role != null ? role : fromEnvironment();
+      List<Info> blob = new ArrayList<>(2);
+      Wire w;
+      if (r == Role.APPLICATION) {
+        Proc p = process != null ? process : environmentProc();
+        String cred = credential != null ? credential : System.getenv("JDVM_CREDENTIAL");
+        if (cred != null) {
+          blob.add(Info.of(JdvmProtocol.CREDENTIAL, Value.string(cred)));
+        }
+        w = Wire.open(c, ConnectFlag.SIMPLE_CLIENT, p, blob, format);
+      } else {
+        if (r == Role.SCHEDULER) {
+          String cred =
+              schedulerCredential != null ? schedulerCredential : fileOf(c, "scheduler.cred");
+          if (cred == null) {
+            throw new PmixException(PmixStatus.ERR_NO_PERMISSIONS, "no scheduler credential");
+          }
+          blob.add(Info.of(JdvmProtocol.SCHEDULER_CREDENTIAL, Value.string(cred)));
+        }
+        addSecret(c, blob);
+        boolean given = namespace != null;
+        w =
+            Wire.open(
+                c,
+                given ? ConnectFlag.TOOL_GIVEN_ID : ConnectFlag.TOOL_NEEDS_ID,
+                given ? new Proc(namespace, 0) : null,
+                blob,
+                format);
+      }
+      JdvmClient client = new JdvmClient(w, r, c, output);
+      w.start(client.new Listener());
+      return client;
+    }
+
+    private static Role fromEnvironment() {
+      return System.getenv("PMIX_NAMESPACE") != null
+              && System.getenv("PMIX_RANK") != null
+              && System.getenv("JDVM_CREDENTIAL") != null
+          ? Role.APPLICATION
+          : Role.TOOL;
+    }
+
+    private static Proc environmentProc() throws PmixException {
+      String ns = System.getenv("PMIX_NAMESPACE");
+      String rank = System.getenv("PMIX_RANK");
+      if (ns == null || rank == null) {
+        throw new PmixException(PmixStatus.ERR_BAD_PARAM, "PMIX_NAMESPACE or PMIX_RANK not set");
+      }
+      try {
+        return new Proc(ns, Integer.parseUnsignedInt(rank));
+      } catch (NumberFormatException e) {
+        throw new PmixException(PmixStatus.ERR_BAD_PARAM, "PMIX_RANK=" + rank, e);
+      }
+    }
+
+    /** The DVM secret, for a TCP peer that is not on the DVM's loopback. */
+    private static void addSecret(Contact c, List<Info> blob) {
+      InetSocketAddress tcp = c.tcp();
+      boolean local =
+          c.unixSocket() != null && Files.exists(c.unixSocket())
+              || tcp.getAddress() != null && tcp.getAddress().isLoopbackAddress();
+      String secret = local ? null : fileOf(c, "secret");
+      if (secret != null) {
+        blob.add(Info.of(JdvmProtocol.SECRET, Value.string(secret)));
+      }
+    }
+
+    private static String fileOf(Contact c, String name) {
+      Path f = c.file(name);
+      try {
+        return f != null && Files.isReadable(f) ? Files.readString(f).trim() : null;
+      } catch (IOException e) {
+        return null;
+      }
+    }
+  }
+
+  // ---- who and where -------------------------------------------------------------------------
+
+  /** Who this client acts as: its tool namespace (rank 0), or the launched process. */
+  public Proc self() {
+    return wire.self;
+  }
+
+  public Role role() {
+    return role;
+  }
+
+  public Contact contact() {
+    return contact;
+  }
+
+  /** Sets where forwarded output goes from now on. */
+  public void onOutput(OutputHandler handler) {
+    this.output = Objects.requireNonNull(handler, "handler");
+  }
+
+  // ---- allocation ----------------------------------------------------------------------------
+
+  /**
+   * Requests, extends, releases, reacquires or cancels an allocation.
+   *
+   * <pre>{@code
+   * AllocationResult a = dvm.allocate(AllocationRequest.newAllocation().nodes(2).build());
+   * dvm.allocate(AllocationRequest.release().allocId(a.allocId()).build());
+   * }</pre>
+   *
+   * @throws PmixException the DVM's refusal, e.g. {@code PMIX_ERR_NO_PERMISSIONS}
+   */
+  public AllocationResult allocate(AllocationRequest request) throws PmixException {
+    return await(allocateAsync(request));
+  }
+
+  public CompletableFuture<AllocationResult> allocateAsync(AllocationRequest request) {
+    byte[] body =
+        packer()
+            .packCommand(Commands.ALLOC_CMD)
+            .packInteger(DataType.ALLOC_DIRECTIVE, request.directive().code())
+            .packInfos(forWire(request.infos()))
+            .toByteArray();
+    return wire.call(body, in -> AllocationResult.of(infosOrThrow(in, "allocation")));
+  }
+
+  // ---- spawn ---------------------------------------------------------------------------------
+
+  /**
+   * Spawns a job; returns once every process is launched. Its output comes to the output handler,
+   * and {@link Job#awaitEnd()} waits for its end.
+   *
+   * <pre>{@code
+   * Job job = dvm.spawn(SpawnRequest.of("/bin/echo", "hi").procs(2).target(allocId).build());
+   * int exit = job.awaitEnd().exitCode();
+   * }</pre>
+   */
+  public Job spawn(SpawnRequest request) throws PmixException {
+    return await(spawnAsync(request));
+  }
+
+  public CompletableFuture<Job> spawnAsync(SpawnRequest request) {
+    byte[] body =
+        packer()
+            .packCommand(Commands.SPAWNNB_CMD)
+            .packInfos(forWire(request.infos()))
+            .packApps(request.apps())
+            .toByteArray();
+    return wire.call(
+        body,
+        in -> {
+          int status = in.unpackStatus();
+          String nspace = in.unpackString();
+          if (status != PmixStatus.SUCCESS) {
+            throw new PmixException(status, "spawn refused");
+          }
+          Job job = new Job(nspace);
+          jobs.put(nspace, job);
+          return job;
+        });
+  }
+
+  // ---- queries -------------------------------------------------------------------------------
+
+  /**
+   * {@code PMIx_Query_info}: each answer's key is its query key; keys the DVM cannot answer are
+   * left out.
+   *
+   * <pre>{@code
+   * List<Info> r = dvm.query(new Query(List.of("pmix.qry.ns"), List.of()));
+   * }</pre>
+   */
+  public List<Info> query(Query... queries) throws PmixException {
+    return await(queryAsync(List.of(queries)));
+  }
+
+  public CompletableFuture<List<Info>> queryAsync(List<Query> queries) {
+    byte[] body = packer().packCommand(Commands.QUERY_CMD).packQueries(queries).toByteArray();
+    return wire.call(body, in -> infosOrThrow(in, "query"));
+  }
+
+  /**
+   * {@code PMIX_QUERY_ALLOC_STATUS} of an allocation or a pending request, by either id: {@code
+   * active}, {@code terminating}, {@code pending} or {@code queued}.
+   *
+   * <pre>{@code
+   * String state = dvm.allocationStatus("my-batch");   // "queued"
+   * }</pre>
+   */
+  public String allocationStatus(String allocIdOrReqId) throws PmixException {
+    List<Info> q = List.of(Info.of(PmixKeys.ALLOC_ID, Value.string(allocIdOrReqId)));
+    return single(PmixKeys.QUERY_ALLOC_STATUS, q);
+  }
+
+  /** {@code jdvm.qry.nodes}: the DVM's nodes as a JSON array (docs/cli.md). */
+  public String nodesJson() throws PmixException {
+    return single(JdvmProtocol.QUERY_NODES, List.of());
+  }
+
+  /** {@code jdvm.qry.allocs}: allocations and pending requests as a JSON array. */
+  public String allocsJson() throws PmixException {
+    return single(JdvmProtocol.QUERY_ALLOCS, List.of());
+  }
+
+  /** {@code jdvm.qry.jobs}: every namespace the DVM knows as a JSON array. */
+  public String jobsJson() throws PmixException {
+    return single(JdvmProtocol.QUERY_JOBS, List.of());
+  }
+
+  private String single(String key, List<Info> qualifiers) throws PmixException {
+    for (Info i : query(new Query(List.of(key), qualifiers))) {
+      if (i.key().equals(key)) {
+        return i.value().asString();
+      }
+    }
+    throw new PmixException(PmixStatus.ERR_NOT_FOUND, "no answer to " + key);
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  /**
+   * Registers a handler for events with these codes, or for every event when none is given (a
+   * default handler). The handler runs on the delivery thread.
+   *
+   * <pre>{@code
+   * Registration r = dvm.onEvents(e -> System.out.println("warning: "
+   *     + e.info(PmixKeys.TIME_REMAINING) + " s left"), PmixStatus.ALLOC_TIMEOUT_WARNING);
+   * r.close();
+   * }</pre>
+   */
+  public Registration onEvents(Consumer<Event> handler, int... codes) throws PmixException {
+    return await(onEventsAsync(handler, codes));
+  }
+
+  public CompletableFuture<Registration> onEventsAsync(Consumer<Event> handler, int... codes) {
+    List<Integer> list = new ArrayList<>(codes.length);
+    for (int c : codes) {
+      list.add(c);
+    }
+    return register(new Registration(this, list, handler, false));
+  }
+
+  /**
+   * Follows the operator feed (docs/protocol.md): every state change of the DVM, as an event with
+   * status {@link JdvmProtocol#EVENT_CHANGE} carrying {@link JdvmProtocol#CHANGE} (a line) and
+   * {@link JdvmProtocol#CHANGE_JSON}.
+   *
+   * <pre>{@code
+   * dvm.followChanges(e -> System.out.println(e.info(JdvmProtocol.CHANGE)));
+   * }</pre>
+   */
+  public Registration followChanges(Consumer<Event> handler) throws PmixException {
+    return await(
+        register(new Registration(this, List.of(JdvmProtocol.EVENT_CHANGE), handler, true)));
+  }
+
+  private CompletableFuture<Registration> register(Registration r) {
+    registrations.add(r);
+    Packer p = packer().packCommand(Commands.REGEVENTS_CMD).packSize(r.codes.size());
+    if (!r.codes.isEmpty()) {
+      p.pack(DataType.STATUS, new ArrayList<Object>(toLongs(r.codes)));
+    }
+    p.packInfos(r.feed ? List.of(Info.of(JdvmProtocol.EVENT_FEED, Value.bool(true))) : List.of());
+    CompletableFuture<Registration> f =
+        wire.call(
+            p.toByteArray(),
+            in -> {
+              int status = in.unpackStatus();
+              if (status != PmixStatus.SUCCESS) {
+                throw new PmixException(status, "event registration refused");
+              }
+              return r;
+            });
+    f.whenComplete(
+        (ok, t) -> {
+          if (t != null) {
+            registrations.remove(r);
+          }
+        });
+    return f;
+  }
+
+  private static List<Long> toLongs(List<Integer> codes) {
+    List<Long> out = new ArrayList<>(codes.size());
+    for (int c : codes) {
+      out.add((long) c);
+    }
+    return out;
+  }
+
+  /** Called by {@link Registration#close}: tells the DVM of codes nobody here wants any more. */
+  void deregister(Registration r) {
+    registrations.remove(r);
+    List<Integer> gone = new ArrayList<>();
+    if (r.codes.isEmpty()) {
+      if (registrations.stream().noneMatch(x -> x.codes.isEmpty())) {
+        gone.add(Integer.MIN_VALUE);
+      }
+    } else {
+      for (int c : r.codes) {
+        if (registrations.stream().noneMatch(x -> x.codes.contains(c))) {
+          gone.add(c);
+        }
+      }
+    }
+    if (gone.isEmpty() || closed) {
+      return;
+    }
+    Packer p = packer().packCommand(Commands.DEREGEVENTS_CMD);
+    for (int c : gone) {
+      p.packStatus(c);
+    }
+    try {
+      wire.sendOneWay(p.toByteArray());
+    } catch (PmixException e) {
+      // The connection is gone: nothing will be delivered anyway.
+    }
+  }
+
+  /**
+   * {@code PMIx_Notify_event}: sends an event to the peers its range covers. The scheduler's {@code
+   * PMIX_ALLOC_TIMEOUT_WARNING} goes to the allocation's requester alone.
+   *
+   * <pre>{@code
+   * scheduler.notifyEvent(PmixStatus.ALLOC_TIMEOUT_WARNING, Event.RANGE_CUSTOM, List.of(
+   *     Info.of(PmixKeys.ALLOC_ID, Value.string(allocId)),
+   *     Info.of(PmixKeys.TIME_REMAINING, Value.uint32(60))));
+   * }</pre>
+   */
+  public void notifyEvent(int status, int range, List<Info> infos) throws PmixException {
+    await(notifyEventAsync(status, range, infos));
+  }
+
+  public CompletableFuture<Void> notifyEventAsync(int status, int range, List<Info> infos) {
+    byte[] body =
+        packer()
+            .packCommand(Commands.NOTIFY_CMD)
+            .packStatus(status)
+            .packInteger(DataType.DATA_RANGE, range)
+            .packInfos(forWire(infos))
+            .toByteArray();
+    return wire.call(body, in -> statusOrThrow(in, "notification"));
+  }
+
+  // ---- job control ---------------------------------------------------------------------------
+
+  /**
+   * Sends a signal to every process of a job (the job itself, its ancestors and the scheduler may).
+   *
+   * <pre>{@code
+   * dvm.signal(job.nspace(), 15);
+   * }</pre>
+   */
+  public void signal(String nspace, int signal) throws PmixException {
+    await(jobControlAsync(nspace, Info.of("pmix.jctrl.sig", Value.integer(signal))));
+  }
+
+  /**
+   * Terminates a job: its processes are killed and its end is reported.
+   *
+   * <pre>{@code
+   * dvm.terminate(job.nspace());
+   * }</pre>
+   */
+  public void terminate(String nspace) throws PmixException {
+    await(jobControlAsync(nspace, Info.of("pmix.jctrl.term", Value.bool(true))));
+  }
+
+  public CompletableFuture<Void> jobControlAsync(String nspace, Info directive) {
+    byte[] body =
+        packer()
+            .packCommand(Commands.JOB_CONTROL_CMD)
+            .packSize(1)
+            .pack(DataType.PROC, Proc.wildcard(nspace))
+            .packInfos(List.of(directive))
+            .toByteArray();
+    return wire.call(body, in -> statusOrThrow(in, "job control"));
+  }
+
+  // ---- session control (scheduler) -----------------------------------------------------------
+
+  /**
+   * {@code PMIx_Session_control}: the answer carries the session's ids ({@code
+   * PMIX_SESSION_CTRL_ID}, {@code PMIX_SESSION_ID}, {@code PMIX_ALLOC_ID}, and {@code PMIX_NSPACE}
+   * when it ran apps).
+   *
+   * <pre>{@code
+   * AllocationResult s = scheduler.sessionControl(
+   *     SessionControlRequest.instantiate(7).nodes("spare0:4").build());
+   * }</pre>
+   */
+  public AllocationResult sessionControl(SessionControlRequest request) throws PmixException {
+    return await(sessionControlAsync(request));
+  }
+
+  public CompletableFuture<AllocationResult> sessionControlAsync(SessionControlRequest request) {
+    byte[] body =
+        packer()
+            .packCommand(Commands.SESSION_CTRL_CMD)
+            .packInteger(DataType.UINT32, request.sessionId())
+            .packInfos(forWire(request.directives()))
+            .toByteArray();
+    return wire.call(body, in -> AllocationResult.of(infosOrThrow(in, "session control")));
+  }
+
+  // ---- the DVM -------------------------------------------------------------------------------
+
+  /**
+   * JDVM_STOP (docs/protocol.md): the DVM ends every session and process and exits. Tools only.
+   *
+   * <pre>{@code
+   * dvm.stopDvm();
+   * }</pre>
+   */
+  public void stopDvm() throws PmixException {
+    byte[] body = packer().packCommand(JdvmProtocol.STOP_CMD).toByteArray();
+    await(wire.call(body, in -> statusOrThrow(in, "stop")));
+  }
+
+  /**
+   * Finalizes and disconnects (bounded by {@value #FINALIZE_WAIT_MS} ms). For a tool this is its
+   * namespace's termination: the dispositions of what it owns fire (decisions.md 11). Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (wire.isOpen()) {
+      byte[] body = packer().packCommand(Commands.FINALIZE_CMD).toByteArray();
+      try {
+        wire.call(body, in -> statusOrThrow(in, "finalize"))
+            .get(FINALIZE_WAIT_MS, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // Finalize is best effort, as in libpmix: the connection closes either way.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    wire.close();
+    synchronized (this) {
+      if (deliverer != null) {
+        deliveries.add(STOP);
+      }
+    }
+  }
+
+  /** Drops the connection without finalizing, as a crashing peer would (for fault tests). */
+  void dropConnection() {
+    closed = true;
+    wire.close();
+  }
+
+  // ---- what the DVM pushes -------------------------------------------------------------------
+
+  /** Decodes pushes on the reading thread and hands them, in order, to the delivery thread. */
+  private final class Listener implements Wire.Listener {
+    @Override
+    public void event(Unpacker in) {
+      Event e;
+      try {
+        in.unpackCommand();
+        int status = in.unpackStatus();
+        Proc source = in.unpackProc();
+        List<Info> infos = in.unpackInfos();
+        int range = in.hasRemaining() ? (int) in.unpackInteger(DataType.DATA_RANGE) : 2;
+        e = new Event(status, source, infos, range);
+      } catch (WireException bad) {
+        return;
+      }
+      if (e.status() == PmixStatus.EVENT_JOB_END) {
+        JobEnd end = jobEnd(e);
+        Job job = end == null ? null : jobs.remove(end.nspace());
+        if (job != null) {
+          deliver(() -> job.ended(end));
+        }
+      }
+      for (Registration r : registrations) {
+        if (r.takes(e.status())) {
+          deliver(() -> r.handler.accept(e));
+        }
+      }
+    }
+
+    @Override
+    public void output(Unpacker in) {
+      Proc source;
+      boolean stderr;
+      ByteObject bytes;
+      try {
+        source = in.unpackProc();
+        stderr = in.unpackInteger(DataType.IOF_CHANNEL) == 0x04;
+        in.unpackSize();
+        in.unpackInfos();
+        bytes = (ByteObject) in.unpackOne(DataType.BYTE_OBJECT);
+      } catch (WireException bad) {
+        return;
+      }
+      OutputHandler h = output;
+      deliver(() -> h.output(source, stderr, bytes.toByteArray()));
+    }
+
+    @Override
+    public void lost(PmixException why) {
+      List<Job> open = new ArrayList<>(jobs.values());
+      jobs.clear();
+      deliver(
+          () -> {
+            for (Job j : open) {
+              j.lost(why);
+            }
+          });
+    }
+  }
+
+  private static JobEnd jobEnd(Event e) {
+    String nspace = null;
+    int status = PmixStatus.SUCCESS;
+    int exit = 0;
+    for (Info i : e.infos()) {
+      Object d = i.value().data();
+      switch (i.key()) {
+        case PmixKeys.EVENT_AFFECTED_PROC -> nspace = d instanceof Proc p ? p.nspace() : nspace;
+        case PmixKeys.JOB_TERM_STATUS -> status = d instanceof Long l ? (int) (long) l : status;
+        case PmixKeys.EXIT_CODE -> exit = d instanceof Long l ? (int) (long) l : exit;
+        default -> {}
+      }
+    }
+    return nspace == null ? null : new JobEnd(nspace, status, exit);
+  }
+
+  private void deliver(Runnable r) {
+    synchronized (this) {
+      if (deliverer == null) {
+        deliverer = new Thread(this::deliveryLoop, "jdvm-client-delivery");
+        deliverer.setDaemon(true);
+        deliverer.start();
+      }
+    }
+    deliveries.add(r);
+  }
+
+  private void deliveryLoop() {
+    while (true) {
+      Runnable r;
+      try {
+        r = deliveries.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (r == STOP) {
+        return;
+      }
+      try {
+        r.run();
+      } catch (RuntimeException e) {
+        System.getLogger("org.jdvm.client").log(System.Logger.Level.WARNING, "a handler failed", e);
+      }
+    }
+  }
+
+  // ---- encoding ------------------------------------------------------------------------------
+
+  private Packer packer() {
+    return new Packer(wire.format);
+  }
+
+  /**
+   * A 4.2-era DVM ({@code v41}) has no type 75: inheritance goes as UINT8, as libpmix 4.2 sends.
+   */
+  private List<Info> forWire(List<Info> infos) {
+    if (wire.format.component() == WireComponent.V61) {
+      return infos;
+    }
+    List<Info> out = new ArrayList<>(infos.size());
+    for (Info i : infos) {
+      if (i.value().type() == DataType.ALLOC_INHERIT) {
+        int code = (int) i.value().asLong();
+        out.add(new Info(i.key(), i.flags(), Value.uint8(code)));
+      } else {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  private static List<Info> infosOrThrow(Unpacker in, String what) throws PmixException {
+    int status = in.unpackStatus();
+    if (status != PmixStatus.SUCCESS) {
+      throw new PmixException(status, what + " refused");
+    }
+    return in.unpackInfos();
+  }
+
+  private static Void statusOrThrow(Unpacker in, String what) throws PmixException {
+    int status = in.unpackStatus();
+    if (status != PmixStatus.SUCCESS) {
+      throw new PmixException(status, what + " refused");
+    }
+    return null;
+  }
+
+  static <T> T await(CompletableFuture<T> f) throws PmixException {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      throw unwrap(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PmixException(PmixStatus.ERR_TIMEOUT, "interrupted");
+    }
+  }
+
+  static PmixException unwrap(Throwable e) {
+    Throwable c = e;
+    while ((c instanceof ExecutionException || c instanceof CompletionException)
+        && c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c instanceof PmixException p ? p : new PmixException(PmixStatus.ERROR, c.toString(), c);
+  }
+}

@@ -1,0 +1,61 @@
+package org.jdvm.client;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * A job this client spawned: its namespace, and its end once the DVM reports it. The end is
+ * reported after every chunk of the job's forwarded output was handed to the output handler.
+ *
+ * <pre>{@code
+ * Job job = client.spawn(SpawnRequest.of("/bin/hostname").procs(2).build());
+ * JobEnd end = job.awaitEnd();
+ * System.exit(end.exitCode());
+ * }</pre>
+ */
+public final class Job {
+  private final String nspace;
+  private final CompletableFuture<JobEnd> end = new CompletableFuture<>();
+
+  Job(String nspace) {
+    this.nspace = nspace;
+  }
+
+  /** The job's namespace, e.g. {@code jdvm-4711@3}. */
+  public String nspace() {
+    return nspace;
+  }
+
+  /**
+   * Completes with the job's end; fails with a {@link PmixException} if the connection is lost
+   * first. Dependent stages run on the client's delivery thread: do not block in them.
+   */
+  public CompletableFuture<JobEnd> end() {
+    return end;
+  }
+
+  /** Waits for the job's end. */
+  public JobEnd awaitEnd() throws PmixException {
+    try {
+      return end.get();
+    } catch (ExecutionException e) {
+      throw JdvmClient.unwrap(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PmixException(org.jdvm.pmix.PmixStatus.ERR_TIMEOUT, "interrupted");
+    }
+  }
+
+  void ended(JobEnd e) {
+    end.complete(e);
+  }
+
+  void lost(PmixException why) {
+    end.completeExceptionally(why);
+  }
+
+  @Override
+  public String toString() {
+    return "Job[" + nspace + "]";
+  }
+}

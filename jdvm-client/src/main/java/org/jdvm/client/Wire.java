@@ -1,0 +1,304 @@
+package org.jdvm.client;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.codec.Unpacker;
+import org.jdvm.pmix.codec.WireException;
+import org.jdvm.pmix.frame.ClientConnectReply;
+import org.jdvm.pmix.frame.ConnectFlag;
+import org.jdvm.pmix.frame.ConnectRequest;
+import org.jdvm.pmix.frame.FrameHeader;
+import org.jdvm.pmix.frame.NativeCredential;
+import org.jdvm.pmix.frame.TagSequence;
+import org.jdvm.pmix.frame.Tags;
+import org.jdvm.pmix.frame.ToolConnectReply;
+
+/**
+ * The client's side of one connection (pmix-wire.md §9): the connect handshake, then framed
+ * requests each on a fresh tag with its reply matched by tag, and the server's pushes on tag 0
+ * (events) and tag 2 (output). One platform thread reads; writers share a lock. Replies are decoded
+ * on the reading thread, in arrival order, so that what a reply registers (a spawned job) is known
+ * before any later message about it is read.
+ */
+final class Wire {
+  /** Decodes a reply body; runs on the reading thread. */
+  interface Decoder<T> {
+    T decode(Unpacker body) throws PmixException;
+  }
+
+  /** What the server pushes, and the end of the connection; called on the reading thread. */
+  interface Listener {
+    void event(Unpacker body);
+
+    void output(Unpacker body);
+
+    void lost(PmixException why);
+  }
+
+  private record Waiter<T>(Decoder<T> decoder, CompletableFuture<T> future) {
+    void answer(Unpacker body) {
+      try {
+        future.complete(decoder.decode(body));
+      } catch (PmixException e) {
+        future.completeExceptionally(e);
+      } catch (WireException e) {
+        future.completeExceptionally(
+            new PmixException(e.status(), "malformed reply: " + e.getMessage()));
+      } catch (RuntimeException e) {
+        future.completeExceptionally(e);
+      }
+    }
+  }
+
+  final WireFormat format;
+  final Proc self;
+  final Proc server;
+  private final SocketChannel channel;
+  private final Object writeLock = new Object();
+  private final TagSequence tags = TagSequence.connector();
+  private final Map<Integer, Waiter<?>> waiting = new ConcurrentHashMap<>();
+  private volatile Listener listener;
+  private volatile PmixException lost;
+
+  private Wire(SocketChannel channel, WireFormat format, Proc self, Proc server) {
+    this.channel = channel;
+    this.format = format;
+    this.self = self;
+    this.server = server;
+  }
+
+  /**
+   * Connects and completes the handshake.
+   *
+   * @param proc the identity given (a tool's chosen namespace, or a launched process); {@code null}
+   *     asks the DVM to mint a tool namespace
+   * @param blob the connect blob's infos (credentials)
+   */
+  static Wire open(Contact contact, ConnectFlag flag, Proc proc, List<Info> blob, WireFormat format)
+      throws PmixException {
+    SocketChannel channel = dial(contact);
+    try {
+      long[] ids = ids();
+      ConnectRequest request =
+          new ConnectRequest(
+              ConnectRequest.PSEC_NATIVE,
+              new NativeCredential(ids[0], ids[1]).encode(),
+              flag,
+              flag.carriesUidGid() ? ids[0] : ConnectRequest.ABSENT,
+              flag.carriesUidGid() ? ids[1] : ConnectRequest.ABSENT,
+              flag.carriesProc() ? proc : null,
+              "4.2.2",
+              format.component().wireName(),
+              format.bufferType(),
+              ConnectRequest.GDS_HASH,
+              blob,
+              false);
+      writeFully(channel, ByteBuffer.wrap(request.encode()));
+      Proc self;
+      Proc server;
+      if (flag.getsClientReply()) {
+        ClientConnectReply reply = ClientConnectReply.decode(readFully(channel, 8));
+        if (!reply.isAccepted()) {
+          throw refused(reply.status());
+        }
+        self = proc;
+        server = null;
+      } else {
+        int fields = (flag.needsId() ? 2 : 1) * (ToolConnectReply.NSPACE_FIELD_BYTES + 4);
+        ToolConnectReply reply =
+            ToolConnectReply.decode(readFully(channel, 4 + fields + 4), flag.needsId());
+        if (!reply.isAccepted()) {
+          throw refused(reply.status());
+        }
+        self = flag.needsId() ? reply.assigned() : proc;
+        server = reply.server();
+      }
+      return new Wire(channel, format, self, server);
+    } catch (EOFException e) {
+      close(channel);
+      throw new PmixException(PmixStatus.ERR_UNREACH, "the DVM refused the connection");
+    } catch (IOException e) {
+      close(channel);
+      throw new PmixException(PmixStatus.ERR_UNREACH, "handshake failed: " + e.getMessage(), e);
+    } catch (WireException e) {
+      close(channel);
+      throw new PmixException(e.status(), "bad handshake reply: " + e.getMessage());
+    } catch (PmixException | RuntimeException e) {
+      close(channel);
+      throw e;
+    }
+  }
+
+  private static PmixException refused(int status) {
+    return new PmixException(status, "the DVM refused the connection");
+  }
+
+  private static SocketChannel dial(Contact contact) throws PmixException {
+    Path unix = contact.unixSocket();
+    try {
+      if (unix != null && Files.exists(unix)) {
+        return SocketChannel.open(UnixDomainSocketAddress.of(unix));
+      }
+      SocketChannel tcp = SocketChannel.open(contact.tcp());
+      tcp.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      return tcp;
+    } catch (IOException e) {
+      throw new PmixException(
+          PmixStatus.ERR_UNREACH, "cannot reach the DVM at " + contact.uri() + ": " + e, e);
+    }
+  }
+
+  /** This process's uid and gid, for the {@code native} credential (the DVM ignores it). */
+  private static long[] ids() {
+    try {
+      Path self = Path.of("/proc/self");
+      return new long[] {
+        ((Number) Files.getAttribute(self, "unix:uid")).longValue(),
+        ((Number) Files.getAttribute(self, "unix:gid")).longValue()
+      };
+    } catch (IOException | UnsupportedOperationException e) {
+      return new long[] {0, 0};
+    }
+  }
+
+  /** Starts reading; from now on pushes go to {@code l}. */
+  void start(Listener l) {
+    this.listener = l;
+    Thread t = new Thread(this::readLoop, "jdvm-client-reader");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Sends a request and decodes its reply on the reading thread. */
+  <T> CompletableFuture<T> call(byte[] body, Decoder<T> decoder) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    PmixException gone = lost;
+    if (gone != null) {
+      future.completeExceptionally(gone);
+      return future;
+    }
+    int tag;
+    synchronized (writeLock) {
+      tag = tags.next();
+      waiting.put(tag, new Waiter<>(decoder, future));
+      try {
+        send(tag, body);
+      } catch (IOException e) {
+        waiting.remove(tag);
+        future.completeExceptionally(
+            new PmixException(PmixStatus.ERR_UNREACH, "send failed: " + e.getMessage(), e));
+        return future;
+      }
+    }
+    if (lost != null && waiting.remove(tag) != null) {
+      future.completeExceptionally(lost);
+    }
+    return future;
+  }
+
+  /** Sends a request that gets no reply (DEREGEVENTS); it still uses up a tag, as libpmix's. */
+  void sendOneWay(byte[] body) throws PmixException {
+    synchronized (writeLock) {
+      try {
+        send(tags.next(), body);
+      } catch (IOException e) {
+        throw new PmixException(PmixStatus.ERR_UNREACH, "send failed: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private void send(int tag, byte[] body) throws IOException {
+    byte[] header = new byte[FrameHeader.BYTES];
+    FrameHeader.of(0, tag, body.length).encode(header, 0);
+    ByteBuffer[] both = {ByteBuffer.wrap(header), ByteBuffer.wrap(body)};
+    long total = header.length + (long) body.length;
+    long written = 0;
+    while (written < total) {
+      written += channel.write(both);
+    }
+  }
+
+  private void readLoop() {
+    PmixException why;
+    try {
+      while (true) {
+        FrameHeader h = FrameHeader.decode(readFully(channel, FrameHeader.BYTES), 0);
+        byte[] body = readFully(channel, h.nbytes());
+        Unpacker in = new Unpacker(format, body);
+        if (h.tag() == Tags.NOTIFY) {
+          listener.event(in);
+        } else if (h.tag() == Tags.IOF) {
+          listener.output(in);
+        } else {
+          Waiter<?> w = waiting.remove(h.tag());
+          if (w != null) {
+            w.answer(in);
+          }
+        }
+      }
+    } catch (EOFException e) {
+      why = new PmixException(PmixStatus.ERR_LOST_CONNECTION_TO_SERVER, "the DVM closed");
+    } catch (IOException e) {
+      why = new PmixException(PmixStatus.ERR_LOST_CONNECTION_TO_SERVER, e.getMessage(), e);
+    } catch (WireException e) {
+      why = new PmixException(e.status(), "broken frame from the DVM: " + e.getMessage());
+    }
+    lost = why;
+    close(channel);
+    for (Integer tag : new ArrayList<>(waiting.keySet())) {
+      Waiter<?> w = waiting.remove(tag);
+      if (w != null) {
+        w.future().completeExceptionally(why);
+      }
+    }
+    listener.lost(why);
+  }
+
+  boolean isOpen() {
+    return lost == null && channel.isOpen();
+  }
+
+  void close() {
+    close(channel);
+  }
+
+  private static void close(SocketChannel c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // Nothing to do about a failing close.
+    }
+  }
+
+  private static void writeFully(SocketChannel c, ByteBuffer b) throws IOException {
+    while (b.hasRemaining()) {
+      c.write(b);
+    }
+  }
+
+  private static byte[] readFully(SocketChannel c, int n) throws IOException {
+    byte[] bytes = new byte[n];
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    while (b.hasRemaining()) {
+      if (c.read(b) < 0) {
+        throw new EOFException();
+      }
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,44 @@
+package org.jdvm.pmix;
+
+/**
+ * What jdvm adds to the PMIx message set (docs/protocol.md): its attribute keys, its command code
+ * and its event status. Both the server endpoint and the Java client use these, so they live with
+ * the other wire constants. Every addition is an ordinary PMIx key or code, so a C peer linked
+ * against libpmix may use them too.
+ */
+public final class JdvmProtocol {
+  private JdvmProtocol() {}
+
+  /** Connect blob: the per-process credential a launched process received as JDVM_CREDENTIAL. */
+  public static final String CREDENTIAL = "jdvm.cred";
+
+  /** Connect blob: the scheduler credential ({@code <dir>/scheduler.cred}). */
+  public static final String SCHEDULER_CREDENTIAL = "jdvm.sched.cred";
+
+  /** Connect blob: the DVM secret ({@code <dir>/secret}), for TCP peers not on this host. */
+  public static final String SECRET = "jdvm.secret";
+
+  /** Query key: every node of the DVM, as a JSON array in a STRING. */
+  public static final String QUERY_NODES = "jdvm.qry.nodes";
+
+  /** Query key: every allocation and pending allocation request, as a JSON array in a STRING. */
+  public static final String QUERY_ALLOCS = "jdvm.qry.allocs";
+
+  /** Query key: every namespace the DVM knows, as a JSON array in a STRING. */
+  public static final String QUERY_JOBS = "jdvm.qry.jobs";
+
+  /** REGEVENTS info: subscribe to the operator feed (every state change of the DVM). */
+  public static final String EVENT_FEED = "jdvm.evt.feed";
+
+  /** Operator feed event info: the change as one human-readable line. */
+  public static final String CHANGE = "jdvm.change";
+
+  /** Operator feed event info: the change as a JSON object. */
+  public static final String CHANGE_JSON = "jdvm.change.json";
+
+  /** The status of an operator feed event, in the implementer range below -3000. */
+  public static final int EVENT_CHANGE = -3001;
+
+  /** Command code of JDVM_STOP, above PMIx's range: the DVM tears down and exits. */
+  public static final int STOP_CMD = 200;
+}

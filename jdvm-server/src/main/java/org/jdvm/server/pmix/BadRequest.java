@@ -1,0 +1,30 @@
+package org.jdvm.server.pmix;
+
+import org.jdvm.pmix.PmixStatus;
+
+/**
+ * A request the endpoint refuses before the core sees it: a value of the wrong PMIx type, or one it
+ * cannot honour. The message is answered on its tag with {@link #status}; the connection goes on.
+ */
+final class BadRequest extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  private final int status;
+
+  BadRequest(int status, String detail) {
+    super(PmixStatus.name(status) + ": " + detail, null, false, false);
+    this.status = status;
+  }
+
+  static BadRequest param(String detail) {
+    return new BadRequest(PmixStatus.ERR_BAD_PARAM, detail);
+  }
+
+  static BadRequest notSupported(String detail) {
+    return new BadRequest(PmixStatus.ERR_NOT_SUPPORTED, detail);
+  }
+
+  int status() {
+    return status;
+  }
+}

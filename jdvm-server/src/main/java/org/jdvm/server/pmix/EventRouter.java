@@ -1,0 +1,254 @@
+package org.jdvm.server.pmix;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jdvm.core.Effect;
+import org.jdvm.pmix.DataArray;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Value;
+import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.codec.WireException;
+import org.jdvm.pmix.frame.Commands;
+import org.jdvm.pmix.frame.Tags;
+
+/**
+ * Who hears which event (spec 8.2.1.9.5; research REPORT.md §5). A libpmix 4.2.2 tool runs its
+ * handler for any event with a registered code whatever its range says, so the range is enforced
+ * here, on the server: a directed event from the core goes only to connections acting for its
+ * target that registered its code (or a default handler); an event a peer notifies goes to the
+ * registered connections its range covers. Every event travels on tag 0 as {@code COMMAND 12 |
+ * STATUS | PROC source | SIZE n | INFO… | DATA_RANGE}.
+ */
+final class EventRouter {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  /** {@code pmix_data_range_t}. */
+  static final int RANGE_UNDEF = 0;
+
+  static final int RANGE_RM = 1;
+  static final int RANGE_LOCAL = 2;
+  static final int RANGE_NAMESPACE = 3;
+  static final int RANGE_SESSION = 4;
+  static final int RANGE_GLOBAL = 5;
+  static final int RANGE_CUSTOM = 6;
+  static final int RANGE_PROC_LOCAL = 7;
+
+  private final Proc serverProc;
+  private final Map<String, List<Connection>> byNamespace = new ConcurrentHashMap<>();
+  private final Set<Connection> all = ConcurrentHashMap.newKeySet();
+  private volatile Connection scheduler;
+
+  EventRouter(Proc serverProc) {
+    this.serverProc = serverProc;
+  }
+
+  /** An admitted connection becomes reachable. */
+  void add(Connection c) {
+    Peer p = c.peer();
+    byNamespace.computeIfAbsent(p.proc().nspace(), k -> new CopyOnWriteArrayList<>()).add(c);
+    all.add(c);
+    if (p.role() == Peer.Role.SCHEDULER) {
+      scheduler = c;
+    }
+    if (c.isClosed()) {
+      remove(c);
+    }
+  }
+
+  void remove(Connection c) {
+    Peer p = c.peer();
+    all.remove(c);
+    if (p == null) {
+      return;
+    }
+    byNamespace.computeIfPresent(
+        p.proc().nspace(),
+        (k, list) -> {
+          list.remove(c);
+          return list.isEmpty() ? null : list;
+        });
+    if (scheduler == c) {
+      scheduler = null;
+    }
+  }
+
+  /** The open connections acting for {@code target} (a WILDCARD rank: any rank of it). */
+  List<Connection> actingFor(Proc target) {
+    List<Connection> list = byNamespace.get(target.nspace());
+    if (list == null) {
+      return List.of();
+    }
+    List<Connection> out = new ArrayList<>(list.size());
+    for (Connection c : list) {
+      if (!c.isClosed() && c.peer().actsFor(target)) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  Set<Connection> all() {
+    return all;
+  }
+
+  // ---- from the core -------------------------------------------------------------------------
+
+  /**
+   * A directed event ({@link Effect.NotifyProc}): to the connections acting for the target that
+   * registered the code or a default handler; a job's end also to a connection that spawned the job
+   * with PMIX_NOTIFY_COMPLETION.
+   */
+  void directed(Proc target, int status, Proc source, List<Info> infos) {
+    String ended = status == PmixStatus.EVENT_JOB_END ? affected(infos) : null;
+    for (Connection c : actingFor(target)) {
+      boolean completion = ended != null && c.takeCompletion(ended);
+      if (completion || c.wants(status)) {
+        send(c, status, source, withRange(infos, c.peer().proc()), RANGE_CUSTOM);
+      }
+    }
+  }
+
+  private static String affected(List<Info> infos) {
+    for (Info i : infos) {
+      if (i.key().equals(PmixKeys.EVENT_AFFECTED_PROC) && i.value().data() instanceof Proc p) {
+        return p.nspace();
+      }
+    }
+    return null;
+  }
+
+  /** The infos with {@code pmix.evrange} naming the recipient, as a 4.2.2 server sends them. */
+  private static List<Info> withRange(List<Info> infos, Proc recipient) {
+    List<Info> out = new ArrayList<>(infos.size() + 1);
+    out.add(
+        Info.of(
+            PmixKeys.EVENT_CUSTOM_RANGE,
+            Value.array(DataArray.of(DataType.PROC, List.of(recipient)))));
+    out.addAll(infos);
+    return out;
+  }
+
+  /**
+   * {@code PMIX_SESSION_COMPLETE} to the attached scheduler, once (docs/protocol.md): status {@code
+   * PMIX_EVENT_SESSION_END}, whatever it registered, since it is the answer to its session.
+   */
+  void sessionComplete(Effect.ReportSessionComplete r) {
+    Connection c = scheduler;
+    if (c == null || c.isClosed()) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "session=" + r.sessionId() + " complete=true delivered=false reason=no_scheduler");
+      return;
+    }
+    List<Info> infos = new ArrayList<>();
+    infos.add(Info.of(PmixKeys.SESSION_COMPLETE, Value.bool(true)));
+    infos.add(Info.of(PmixKeys.SESSION_ID, Value.uint32(r.sessionId())));
+    if (r.allocId() != null) {
+      infos.add(Info.of(PmixKeys.ALLOC_ID, Value.string(r.allocId())));
+    }
+    for (Effect.JobStatus j : r.jobs()) {
+      List<Info> job =
+          List.of(
+              Info.of(PmixKeys.NSPACE, Value.string(j.namespace())),
+              Info.of(PmixKeys.JOB_TERM_STATUS, Value.status(j.status())));
+      infos.add(Info.of(PmixKeys.JOB_INFO_ARRAY, Value.array(DataArray.ofInfos(job))));
+    }
+    send(c, PmixStatus.EVENT_SESSION_END, serverProc, infos, RANGE_CUSTOM);
+  }
+
+  /** The operator feed: one change to every connection that subscribed. */
+  void feed(String line, String json) {
+    List<Info> infos = null;
+    for (Connection c : all) {
+      if (c.followsFeed() && !c.isClosed()) {
+        if (infos == null) {
+          infos =
+              List.of(
+                  Info.of(org.jdvm.pmix.JdvmProtocol.CHANGE, Value.string(line)),
+                  Info.of(org.jdvm.pmix.JdvmProtocol.CHANGE_JSON, Value.string(json)));
+        }
+        send(c, org.jdvm.pmix.JdvmProtocol.EVENT_CHANGE, serverProc, infos, RANGE_CUSTOM);
+      }
+    }
+  }
+
+  boolean feedFollowed() {
+    for (Connection c : all) {
+      if (c.followsFeed()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- from peers ----------------------------------------------------------------------------
+
+  /**
+   * An event a peer notified: to every other registered connection its range covers. CUSTOM names
+   * its recipients in {@code pmix.evrange}; NAMESPACE is the sender's job; LOCAL, SESSION and
+   * GLOBAL are everyone here; RM and PROC_LOCAL reach no other peer.
+   */
+  void fromPeer(Connection sender, int status, int range, List<Info> infos) throws BadRequest {
+    Proc source = sender.peer().proc();
+    List<Connection> targets = new ArrayList<>();
+    switch (range) {
+      case RANGE_CUSTOM -> {
+        for (Proc p : customRange(infos)) {
+          targets.addAll(actingFor(p));
+        }
+      }
+      case RANGE_NAMESPACE -> targets.addAll(actingFor(Proc.wildcard(source.nspace())));
+      case RANGE_UNDEF, RANGE_LOCAL, RANGE_SESSION, RANGE_GLOBAL -> targets.addAll(all);
+      default -> {}
+    }
+    List<Info> clean = new ArrayList<>(infos.size());
+    for (Info i : infos) {
+      clean.add(new Info(i.key(), i.flags() & Info.REQUIRED, i.value()));
+    }
+    List<Connection> done = new ArrayList<>();
+    for (Connection c : targets) {
+      if (c != sender && !done.contains(c) && !c.isClosed() && c.wants(status)) {
+        done.add(c);
+        send(c, status, source, clean, range);
+      }
+    }
+  }
+
+  private static List<Proc> customRange(List<Info> infos) throws BadRequest {
+    for (Info i : infos) {
+      if (i.key().equals(PmixKeys.EVENT_CUSTOM_RANGE)) {
+        return Values.procs(i);
+      }
+    }
+    throw BadRequest.param("a CUSTOM range without pmix.evrange");
+  }
+
+  // ---- the wire ------------------------------------------------------------------------------
+
+  static void send(Connection c, int status, Proc source, List<Info> infos, int range) {
+    Peer p = c.peer();
+    try {
+      byte[] body =
+          new Packer(p.format())
+              .packCommand(Commands.NOTIFY_CMD)
+              .packStatus(status)
+              .packProc(source)
+              .packInfos(Values.forPeer(infos, p.format()))
+              .packInteger(DataType.DATA_RANGE, range)
+              .toByteArray();
+      c.send(Tags.NOTIFY, body);
+    } catch (WireException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "event " + PmixStatus.name(status) + " cannot be packed for " + c + ": " + e);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package org.jdvm.server.pmix;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.pmix.ByteObject;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.frame.Tags;
+import org.jdvm.server.node.ProcListener;
+
+/**
+ * Where a process's output goes (research REPORT.md §0.5, §9): to the connection that spawned its
+ * job, with requester id 0, on the channels it asked for; and to every IOF_PULL registration that
+ * covers it, with the id the puller chose. Each chunk reaches each (connection, id) once. Output is
+ * queued on the same connection queue as the job's end, and the agent reports an exit only after
+ * the process's output was handed over, so a peer sees a job's output before its end.
+ *
+ * <p>A job's forwarding is known once the core has accepted its spawn (the endpoint learns it from
+ * the outcome); output that an agent reads before that is held, bounded, and released then.
+ */
+final class OutputRouter {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  /** Output held for jobs whose forwarding is not known yet, across all of them. */
+  static final int MAX_EARLY_BYTES = 4 << 20;
+
+  /** The spawner's forwarding of one job; {@code conn} is null when nobody forwards it. */
+  record Forward(Connection conn, int channels) {
+    static final Forward NONE = new Forward(null, 0);
+  }
+
+  private record Pull(
+      Connection conn, long serverId, long localId, int channels, List<Proc> procs) {
+    boolean covers(String nspace, int rank, int channel) {
+      if ((channels & channel) == 0) {
+        return false;
+      }
+      for (Proc p : procs) {
+        if (p.nspace().equals(nspace) && (p.rank() == Proc.RANK_WILDCARD || p.rank() == rank)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  private record Chunk(int rank, int channel, byte[] bytes) {}
+
+  private final Map<String, Forward> forwards = new HashMap<>();
+  private final Map<String, List<Chunk>> early = new HashMap<>();
+  private final List<Pull> pulls = new ArrayList<>();
+  private long earlyBytes;
+  private long nextServerId;
+  private boolean warned;
+
+  /** The core accepted the spawn of {@code nspace}: from now on its output goes here. */
+  synchronized void jobSpawned(String nspace, Forward forward) {
+    forwards.put(nspace, forward);
+    List<Chunk> held = early.remove(nspace);
+    if (held != null) {
+      for (Chunk c : held) {
+        earlyBytes -= c.bytes.length;
+        route(nspace, c.rank, c.channel, c.bytes);
+      }
+    }
+  }
+
+  /**
+   * The core forgot the job (it retired). Until then late output, from descendants that kept the
+   * job's pipes open after its end, still reaches its spawner.
+   */
+  synchronized void jobRetired(String nspace) {
+    forwards.remove(nspace);
+    List<Chunk> held = early.remove(nspace);
+    if (held != null) {
+      for (Chunk c : held) {
+        earlyBytes -= c.bytes.length;
+      }
+    }
+  }
+
+  synchronized void output(String nspace, int rank, ProcListener.Stream stream, byte[] chunk) {
+    int channel =
+        stream == ProcListener.Stream.STDOUT
+            ? Translator.STDOUT_CHANNEL
+            : Translator.STDERR_CHANNEL;
+    if (forwards.containsKey(nspace)) {
+      route(nspace, rank, channel, chunk);
+      return;
+    }
+    if (earlyBytes + chunk.length > MAX_EARLY_BYTES) {
+      if (!warned) {
+        warned = true;
+        LOG.log(System.Logger.Level.WARNING, "output of jobs not yet known is being dropped");
+      }
+      return;
+    }
+    earlyBytes += chunk.length;
+    early.computeIfAbsent(nspace, k -> new ArrayList<>()).add(new Chunk(rank, channel, chunk));
+  }
+
+  private void route(String nspace, int rank, int channel, byte[] bytes) {
+    Proc source = new Proc(nspace, rank);
+    List<Connection> sentTo = new ArrayList<>(2);
+    List<Long> sentIds = new ArrayList<>(2);
+    Forward f = forwards.get(nspace);
+    if (f != null && f.conn != null && (f.channels & channel) != 0) {
+      deliver(f.conn, source, channel, 0, bytes);
+      sentTo.add(f.conn);
+      sentIds.add(0L);
+    }
+    for (Pull p : pulls) {
+      if (!p.covers(nspace, rank, channel) || delivered(sentTo, sentIds, p.conn, p.localId)) {
+        continue;
+      }
+      deliver(p.conn, source, channel, p.localId, bytes);
+      sentTo.add(p.conn);
+      sentIds.add(p.localId);
+    }
+  }
+
+  private static boolean delivered(List<Connection> to, List<Long> ids, Connection c, long id) {
+    for (int k = 0; k < to.size(); k++) {
+      if (to.get(k) == c && ids.get(k) == id) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Tag 2: {@code PROC | IOF_CHANNEL | SIZE requester id | SIZE 0 | BYTE_OBJECT}. */
+  private static void deliver(Connection c, Proc source, int channel, long id, byte[] bytes) {
+    if (c.isClosed()) {
+      return;
+    }
+    byte[] body =
+        new Packer(c.peer().format(), bytes.length + 64)
+            .packProc(source)
+            .packInteger(DataType.IOF_CHANNEL, channel)
+            .packSize(id)
+            .packSize(0)
+            .pack(DataType.BYTE_OBJECT, ByteObject.of(bytes))
+            .toByteArray();
+    c.send(Tags.IOF, body);
+  }
+
+  /** IOF_PULL: returns the server's id, which the peer sends back in IOF_DEREG. */
+  synchronized long pull(Connection c, List<Proc> procs, int channels, long localId) {
+    long serverId = ++nextServerId;
+    pulls.add(new Pull(c, serverId, localId, channels, List.copyOf(procs)));
+    return serverId;
+  }
+
+  /** IOF_DEREG of one of the connection's pulls. */
+  synchronized boolean deregister(Connection c, long serverId) {
+    return pulls.removeIf(p -> p.conn == c && p.serverId == serverId);
+  }
+
+  synchronized void connectionClosed(Connection c) {
+    pulls.removeIf(p -> p.conn == c);
+    forwards.replaceAll((ns, f) -> f.conn == c ? Forward.NONE : f);
+  }
+
+  /** Output held for jobs whose spawn the endpoint has not seen accepted yet. */
+  synchronized int heldBytes() {
+    return (int) earlyBytes;
+  }
+}

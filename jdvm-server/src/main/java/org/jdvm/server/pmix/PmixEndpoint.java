@@ -1,0 +1,331 @@
+package org.jdvm.server.pmix;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.jdvm.core.Effect;
+import org.jdvm.core.Outcome;
+import org.jdvm.core.RequestId;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.Proc;
+import org.jdvm.server.Dvm;
+import org.jdvm.server.identity.Credentials;
+import org.jdvm.server.node.ProcListener;
+import org.jdvm.server.shell.PeerGateway;
+
+/**
+ * The DVM's PMIx server endpoint (architecture.md §3–§4, docs/protocol.md): a Unix socket and a
+ * loopback TCP listener speaking the PMIx client/server protocol as libpmix 4.2 does, so that a C
+ * program linked against libpmix and jdvm's Java client are interchangeable peers.
+ *
+ * <p>Life cycle: {@link #open} binds both listeners before the DVM starts (the URI goes into the
+ * environment of every launched process); {@link Dvm#start} takes the endpoint as its {@link
+ * PeerGateway}; {@link #serve} starts accepting; {@link #close} stops accepting and closes every
+ * connection after flushing what was queued for it.
+ *
+ * <pre>{@code
+ * PmixEndpoint endpoint = PmixEndpoint.open("jdvm-4711", dir.resolve("dvm.sock"), 0, credentials);
+ * LaunchEnvironment env =
+ *     new LaunchEnvironment(System.getenv(), endpoint.uri(), contactFile, tmpDir, credentials);
+ * Dvm dvm = Dvm.start(config, endpoint, env);
+ * endpoint.serve(dvm, () -> stopEverything());
+ * }</pre>
+ *
+ * <p>Threads: one virtual thread reads each connection and one writes it; the controller thread
+ * only queues replies, events and output on a connection, so it never blocks on a slow peer. A peer
+ * whose queue exceeds {@link Connection#MAX_QUEUED_BYTES} is cut off.
+ */
+public final class PmixEndpoint implements PeerGateway, AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  private final String dvmName;
+  private final Proc serverProc;
+  private final Credentials credentials;
+  private final Path unixPath;
+  private final ServerSocketChannel unixServer;
+  private final ServerSocketChannel tcpServer;
+  private final InetSocketAddress tcpAddress;
+  private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger nextIndex = new AtomicInteger();
+  private final List<Consumer<Outcome>> observers = new CopyOnWriteArrayList<>();
+  final Pending pending = new Pending();
+  final EventRouter events;
+  final OutputRouter output = new OutputRouter();
+  final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "jdvm-endpoint-timer");
+            t.setDaemon(true);
+            return t;
+          });
+  private final Dispatcher dispatcher;
+  private final Admission admission;
+  private volatile Dvm dvm;
+  private volatile Runnable stopHook = () -> {};
+  private volatile boolean closed;
+
+  private PmixEndpoint(
+      String dvmName,
+      Credentials credentials,
+      Path unixPath,
+      ServerSocketChannel unixServer,
+      ServerSocketChannel tcpServer) {
+    this.dvmName = dvmName;
+    this.serverProc = new Proc(dvmName + "@0", 0);
+    this.credentials = credentials;
+    this.unixPath = unixPath;
+    this.unixServer = unixServer;
+    this.tcpServer = tcpServer;
+    this.tcpAddress = localAddress(tcpServer);
+    this.events = new EventRouter(serverProc);
+    this.dispatcher = new Dispatcher(this);
+    this.admission = new Admission(this, credentials);
+  }
+
+  /**
+   * Binds the endpoint's listeners; nothing is accepted before {@link #serve}.
+   *
+   * @param dvmName the DVM's name; the server's own process is {@code <dvmName>@0}, rank 0
+   * @param unixSocket where to bind the Unix socket (a stale file there is replaced), or {@code
+   *     null} for TCP only
+   * @param tcpPort the loopback port, 0 for any free one
+   */
+  public static PmixEndpoint open(
+      String dvmName, Path unixSocket, int tcpPort, Credentials credentials) throws IOException {
+    Objects.requireNonNull(dvmName, "dvmName");
+    Objects.requireNonNull(credentials, "credentials");
+    ServerSocketChannel tcp = ServerSocketChannel.open(StandardProtocolFamily.INET);
+    ServerSocketChannel unix = null;
+    try {
+      tcp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), tcpPort), 128);
+      if (unixSocket != null) {
+        Files.deleteIfExists(unixSocket);
+        unix = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        unix.bind(UnixDomainSocketAddress.of(unixSocket), 128);
+      }
+    } catch (IOException | RuntimeException e) {
+      tcp.close();
+      if (unix != null) {
+        unix.close();
+      }
+      throw e;
+    }
+    return new PmixEndpoint(dvmName, credentials, unixSocket, unix, tcp);
+  }
+
+  private static InetSocketAddress localAddress(ServerSocketChannel server) {
+    try {
+      return (InetSocketAddress) server.getLocalAddress();
+    } catch (IOException e) {
+      throw new IllegalStateException("a bound listener has an address", e);
+    }
+  }
+
+  /** The PMIx server URI: {@code <dvm-name>@0.0;tcp4://127.0.0.1:<port>}. */
+  public String uri() {
+    return serverProc.nspace()
+        + ".0;tcp4://"
+        + tcpAddress.getAddress().getHostAddress()
+        + ":"
+        + tcpAddress.getPort();
+  }
+
+  /** The loopback address TCP peers connect to. */
+  public InetSocketAddress tcpAddress() {
+    return tcpAddress;
+  }
+
+  /** The Unix socket's path, or {@code null} when there is none. */
+  public Path unixSocket() {
+    return unixPath;
+  }
+
+  /** The server's own process, the source of every event the DVM emits: {@code <dvm>@0.0}. */
+  public Proc serverProc() {
+    return serverProc;
+  }
+
+  public String dvmName() {
+    return dvmName;
+  }
+
+  /**
+   * Starts serving: from now on peers are admitted and their requests go to {@code dvm}. The
+   * endpoint observes the DVM's outcomes (operator feed, output routing); others who want them use
+   * {@link #observe}, since a {@link Dvm} has one observer.
+   *
+   * @param stopHook run once, on its own thread, after a JDVM_STOP request was answered
+   */
+  public void serve(Dvm dvm, Runnable stopHook) {
+    this.dvm = Objects.requireNonNull(dvm, "dvm");
+    this.stopHook = Objects.requireNonNull(stopHook, "stopHook");
+    dvm.observe(this::observed);
+    accept(tcpServer, false);
+    if (unixServer != null) {
+      accept(unixServer, true);
+    }
+  }
+
+  /** Adds an observer of the DVM's state-changing outcomes (on the controller thread). */
+  public void observe(Consumer<Outcome> observer) {
+    observers.add(Objects.requireNonNull(observer, "observer"));
+  }
+
+  private void accept(ServerSocketChannel server, boolean unix) {
+    Thread.ofPlatform()
+        .daemon()
+        .name(unix ? "jdvm-accept-unix" : "jdvm-accept-tcp")
+        .start(
+            () -> {
+              while (!closed) {
+                SocketChannel channel;
+                try {
+                  channel = server.accept();
+                } catch (ClosedChannelException e) {
+                  return;
+                } catch (IOException e) {
+                  if (!closed) {
+                    LOG.log(System.Logger.Level.WARNING, "accept failed: " + e);
+                  }
+                  continue;
+                }
+                admit(channel, unix);
+              }
+            });
+  }
+
+  private void admit(SocketChannel channel, boolean unix) {
+    Connection c = new Connection(this, channel, unix, nextIndex.incrementAndGet());
+    connections.add(c);
+    if (closed) {
+      c.close("the endpoint is closed");
+      return;
+    }
+    Thread.ofVirtual().name("jdvm-peer-" + c.index()).start(c::run);
+  }
+
+  Dvm dvm() {
+    return dvm;
+  }
+
+  Dispatcher dispatcher() {
+    return dispatcher;
+  }
+
+  Admission admission() {
+    return admission;
+  }
+
+  Credentials credentials() {
+    return credentials;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  /** Runs the stop hook once, on its own thread, so the JDVM_STOP reply goes out first. */
+  void requestStop() {
+    Runnable hook = stopHook;
+    stopHook = () -> {};
+    Thread.ofPlatform().name("jdvm-stop").start(hook);
+  }
+
+  /** A connection ended: forget it everywhere. */
+  void forget(Connection c) {
+    connections.remove(c);
+    events.remove(c);
+    output.connectionClosed(c);
+  }
+
+  // ---- what the DVM observes -----------------------------------------------------------------
+
+  private void observed(Outcome outcome) {
+    dispatcher.observed(outcome);
+    for (Consumer<Outcome> o : observers) {
+      try {
+        o.accept(outcome);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "an outcome observer failed", e);
+      }
+    }
+  }
+
+  // ---- PeerGateway: called on the controller thread (output: on agent threads) ----------------
+
+  @Override
+  public void reply(RequestId requestId, int status, List<Info> infos) {
+    pending.complete(requestId, status, infos);
+  }
+
+  @Override
+  public void notify(Proc target, int status, Proc source, List<Info> infos) {
+    events.directed(target, status, source, infos);
+  }
+
+  @Override
+  public void output(String nspace, int rank, ProcListener.Stream stream, byte[] chunk) {
+    output.output(nspace, rank, stream, chunk);
+  }
+
+  @Override
+  public void sessionComplete(Effect.ReportSessionComplete report) {
+    events.sessionComplete(report);
+  }
+
+  /**
+   * Stops accepting, flushes what is queued for each connection (bounded) and closes it, and
+   * removes the Unix socket file. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closeQuietly(tcpServer);
+    if (unixServer != null) {
+      closeQuietly(unixServer);
+      try {
+        Files.deleteIfExists(unixPath);
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "cannot remove " + unixPath + ": " + e);
+      }
+    }
+    List<Connection> open = new ArrayList<>(connections);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    for (Connection c : open) {
+      c.closeAfterFlush(Math.max(0, deadline - System.nanoTime()));
+    }
+    timer.shutdownNow();
+    workers.shutdown();
+  }
+
+  private static void closeQuietly(ServerSocketChannel s) {
+    try {
+      s.close();
+    } catch (IOException e) {
+      // Closing a listener has nothing to tell us.
+    }
+  }
+}

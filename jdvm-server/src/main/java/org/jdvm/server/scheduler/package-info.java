@@ -1,0 +1,15 @@
+/**
+ * The scheduler port and its implementations (architecture.md §5, decisions.md 4 and 8).
+ *
+ * <p>{@link org.jdvm.server.scheduler.SchedulerPort} is the DVM's side of a workload manager: ask
+ * for nodes, cancel, give back, lend, end. {@link org.jdvm.server.scheduler.EmbeddedScheduler} is
+ * the embedded default as a deterministic state machine (pool of spare nodes, grants by count or
+ * name, a strict FIFO queue, time limits with warnings and reclaim, lending with claims); {@link
+ * org.jdvm.server.scheduler.EmbeddedSchedulerPort} drives it with one timer thread. {@link
+ * org.jdvm.server.scheduler.NoSchedulerPort} is {@code --scheduler none}.
+ *
+ * <p>Invariants: every ask is answered exactly once (granted, refused, or queued then granted,
+ * refused or cancelled); a node is held by at most one allocation; events leave in the order the
+ * state machine produced them.
+ */
+package org.jdvm.server.scheduler;

@@ -1,8 +1,11 @@
 # shellcheck shell=bash
-# Shared by ./jdvm and ./dev: find a JDK >= 21 and keep the build fresh.
+# Shared by ./jdvm and ./dev: find a JDK >= 21, build, and prepare the fast launch.
 
 JDVM_ROOT="${JDVM_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 JDVM_MIN_JAVA=21
+JDVM_BUILD_DIR="$JDVM_ROOT/build"
+# Written at the end of a successful build; the launcher's fast path sources it.
+JDVM_LAUNCH="$JDVM_BUILD_DIR/launch.sh"
 
 # The feature version of the JDK at $1 (from its release file), or nothing.
 jdvm_java_version() {
@@ -37,23 +40,23 @@ jdvm_find_jdk() {
   echo "$best"
 }
 
-JDVM_BUILD_DIR="$JDVM_ROOT/build"
-JDVM_STAMP="$JDVM_BUILD_DIR/.built"
-
 # True when a source or build file is newer than the last successful build.
 jdvm_needs_build() {
-  [ -f "$JDVM_STAMP" ] || return 0
-  [ -n "$(find "$JDVM_ROOT" -maxdepth 1 -name pom.xml -newer "$JDVM_STAMP" -print -quit)" ] && return 0
-  local m
-  for m in "$JDVM_ROOT"/jdvm-*/; do
-    [ -n "$(find "$m" -maxdepth 1 -name pom.xml -newer "$JDVM_STAMP" -print -quit)" ] && return 0
-    [ -d "$m/src/main" ] || continue
-    [ -n "$(find "$m/src/main" -newer "$JDVM_STAMP" -print -quit)" ] && return 0
-  done
-  return 1
+  [ -f "$JDVM_LAUNCH" ] || return 0
+  [ -n "$(cd "$JDVM_ROOT" && find pom.xml jdvm-*/pom.xml jdvm-*/src/main -newer "$JDVM_LAUNCH" -print -quit 2>/dev/null)" ]
 }
 
-# Builds the command-line tool and its dependencies (no tests) into jdvm-cli/target.
+# The class path of the command-line tool: its jar and the jars it depends on.
+jdvm_classpath() {
+  local cp="" j
+  for j in "$JDVM_ROOT"/jdvm-cli/target/jdvm-cli-*.jar "$JDVM_ROOT"/jdvm-cli/target/lib/*.jar; do
+    [ -f "$j" ] && cp="${cp:+$cp:}$j"
+  done
+  echo "$cp"
+}
+
+# Builds the command-line tool and its dependencies (no tests) into jdvm-cli/target, then prepares
+# the fast launch.
 jdvm_build() {
   local java_home=$1
   command -v mvn >/dev/null 2>&1 || {
@@ -68,14 +71,42 @@ jdvm_build() {
     tail -n 30 "$JDVM_BUILD_DIR/build.log" >&2
     return 1
   fi
-  touch "$JDVM_STAMP"
+  jdvm_prepare_launch "$java_home"
 }
 
-# The class path of the command-line tool: its jar and the jars it depends on.
-jdvm_classpath() {
-  local cp="" j
-  for j in "$JDVM_ROOT"/jdvm-cli/target/jdvm-cli-*.jar "$JDVM_ROOT"/jdvm-cli/target/lib/*.jar; do
-    [ -f "$j" ] && cp="${cp:+$cp:}$j"
-  done
-  echo "$cp"
+# Trains the JVM's class cache on the common commands (against a scratch DVM) and writes
+# build/launch.sh. JDK 25+: an AOT cache; JDK 21-24: a CDS archive. A failed training only costs
+# start-up speed, never correctness: the launch then runs without a cache.
+jdvm_prepare_launch() {
+  local java_home=$1 v cp java opts="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" train_opts use_opts=""
+  v=$(jdvm_java_version "$java_home")
+  cp=$(jdvm_classpath)
+  java="$java_home/bin/java"
+  local cache train="$JDVM_BUILD_DIR/aot-train"
+  if [ "$v" -ge 25 ]; then
+    cache="$JDVM_BUILD_DIR/jdvm.aot"
+    train_opts="-XX:AOTCacheOutput=$cache"
+    use_opts="-XX:AOTCache=$cache -Xlog:aot=off -Xlog:cds=off"
+  else
+    cache="$JDVM_BUILD_DIR/jdvm.jsa"
+    train_opts="-XX:ArchiveClassesAtExit=$cache"
+    use_opts="-XX:SharedArchiveFile=$cache -Xlog:cds=off"
+  fi
+  rm -rf "$train" "$cache"
+  if "$java" -cp "$cp" org.jdvm.cli.Main start --detach --dir "$train" --nodes 1 --slots 4 --spare 2 \
+      >"$JDVM_BUILD_DIR/aot-train.log" 2>&1; then
+    # shellcheck disable=SC2086
+    "$java" $opts $train_opts -cp "$cp" org.jdvm.cli.Main __aot-train "$train/dvm.json" \
+      >>"$JDVM_BUILD_DIR/aot-train.log" 2>&1 || true
+    "$java" -cp "$cp" org.jdvm.cli.Main stop --dir "$train" >>"$JDVM_BUILD_DIR/aot-train.log" 2>&1 || true
+  fi
+  [ -f "$cache" ] || use_opts=""
+  cat >"$JDVM_LAUNCH.tmp" <<LAUNCH
+# Written by the build; sourced by ./jdvm. Delete it to force a rebuild.
+JDVM_JAVA_HOME='$java_home'
+JDVM_JAVA_HOME_FROM='${JAVA_HOME:-}'
+JDVM_CP='$cp'
+JDVM_JOPTS='$opts $use_opts'
+LAUNCH
+  mv "$JDVM_LAUNCH.tmp" "$JDVM_LAUNCH"
 }

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       EventsCommand.class,
       SessionCommand.class,
       DemoCommand.class,
+      BenchCommand.class,
       PmixCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -50,14 +51,44 @@ public final class Main implements Runnable {
    * picocli, which also explains mistakes.
    */
   public static int run(String... args) {
+    if (args.length == 2 && args[0].equals("__aot-train")) {
+      return AotTraining.run(args[1]);
+    }
     if (args.length > 0 && args[0].equals("run")) {
       RunCommand lean = RunCommand.parseLean(args);
       if (lean != null) {
         return lean.call();
       }
     }
+    if (args.length > 0) {
+      java.util.function.Supplier<Object> only = COMMANDS.get(args[0]);
+      if (only != null) {
+        // Build the model of this one command only: picocli's model of every subcommand costs
+        // more than the JVM's own start-up.
+        return new CommandLine(only.get())
+            .setCommandName("jdvm " + args[0])
+            .setStopAtPositional(true)
+            .execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+      }
+    }
     return commandLine().execute(args);
   }
+
+  /** The top-level commands by name, for building one alone. */
+  private static final java.util.Map<String, java.util.function.Supplier<Object>> COMMANDS =
+      java.util.Map.ofEntries(
+          java.util.Map.entry("start", StartCommand::new),
+          java.util.Map.entry("stop", StopCommand::new),
+          java.util.Map.entry("run", RunCommand::new),
+          java.util.Map.entry("alloc", AllocCommand::new),
+          java.util.Map.entry("nodes", ListCommands.Nodes::new),
+          java.util.Map.entry("allocs", ListCommands.Allocs::new),
+          java.util.Map.entry("jobs", ListCommands.Jobs::new),
+          java.util.Map.entry("events", EventsCommand::new),
+          java.util.Map.entry("session", SessionCommand::new),
+          java.util.Map.entry("demo", DemoCommand::new),
+          java.util.Map.entry("bench", BenchCommand::new),
+          java.util.Map.entry("pmix", org.jdvm.cli.pmix.PmixCommand::new));
 
   /**
    * The picocli model. Parsing stops at the first positional argument: in {@code jdvm run hostname

@@ -1,0 +1,280 @@
+package org.jdvm.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jdvm.client.AllocationRequest;
+import org.jdvm.client.AllocationResult;
+import org.jdvm.client.Contact;
+import org.jdvm.client.JdvmClient;
+import org.jdvm.client.OutputHandler;
+import org.jdvm.client.PmixException;
+import org.jdvm.client.Role;
+import org.jdvm.client.SpawnRequest;
+import org.jdvm.pmix.json.Json;
+import org.jdvm.server.DvmConfig;
+import org.jdvm.server.DvmServer;
+import org.jdvm.server.home.DvmLogging;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jdvm bench}: measures what users wait for on the embedded default (issue 4) — the latency
+ * of spawning a one-process {@code /bin/true} job and waiting for its end, job throughput with 1, 8
+ * and 32 concurrent clients, allocation NEW+RELEASE round trips, and a fresh {@code jdvm run -n 1
+ * /bin/true} command from start to exit. It starts its own DVM in a scratch directory, shows
+ * progress while it runs, and prints a table (or JSON). Benchmarks are not tests: nothing here
+ * asserts a time.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Measure spawn latency, job throughput, allocation round trips and CLI start-up.")
+public final class BenchCommand implements Callable<Integer> {
+  @Option(names = "--json", description = "Print the results as one JSON object.")
+  boolean json;
+
+  @Option(
+      names = "--spawns",
+      paramLabel = "N",
+      description = "Spawn-and-wait samples (default 500).")
+  int spawns = 500;
+
+  @Option(names = "--allocs", paramLabel = "N", description = "NEW+RELEASE samples (default 500).")
+  int allocs = 500;
+
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "Seconds per throughput run (default 5).")
+  int seconds = 5;
+
+  @Option(
+      names = "--cli-runs",
+      paramLabel = "N",
+      description = "Fresh 'jdvm run' commands to time (default 30; 0 skips).")
+  int cliRuns = 30;
+
+  private final PrintStream out = System.out;
+  private final PrintStream progress = System.err;
+
+  /** One measured figure. */
+  record Row(String what, String figure, String target, Map<String, Object> data) {}
+
+  @Override
+  public Integer call() throws Exception {
+    Path home = Files.createTempDirectory("jdvm-bench-");
+    DvmLogging.configure(home.resolve("dvm.log"), false);
+    DvmLogging.quiet();
+    List<Row> rows = new ArrayList<>();
+    try (DvmServer server = DvmServer.start(DvmConfig.embedded("bench", 4, 16, 8, home))) {
+      Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
+      rows.add(spawnLatency(contact));
+      for (int clients : new int[] {1, 8, 32}) {
+        rows.add(throughput(contact, clients));
+      }
+      rows.add(allocationRoundTrips(contact));
+      if (cliRuns > 0) {
+        Row cli = freshRun(home);
+        if (cli != null) {
+          rows.add(cli);
+        }
+      }
+    }
+    print(rows);
+    return Main.EXIT_OK;
+  }
+
+  private JdvmClient connect(Contact c) throws PmixException {
+    return JdvmClient.connector()
+        .contact(c)
+        .role(Role.TOOL)
+        .output(OutputHandler.DISCARD)
+        .connect();
+  }
+
+  private static SpawnRequest trueJob() {
+    return SpawnRequest.of("/bin/true").forwardOutput(false).notifyCompletion(true).build();
+  }
+
+  private Row spawnLatency(Contact c) throws PmixException {
+    long[] ns = new long[spawns];
+    try (JdvmClient client = connect(c)) {
+      for (int i = 0; i < 20; i++) {
+        client.spawn(trueJob()).awaitEnd();
+      }
+      for (int i = 0; i < spawns; i++) {
+        long t0 = System.nanoTime();
+        client.spawn(trueJob()).awaitEnd();
+        ns[i] = System.nanoTime() - t0;
+        tick("spawn-and-wait", i + 1, spawns);
+      }
+    }
+    return latencyRow("spawn-and-wait, 1-proc /bin/true", ns, "median < 5 ms");
+  }
+
+  private Row throughput(Contact c, int clients) throws Exception {
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    CountDownLatch start = new CountDownLatch(1);
+    long deadline =
+        System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds) + TimeUnit.MILLISECONDS.toNanos(200);
+    List<Thread> threads = new ArrayList<>();
+    List<JdvmClient> conns = new ArrayList<>();
+    for (int i = 0; i < clients; i++) {
+      conns.add(connect(c));
+    }
+    long[] window = new long[2];
+    for (JdvmClient client : conns) {
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      start.await();
+                      while (System.nanoTime() < deadline) {
+                        client.spawn(trueJob()).awaitEnd();
+                        done.incrementAndGet();
+                      }
+                    } catch (PmixException | InterruptedException e) {
+                      failed.incrementAndGet();
+                    }
+                  }));
+    }
+    window[0] = System.nanoTime();
+    start.countDown();
+    while (threads.stream().anyMatch(Thread::isAlive)) {
+      Thread.sleep(250);
+      progress.printf("\r  throughput, %2d clients: %6d jobs", clients, done.get());
+    }
+    window[1] = System.nanoTime();
+    progress.println();
+    for (JdvmClient client : conns) {
+      client.close();
+    }
+    double perSecond = done.get() / ((window[1] - window[0]) / 1e9);
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("clients", clients);
+    data.put("jobs", done.get());
+    data.put("jobsPerSecond", Math.round(perSecond));
+    data.put("failedClients", failed.get());
+    return new Row(
+        "job throughput, " + clients + " concurrent client" + (clients > 1 ? "s" : ""),
+        String.format(Locale.ROOT, "%.0f jobs/s", perSecond),
+        clients == 8 ? ">= 300 jobs/s" : "",
+        data);
+  }
+
+  private Row allocationRoundTrips(Contact c) throws PmixException {
+    long[] ns = new long[allocs];
+    try (JdvmClient client = connect(c)) {
+      for (int i = -20; i < allocs; i++) {
+        long t0 = System.nanoTime();
+        AllocationResult r = client.allocate(AllocationRequest.newAllocation().nodes(1).build());
+        client.allocate(AllocationRequest.release().allocId(r.allocId()).build());
+        if (i >= 0) {
+          ns[i] = System.nanoTime() - t0;
+          tick("NEW+RELEASE", i + 1, allocs);
+        }
+      }
+    }
+    return latencyRow("allocation NEW+RELEASE round trip", ns, "median < 1 ms");
+  }
+
+  /**
+   * Times fresh {@code ./jdvm run -n 1 /bin/true} commands, start to exit, through the launcher
+   * ({@code JDVM_HOME} names the checkout the launcher set this JVM up from).
+   */
+  private Row freshRun(Path home) throws IOException, InterruptedException {
+    String checkout = System.getenv("JDVM_HOME");
+    if (checkout == null || !Files.isExecutable(Path.of(checkout, "jdvm"))) {
+      progress.println("  (skipping the fresh 'jdvm run' timing: not started through ./jdvm)");
+      return null;
+    }
+    List<String> cmd =
+        List.of(
+            Path.of(checkout, "jdvm").toString(),
+            "run",
+            "--dvm",
+            home.resolve(Contact.CONTACT_FILE).toString(),
+            "-n",
+            "1",
+            "/bin/true");
+    for (int i = 0; i < 3; i++) {
+      new ProcessBuilder(cmd).inheritIO().start().waitFor();
+    }
+    long[] ns = new long[cliRuns];
+    for (int i = 0; i < cliRuns; i++) {
+      long t0 = System.nanoTime();
+      int status =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start()
+              .waitFor();
+      ns[i] = System.nanoTime() - t0;
+      if (status != 0) {
+        progress.println("  fresh 'jdvm run' exited " + status);
+      }
+      tick("fresh 'jdvm run -n 1 /bin/true'", i + 1, cliRuns);
+    }
+    return latencyRow("fresh 'jdvm run -n 1 /bin/true', start to exit", ns, "median < 100 ms");
+  }
+
+  private Row latencyRow(String what, long[] ns, String target) {
+    long[] sorted = ns.clone();
+    Arrays.sort(sorted);
+    double median = sorted[sorted.length / 2] / 1e6;
+    double p99 =
+        sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * 0.99) - 1)] / 1e6;
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("samples", ns.length);
+    data.put("medianMs", round(median));
+    data.put("p99Ms", round(p99));
+    return new Row(
+        what, String.format(Locale.ROOT, "median %.2f ms, p99 %.2f ms", median, p99), target, data);
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  private void tick(String what, int i, int n) {
+    if (i == n || i % Math.max(1, n / 20) == 0) {
+      progress.printf("\r  %s: %d/%d", what, i, n);
+      if (i == n) {
+        progress.println();
+      }
+    }
+  }
+
+  private void print(List<Row> rows) {
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      for (Row r : rows) {
+        Map<String, Object> d = new LinkedHashMap<>(r.data());
+        d.put("target", r.target());
+        m.put(r.what(), d);
+      }
+      out.println(Json.write(m));
+      return;
+    }
+    Table t = new Table("MEASURE", "RESULT", "TARGET");
+    for (Row r : rows) {
+      t.row(r.what(), r.figure(), r.target().isEmpty() ? "-" : r.target());
+    }
+    out.println();
+    t.print(out);
+  }
+}

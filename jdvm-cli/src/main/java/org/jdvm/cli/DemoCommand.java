@@ -1,140 +1,404 @@
 package org.jdvm.cli;
 
-import java.io.PrintWriter;
-import java.util.HexFormat;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import org.jdvm.pmix.AllocDirective;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.jdvm.client.AllocationRequest;
+import org.jdvm.client.AllocationResult;
+import org.jdvm.client.Contact;
+import org.jdvm.client.Event;
+import org.jdvm.client.JdvmClient;
+import org.jdvm.client.Job;
+import org.jdvm.client.JobEnd;
+import org.jdvm.client.OutputHandler;
+import org.jdvm.client.PmixException;
+import org.jdvm.client.SpawnRequest;
 import org.jdvm.pmix.AllocInheritance;
-import org.jdvm.pmix.DataType;
-import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
-import org.jdvm.pmix.Value;
-import org.jdvm.pmix.WireFormat;
-import org.jdvm.pmix.codec.DataPrinter;
-import org.jdvm.pmix.codec.Packer;
-import org.jdvm.pmix.codec.Unpacker;
-import org.jdvm.pmix.codec.WireException;
-import org.jdvm.pmix.frame.Commands;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.json.Json;
+import org.jdvm.server.DvmConfig;
+import org.jdvm.server.DvmServer;
+import org.jdvm.server.home.DvmLogging;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
- * {@code jdvm demo}: until the DVM exists, a short tour of the codec it will speak. It packs an
- * allocation request as libpmix does, for a master-era ({@code v61}) peer and for a 4.2.2 ({@code
- * v41}) one side by side, shows the bytes unit by unit, and unpacks them again. To be replaced by
- * the DVM's own demo.
+ * {@code jdvm demo}, the README's main job: an embedded DVM in a scratch directory, and a short
+ * workflow with real processes that shows reservation, spawn targeting and isolation, each of the
+ * four inheritance dispositions, and the timeout warning — narrated from the DVM's own operator
+ * feed as things happen. It checks what it shows: if the DVM does something else, the demo says so
+ * and exits 1.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    description = "Show the PMIx codec: an allocation request packed for v61 and v41, and back.")
+    description = "A guided tour: reservations, targeting and inheritance with real processes.")
 public final class DemoCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
+  private final PrintStream out = System.out;
+  private final LinkedBlockingQueue<Map<String, Object>> feed = new LinkedBlockingQueue<>();
+  private long startNs;
+  private Contact contact;
 
-  /** The six infos of a typical request; the inheritance is the only field the peers differ on. */
-  static List<Info> infos(boolean typedInheritance) {
-    AllocInheritance child = AllocInheritance.CHILD;
-    return List.of(
-        Info.of(PmixKeys.ALLOC_NUM_NODES, Value.uint64(2)),
-        Info.of(PmixKeys.ALLOC_REQ_ID, Value.string("demo-1")),
-        Info.of(
-            PmixKeys.ALLOC_INHERITANCE,
-            typedInheritance ? Value.inheritance(child) : Value.uint8(child.code())),
-        Info.of(PmixKeys.ALLOC_SHARE, Value.bool(false)),
-        Info.of(PmixKeys.ALLOC_WARN_TIMEOUT, Value.uint32(300)),
-        Info.of(PmixKeys.ALLOC_TIME, Value.string("1:00:00")));
-  }
+  /** The demo found the DVM doing something it did not expect. */
+  private static final class Unexpected extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
-  /** COMMAND, ALLOC_DIRECTIVE, SIZE and INFO units, as PMIx_Allocation_request_nb packs them. */
-  static byte[] request(WireFormat format, List<Info> infos) {
-    return new Packer(format)
-        .packCommand(Commands.ALLOC_CMD)
-        .packInteger(DataType.ALLOC_DIRECTIVE, AllocDirective.NEW.code())
-        .packInfos(infos)
-        .toByteArray();
+    Unexpected(String what) {
+      super(what);
+    }
   }
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    out.println("jdvm demo: the PMIx wire codec (the DVM itself arrives with later issues)");
-    out.println();
-    out.println("An allocation request, packed as PMIx_Allocation_request_nb does:");
-    out.println("  COMMAND ALLOC_CMD (17), ALLOC_DIRECTIVE NEW, then SIZE 6 and six infos:");
-    for (Info info : infos(true)) {
-      out.printf("    %-18s %s%n", info.key(), DataPrinter.render(DataType.VALUE, info.value()));
+  public Integer call() throws Exception {
+    Path home = Files.createTempDirectory("jdvm-demo-");
+    DvmLogging.configure(home.resolve("dvm.log"), false);
+    startNs = System.nanoTime();
+    title("jdvm demo: reservations, targeting and inheritance, with real processes");
+    say("starting an embedded DVM in " + home);
+    say("  4 start-up nodes (node0..node3, 2 slots each); the embedded scheduler holds 8 more");
+    try (DvmServer server =
+        DvmServer.start(DvmConfig.embedded("demo", 4, 2, 8, home).withShrinkGrace(500))) {
+      contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
+      try (JdvmClient watcher = tool(OutputHandler.DISCARD)) {
+        watcher.followChanges(this::observe);
+        reservationAndTargeting();
+        dispositions();
+        timeoutWarning();
+      }
+      title("done");
+      say("stopping the DVM: every session ends, scheduler nodes go back, every process ends");
+    } catch (Unexpected e) {
+      out.println();
+      out.println("jdvm demo: unexpected: " + e.getMessage());
+      return Main.EXIT_FAILURE;
+    } finally {
+      deleteQuietly(home);
     }
-    byte[] v61 = request(WireFormat.V61, infos(true));
-    byte[] v41 = request(WireFormat.V41, infos(false));
-    out.println();
-    showBytes(out, "v61, a master-era peer", v61);
-    showBytes(out, "v41, a libpmix 4.2.2 peer (no type 75: the inheritance goes as UINT8)", v41);
-    out.println(
-        "  The two differ in one byte of the inheritance info: type 4b (75) vs 0c (UINT8).");
-    out.println();
-    decodeBack(out, v61);
-    out.println();
-    out.println("A v41 packer refuses type 75 as libpmix 4.2.2 does:");
-    refusal(out, "  directly:      ", DataType.ALLOC_INHERIT, (long) AllocInheritance.CHILD.code());
-    refusal(out, "  inside an info:", DataType.INFO, infos(true).get(2));
-    out.println();
-    out.println(
-        "Try: ./jdvm pmix decode --type PMIX_INFO --component v61 --hex " + inheritanceInfoHex());
     return Main.EXIT_OK;
   }
 
-  private static void refusal(PrintWriter out, String label, DataType type, Object datum) {
+  // ---- the story -----------------------------------------------------------------------------
+
+  private void reservationAndTargeting() throws PmixException {
+    title("1. A reservation (PMIX_ALLOC_NEW) and spawn targeting (PMIX_SPAWN_TARGET)");
+    JobOutput output = new JobOutput();
+    try (JdvmClient orchestrator = tool(output)) {
+      say("a workflow orchestrator connects as a tool: " + orchestrator.self().nspace());
+      say("it asks for 2 nodes, inheritance CHILD");
+      AllocationResult r =
+          orchestrator.allocate(
+              AllocationRequest.newAllocation()
+                  .nodes(2)
+                  .inheritance(AllocInheritance.CHILD)
+                  .build());
+      awaitChange("NodesJoined", 5);
+      say("→ allocation " + r.allocId() + ": " + String.join(",", r.nodes()) + ", reserved to it");
+
+      say("a job with no target runs in the default session and cannot see reserved nodes:");
+      List<String> plain = run(orchestrator, output, SpawnRequest.of("sh", "-c", WHERE).procs(4));
+      expect(plain.stream().noneMatch(r.nodes()::contains), "an untargeted job ran on " + plain);
+
+      say("a job that targets " + r.allocId() + " runs on its nodes, and joins its owners:");
+      List<String> inside =
+          run(
+              orchestrator,
+              output,
+              SpawnRequest.of("sh", "-c", WHERE).procs(2).target(r.allocId()));
+      expect(r.nodes().containsAll(inside), "a targeted job ran on " + inside);
+
+      say("targeting it and the default session together gives the union:");
+      run(
+          orchestrator,
+          output,
+          SpawnRequest.of("sh", "-c", WHERE).procs(4).target(r.allocId(), "").mapBy("node"));
+
+      say("the orchestrator leaves: with CHILD and no job still running, the reservation goes");
+    }
+    awaitChange("AllocationEnded", 10);
+  }
+
+  private void dispositions() throws PmixException {
+    title("2. What happens when the owner ends (PMIX_ALLOC_INHERITANCE)");
+    disposition(
+        AllocInheritance.NONE,
+        "sleep 30",
+        "NONE: released at once; the node leaves the DVM and the job still on it ends with it");
+    disposition(
+        AllocInheritance.CHILD,
+        "sleep 1",
+        "CHILD: outlives its owner until the last derived child ends, then released");
+    disposition(
+        AllocInheritance.DEFAULT,
+        "sleep 1",
+        "DEFAULT (also when absent): the nodes stay in the DVM, unreserved, in the default session");
+    disposition(
+        AllocInheritance.CHILD_DEFAULT,
+        "sleep 1",
+        "CHILD_DEFAULT: after the last derived child ends, unreserved in the default session");
+  }
+
+  private void disposition(AllocInheritance mode, String job, String explanation)
+      throws PmixException {
+    out.println();
+    say(explanation);
+    JobOutput output = new JobOutput();
+    JdvmClient owner = tool(output);
+    AllocationResult r =
+        owner.allocate(AllocationRequest.newAllocation().nodes(1).inheritance(mode).build());
+    Job j = owner.spawn(SpawnRequest.of("sh", "-c", job).target(r.allocId()).build());
+    awaitChange("OwnerAdded", 5);
+    say(
+        "  "
+            + owner.self().nspace()
+            + " holds "
+            + r.allocId()
+            + " ("
+            + r.nodes().get(0)
+            + ", "
+            + mode
+            + ") and runs '"
+            + job
+            + "' there as "
+            + j.nspace()
+            + "; now it leaves");
+    owner.close();
+    Map<String, Object> end = awaitChange("AllocationEnded", 15);
+    String expected = mode.returnsToScheduler() ? "RELEASED" : "UNRESERVED";
+    expect(expected.equals(end.get("how")), mode + " ended " + end.get("how"));
+    if (!mode.returnsToScheduler()) {
+      showNode(r.nodes().get(0));
+    }
+  }
+
+  private void timeoutWarning() throws PmixException {
+    title("3. The timeout warning (PMIX_ALLOC_WARN_TIMEOUT → PMIX_ALLOC_TIMEOUT_WARNING)");
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    try (JdvmClient requester = tool(OutputHandler.DISCARD)) {
+      requester.onEvents(
+          events::add, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);
+      AllocationResult r =
+          requester.allocate(
+              AllocationRequest.newAllocation().nodes(1).timeSeconds(3).warnTimeout(2).build());
+      say(
+          requester.self().nspace()
+              + " holds "
+              + r.allocId()
+              + " for 3 s and asked to be warned 2 s"
+              + " before it expires; only the requester hears it");
+      Event warning = poll(events, 10);
+      expect(warning.status() == PmixStatus.ALLOC_TIMEOUT_WARNING, "no warning came");
+      say(
+          "→ "
+              + PmixStatus.name(warning.status())
+              + " for "
+              + warning.info(PmixKeys.ALLOC_ID)
+              + ": "
+              + warning.info(PmixKeys.TIME_REMAINING)
+              + " s remaining (the requester could EXTEND now)");
+      Event end = poll(events, 10);
+      say(
+          "→ "
+              + PmixStatus.name(end.status())
+              + ": "
+              + end.info(PmixKeys.ALLOC_ID)
+              + " "
+              + end.info("jdvm.alloc.end")
+              + " by the scheduler at its deadline");
+      awaitChange("AllocationEnded", 5);
+    }
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  /** One node as {@code jdvm nodes} lists it. */
+  private void showNode(String name) throws PmixException {
+    try (JdvmClient c = tool(OutputHandler.DISCARD)) {
+      if (Json.parse(c.nodesJson()) instanceof List<?> nodes) {
+        for (Object o : nodes) {
+          if (o instanceof Map<?, ?> n && name.equals(n.get("name"))) {
+            boolean busy = n.get("slotsInUse") instanceof Number u && u.intValue() > 0;
+            say(
+                "  "
+                    + name
+                    + " is still in the DVM, now in the "
+                    + (n.get("allocId") == null
+                        ? "default session"
+                        : "allocation " + n.get("allocId"))
+                    + (busy
+                        ? "; the job on it keeps running (nothing is killed)"
+                        : ", free for any job"));
+          }
+        }
+      }
+    }
+  }
+
+  /** Each process prints its rank and node. */
+  private static final String WHERE = "echo $PMIX_RANK $PMIX_HOSTNAME";
+
+  /** Runs a job, waits for it, prints where each rank ran, returns the nodes in rank order. */
+  private List<String> run(JdvmClient client, JobOutput output, SpawnRequest.Builder spawn)
+      throws PmixException {
+    Job job = client.spawn(spawn.forwardOutput(true).notifyCompletion(true).build());
+    JobEnd end = job.awaitEnd();
+    expect(end.exitCode() == 0, job.nspace() + " exited " + end.exitCode());
+    List<String> nodes = output.nodesOf(job.nspace());
+    say("  " + job.nspace() + ": " + describe(nodes));
+    return nodes;
+  }
+
+  private static String describe(List<String> nodes) {
+    List<String> parts = new ArrayList<>();
+    for (int rank = 0; rank < nodes.size(); rank++) {
+      parts.add("rank " + rank + " on " + nodes.get(rank));
+    }
+    return String.join(", ", parts);
+  }
+
+  /** Collects "rank node" lines per job. */
+  private static final class JobOutput implements OutputHandler {
+    private final Map<String, StringBuilder> byJob = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void output(org.jdvm.pmix.Proc source, boolean stderr, byte[] bytes) {
+      byJob.computeIfAbsent(source.nspace(), k -> new StringBuilder()).append(new String(bytes));
+    }
+
+    List<String> nodesOf(String nspace) {
+      String[] lines = byJob.getOrDefault(nspace, new StringBuilder()).toString().split("\n");
+      String[] nodes = new String[lines.length];
+      for (String l : lines) {
+        String[] f = l.trim().split(" ");
+        if (f.length == 2) {
+          nodes[Integer.parseInt(f[0])] = f[1];
+        }
+      }
+      return List.of(nodes);
+    }
+  }
+
+  private JdvmClient tool(OutputHandler output) throws PmixException {
+    return JdvmClient.connector()
+        .contact(contact)
+        .role(org.jdvm.client.Role.TOOL)
+        .output(output)
+        .connect();
+  }
+
+  /** The operator feed: every change the DVM makes. The story prints the ones that matter. */
+  private void observe(Event e) {
+    String json = e.info(JdvmProtocol.CHANGE_JSON);
+    if (json != null && Json.parse(json) instanceof Map<?, ?> m) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> change = (Map<String, Object>) m;
+      String line = narrate(change);
+      if (line != null) {
+        say("    · " + line);
+      }
+      feed.add(change);
+    }
+  }
+
+  private static String narrate(Map<String, Object> c) {
+    return switch (String.valueOf(c.get("change"))) {
+      case "NodesAdded" ->
+          "the scheduler grants "
+              + names(c.get("nodes"))
+              + ": "
+              + (leave(c.get("nodes")).equals("leaves") ? "it joins" : "they join")
+              + " the DVM";
+      case "NodesJoined" -> names(c.get("nodes")) + " reserved to allocation " + c.get("allocId");
+      case "OwnerAdded" -> c.get("namespace") + " joins the owners of " + c.get("allocId");
+      case "NodesRemoved" ->
+          names(c.get("nodes")) + " " + leave(c.get("nodes")) + " the DVM (back to the scheduler)";
+      case "NodesLeft" ->
+          names(c.get("nodes")) + " " + leave(c.get("nodes")) + " allocation " + c.get("allocId");
+      case "AllocationEnded" -> "allocation " + c.get("allocId") + " ends: " + c.get("how");
+      case "JobTerminated" ->
+          "job "
+              + c.get("namespace")
+              + " ends with "
+              + PmixStatus.name(((Number) c.get("status")).intValue());
+      default -> null;
+    };
+  }
+
+  private static String names(Object nodes) {
+    if (nodes instanceof List<?> list) {
+      return String.join(
+          ",",
+          list.stream()
+              .map(n -> n instanceof Map<?, ?> m ? m.get("name") : n)
+              .map(String::valueOf)
+              .toList());
+    }
+    return String.valueOf(nodes);
+  }
+
+  private static String leave(Object nodes) {
+    return nodes instanceof List<?> list && list.size() == 1 ? "leaves" : "leave";
+  }
+
+  /** Waits for a change of this kind (bounded); the story only goes on once the DVM acted. */
+  private Map<String, Object> awaitChange(String kind, int seconds) {
+    return pollUntil(feed, c -> kind.equals(c.get("change")), seconds, "a " + kind);
+  }
+
+  private static Event poll(LinkedBlockingQueue<Event> q, int seconds) {
+    return pollUntil(q, e -> true, seconds, "an event");
+  }
+
+  private static <T> T pollUntil(
+      LinkedBlockingQueue<T> q, Predicate<T> p, int seconds, String what) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     try {
-      new Packer(WireFormat.V41).pack(type, datum);
-      out.println(label + " packed?!");
-    } catch (WireException e) {
-      out.println(label + " " + e.getMessage());
+      while (true) {
+        T t = q.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (t == null) {
+          throw new Unexpected("waited " + seconds + " s for " + what);
+        }
+        if (p.test(t)) {
+          return t;
+        }
+      }
+    } catch (InterruptedException e) {
+      throw new Unexpected("interrupted while waiting for " + what);
     }
   }
 
-  private static void showBytes(PrintWriter out, String title, byte[] body) {
-    out.println(title + ", " + body.length + " bytes:");
-    Unpacker u = new Unpacker(WireFormat.V61, body);
-    int start = u.position();
-    u.unpackCommand();
-    line(out, "COMMAND", body, start, u.position());
-    start = u.position();
-    u.unpackInteger(DataType.ALLOC_DIRECTIVE);
-    line(out, "DIRECTIVE", body, start, u.position());
-    start = u.position();
-    u.unpackSize();
-    line(out, "SIZE", body, start, u.position());
-    line(out, "INFO x6", body, u.position(), body.length);
-  }
-
-  /** One unit's bytes, 24 to a line. */
-  private static void line(PrintWriter out, String label, byte[] body, int from, int to) {
-    HexFormat hex = HexFormat.of();
-    for (int at = from; at < to; at += 24) {
-      String bytes = hex.formatHex(body, at, Math.min(to, at + 24));
-      out.printf("  %-10s %s%n", at == from ? label : "", bytes.replaceAll("(..)", "$1 ").strip());
+  private static void expect(boolean condition, String otherwise) {
+    if (!condition) {
+      throw new Unexpected(otherwise);
     }
   }
 
-  private static void decodeBack(PrintWriter out, byte[] v61) {
-    Unpacker body = new Unpacker(WireFormat.V61, v61);
-    int command = body.unpackCommand();
-    long directive = body.unpackInteger(DataType.ALLOC_DIRECTIVE);
-    List<Info> infos = body.unpackInfos();
-    body.expectEnd();
-    out.printf(
-        "Unpacked from the v61 bytes: %s, %s, %d infos%n",
-        Commands.name(command), AllocDirective.toString((int) directive), infos.size());
-    for (Info info : infos) {
-      out.println("  " + DataPrinter.print(DataType.INFO, info).replace('\t', ' '));
-    }
+  private void title(String t) {
+    out.println();
+    out.println(t);
   }
 
-  /** The inheritance info packed alone for a v61 peer: count 1, then the info's body. */
-  private static String inheritanceInfoHex() {
-    byte[] one = new Packer(WireFormat.V61).pack(DataType.INFO, infos(true).get(2)).toByteArray();
-    return HexFormat.of().formatHex(one);
+  private synchronized void say(String line) {
+    long ms = (System.nanoTime() - startNs) / 1_000_000;
+    out.printf("[%3d.%01ds] %s%n", ms / 1000, (ms % 1000) / 100, line);
+    out.flush();
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      // A scratch directory under /tmp; nothing depends on it.
+    }
   }
 }

@@ -10,7 +10,20 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "jdvm 0.1.0",
     description = "A distributed virtual machine for HPC workloads that speaks PMIx.",
-    subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, PmixCommand.class})
+    subcommands = {
+      StartCommand.class,
+      StopCommand.class,
+      RunCommand.class,
+      AllocCommand.class,
+      ListCommands.Nodes.class,
+      ListCommands.Allocs.class,
+      ListCommands.Jobs.class,
+      EventsCommand.class,
+      SessionCommand.class,
+      DemoCommand.class,
+      PmixCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Main implements Runnable {
   /** Exit status: success. */
   public static final int EXIT_OK = 0;
@@ -30,9 +43,28 @@ public final class Main implements Runnable {
     System.exit(run(args));
   }
 
-  /** Runs the command line and returns the exit status. */
+  /**
+   * Runs the command line and returns the exit status. {@code jdvm run} with plain arguments takes
+   * a lean path that never builds picocli's command model (a fresh {@code jdvm run -n 1 /bin/true}
+   * should be done in under 100 ms, and the model alone costs more); anything unusual goes through
+   * picocli, which also explains mistakes.
+   */
   public static int run(String... args) {
-    return new CommandLine(new Main()).execute(args);
+    if (args.length > 0 && args[0].equals("run")) {
+      RunCommand lean = RunCommand.parseLean(args);
+      if (lean != null) {
+        return lean.call();
+      }
+    }
+    return commandLine().execute(args);
+  }
+
+  /**
+   * The picocli model. Parsing stops at the first positional argument: in {@code jdvm run hostname
+   * -f} the {@code -f} is the command's, as with {@code mpirun}.
+   */
+  static CommandLine commandLine() {
+    return new CommandLine(new Main()).setStopAtPositional(true);
   }
 
   @Override

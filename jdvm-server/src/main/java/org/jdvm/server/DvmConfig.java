@@ -58,6 +58,11 @@ public record DvmConfig(
     return new DvmConfig(name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 2000);
   }
 
+  public DvmConfig withName(String newName) {
+    return new DvmConfig(
+        newName, startupNodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis);
+  }
+
   public DvmConfig withScheduler(SchedulerKind kind) {
     return new DvmConfig(
         name, startupNodes, spareNodes, kind, disabledFeatures, home, shrinkGraceMillis);

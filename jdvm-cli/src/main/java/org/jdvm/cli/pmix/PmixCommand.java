@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
     name = "pmix",
     mixinStandardHelpOptions = true,
     description = "Encode and decode PMIx wire data (bfrops v41/v61), as libpmix packs it.",
-    subcommands = {PmixEncodeCommand.class, PmixDecodeCommand.class})
+    subcommands = {PmixEncodeCommand.class, PmixDecodeCommand.class, PmixDemoCommand.class})
 public final class PmixCommand implements Runnable {
   @Spec CommandSpec spec;
 

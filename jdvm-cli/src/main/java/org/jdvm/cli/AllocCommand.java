@@ -1,0 +1,508 @@
+package org.jdvm.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.jdvm.client.AllocationRequest;
+import org.jdvm.client.AllocationResult;
+import org.jdvm.client.Event;
+import org.jdvm.client.JdvmClient;
+import org.jdvm.client.Job;
+import org.jdvm.client.JobEnd;
+import org.jdvm.client.OutputHandler;
+import org.jdvm.client.PmixException;
+import org.jdvm.client.Role;
+import org.jdvm.pmix.AllocInheritance;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.json.Json;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jdvm alloc}: the five allocation directives (RFC 0005, node-reservation spec 8.2.1.5,
+ * decisions.md 4–8), and the salloc-style {@code alloc new -- CMD} (docs/cli.md).
+ */
+@Command(
+    name = "alloc",
+    description = "Request, extend, release, reacquire or cancel an allocation.",
+    mixinStandardHelpOptions = true,
+    subcommands = {
+      AllocCommand.New.class,
+      AllocCommand.Extend.class,
+      AllocCommand.Release.class,
+      AllocCommand.Reacquire.class,
+      AllocCommand.Cancel.class
+    })
+public final class AllocCommand implements Runnable {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  /** What every allocation subcommand shares: finding the DVM, JSON output, running a request. */
+  abstract static class Base implements Callable<Integer> {
+    @Mixin DvmOptions dvm = new DvmOptions();
+
+    @Option(names = "--json", description = "Print one JSON object instead of a sentence.")
+    boolean json;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    /** Sends the request and prints the outcome; returns the exit status. */
+    int request(AllocationRequest request, String verb) {
+      JdvmClient client;
+      try {
+        client = dvm.connect(OutputHandler.STDIO);
+      } catch (PmixException e) {
+        return Outcomes.unreachable(e, err);
+      }
+      try (client) {
+        AllocationResult r = client.allocate(request);
+        print(r, verb, null);
+        return Main.EXIT_OK;
+      } catch (PmixException e) {
+        return Outcomes.failed(e, json, out, err);
+      }
+    }
+
+    void print(AllocationResult r, String verb, String nspace) {
+      if (json) {
+        out.println(Json.write(jsonOf(r, nspace)));
+        return;
+      }
+      StringBuilder sb =
+          new StringBuilder("allocation ").append(r.allocId()).append(' ').append(verb);
+      if (!r.nodes().isEmpty()) {
+        sb.append(": ").append(String.join(",", r.nodes()));
+      }
+      List<String> notes = new ArrayList<>();
+      if (r.sessionId() != null) {
+        notes.add("session " + r.sessionId());
+      }
+      if (r.reqId() != null) {
+        notes.add("request " + r.reqId());
+      }
+      if (r.timeLimitSeconds() != null) {
+        notes.add("time limit " + r.timeLimitSeconds() + " s");
+      }
+      if (!notes.isEmpty()) {
+        sb.append(" (").append(String.join(", ", notes)).append(')');
+      }
+      out.println(sb);
+    }
+
+    static Map<String, Object> jsonOf(AllocationResult r, String nspace) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("status", PmixStatus.SUCCESS);
+      m.put("statusName", PmixStatus.name(PmixStatus.SUCCESS));
+      m.put("allocId", r.allocId());
+      if (r.reqId() != null) {
+        m.put("reqId", r.reqId());
+      }
+      if (r.sessionId() != null) {
+        m.put("sessionId", r.sessionId());
+      }
+      m.put("nodes", r.nodes());
+      if (r.timeLimitSeconds() != null) {
+        m.put("timeLimit", r.timeLimitSeconds());
+      }
+      if (nspace != null) {
+        m.put("nspace", nspace);
+      }
+      return m;
+    }
+  }
+
+  /** A count or a node list: at most one. */
+  static final class Nodes {
+    @Option(names = "--nodes", paramLabel = "K", description = "How many nodes.")
+    Long count;
+
+    @Option(
+        names = "--node-list",
+        paramLabel = "L",
+        description = "Nodes by name, comma-separated.")
+    String list;
+
+    void applyTo(AllocationRequest.Builder b) {
+      if (count != null) {
+        b.nodes(count);
+      }
+      if (list != null) {
+        b.nodeList(List.of(list.split(",")));
+      }
+    }
+  }
+
+  /** {@code --time}: seconds, or [[[[M:]D:]H:]M:]S. */
+  static void time(AllocationRequest.Builder b, String t) {
+    if (t == null) {
+      return;
+    }
+    if (t.chars().allMatch(Character::isDigit)) {
+      b.timeSeconds(Long.parseLong(t));
+    } else {
+      b.time(t);
+    }
+  }
+
+  static AllocInheritance inheritance(String mode) {
+    if (mode == null) {
+      return null;
+    }
+    try {
+      return AllocInheritance.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_'));
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(
+          new picocli.CommandLine(new AllocCommand()),
+          "--inherit takes none, child, default or child_default, not '" + mode + "'");
+    }
+  }
+
+  @Command(
+      name = "new",
+      description = {
+        "Request a new allocation (PMIX_ALLOC_NEW).",
+        "With -- CMD, run CMD as a job inside it, print the events addressed to this command,"
+            + " and hold the allocation until CMD ends; exits with CMD's status."
+      },
+      mixinStandardHelpOptions = true)
+  static final class New extends Base {
+    @ArgGroup(exclusive = true)
+    Nodes nodes;
+
+    @Option(
+        names = "--share",
+        description = "Put the nodes in the default session (PMIX_ALLOC_SHARE).")
+    boolean share;
+
+    @Option(
+        names = "--target",
+        paramLabel = "NSPACE",
+        description = "Reserve for this namespace (PMIX_ALLOC_TARGET).")
+    String target;
+
+    @Option(
+        names = "--inherit",
+        paramLabel = "MODE",
+        description = "none, child, default or child_default (PMIX_ALLOC_INHERITANCE).")
+    String inherit;
+
+    @Option(
+        names = "--warn-timeout",
+        paramLabel = "S",
+        description = "Warn S seconds before expiry.")
+    Long warnTimeout;
+
+    @Option(
+        names = "--time",
+        paramLabel = "T",
+        description = "Time limit: seconds or [[[[M:]D:]H:]M:]S.")
+    String time;
+
+    @Option(names = "--req-id", paramLabel = "R", description = "Your own id for the request.")
+    String reqId;
+
+    @Option(
+        names = "--not-required",
+        description = "Let the request wait in the scheduler's queue instead of being refused.")
+    boolean notRequired;
+
+    @Parameters(
+        paramLabel = "CMD",
+        arity = "0..*",
+        description = "A command to run inside (after --).")
+    List<String> command = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      AllocationRequest.Builder b = AllocationRequest.newAllocation();
+      if (nodes != null) {
+        nodes.applyTo(b);
+      }
+      if (share) {
+        b.share(true);
+      }
+      if (target != null) {
+        b.target(target);
+      }
+      AllocInheritance i = inheritance(inherit);
+      if (i != null) {
+        b.inheritance(i);
+      }
+      if (warnTimeout != null) {
+        b.warnTimeout(warnTimeout);
+      }
+      time(b, time);
+      if (reqId != null) {
+        b.reqId(reqId);
+      }
+      if (notRequired) {
+        b.notRequired();
+      }
+      return command.isEmpty() ? bare(b.build()) : holding(b.build());
+    }
+
+    /** A plain request; from a tool, say plainly that the reservation ends with the command. */
+    private int bare(AllocationRequest request) {
+      JdvmClient client;
+      try {
+        client = dvm.connect(OutputHandler.STDIO);
+      } catch (PmixException e) {
+        return Outcomes.unreachable(e, err);
+      }
+      try (client) {
+        AllocationResult r = client.allocate(request);
+        print(r, share ? "granted (shared)" : "granted", null);
+        if (client.role() == Role.TOOL && target == null && !json) {
+          err.println(
+              "note: this allocation is owned by this command's own namespace ("
+                  + client.self().nspace()
+                  + "), which ends when the command exits: its nodes then go as its inheritance"
+                  + " says. Use --target NSPACE, or 'jdvm alloc new ... -- CMD' to run inside it.");
+        }
+        return Main.EXIT_OK;
+      } catch (PmixException e) {
+        return Outcomes.failed(e, json, out, err);
+      }
+    }
+
+    /** salloc-style: run CMD inside the new allocation and hold it until CMD ends. */
+    private int holding(AllocationRequest request) {
+      JdvmClient client;
+      try {
+        client = dvm.connect(OutputHandler.STDIO);
+      } catch (PmixException e) {
+        return Outcomes.unreachable(e, err);
+      }
+      try (client) {
+        AllocationResult r = client.allocate(request);
+        print(r, "granted", null);
+        out.flush();
+        client.onEvents(
+            this::event, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);
+        RunCommand run = new RunCommand(out, err);
+        run.command = command;
+        run.targets = List.of(r.allocId());
+        Job job;
+        try {
+          job = client.spawn(run.request());
+        } catch (PmixException e) {
+          return RunCommand.spawnRefused(e, command, out, err);
+        }
+        JobEnd end = job.awaitEnd();
+        return end.exitCode();
+      } catch (PmixException e) {
+        return Outcomes.failed(e, json, out, err);
+      }
+    }
+
+    private void event(Event e) {
+      if (json) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("event", PmixStatus.name(e.status()));
+        m.put("allocId", e.info(PmixKeys.ALLOC_ID));
+        m.put("reqId", e.info(PmixKeys.ALLOC_REQ_ID));
+        m.put("timeRemaining", e.info(PmixKeys.TIME_REMAINING));
+        m.put("end", e.info("jdvm.alloc.end"));
+        m.values().removeIf(java.util.Objects::isNull);
+        err.println(Json.write(m));
+      } else if (e.status() == PmixStatus.ALLOC_TIMEOUT_WARNING) {
+        err.println(
+            "jdvm: allocation "
+                + e.info(PmixKeys.ALLOC_ID)
+                + " expires in "
+                + e.info(PmixKeys.TIME_REMAINING)
+                + " s (timeout warning)");
+      } else {
+        err.println(
+            "jdvm: allocation "
+                + e.info(PmixKeys.ALLOC_ID)
+                + " ended: "
+                + endText(e.info("jdvm.alloc.end")));
+      }
+    }
+
+    private static String endText(String how) {
+      return switch (how == null ? "" : how) {
+        case "RELEASED" -> "released, its nodes returned to the scheduler";
+        case "UNRESERVED" -> "unreserved, its nodes stay in the DVM's default session";
+        case "RECLAIMED" -> "reclaimed by the scheduler (its time is up)";
+        default -> "ended";
+      };
+    }
+  }
+
+  /** The allocation a request names: by id or by request id. */
+  static final class Which {
+    @Option(names = "--id", paramLabel = "A", description = "The allocation id (PMIX_ALLOC_ID).")
+    String id;
+
+    @Option(
+        names = "--req-id",
+        paramLabel = "R",
+        description = "The request id (PMIX_ALLOC_REQ_ID).")
+    String reqId;
+
+    void applyTo(AllocationRequest.Builder b) {
+      if (id != null) {
+        b.allocId(id);
+      }
+      if (reqId != null) {
+        b.reqId(reqId);
+      }
+    }
+  }
+
+  @Command(
+      name = "extend",
+      description = "Add nodes or time to an allocation you own (PMIX_ALLOC_EXTEND).",
+      mixinStandardHelpOptions = true)
+  static final class Extend extends Base {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Which which;
+
+    @ArgGroup(exclusive = true)
+    Nodes nodes;
+
+    @Option(names = "--inherit", paramLabel = "MODE", description = "Replace the inheritance.")
+    String inherit;
+
+    @Option(
+        names = "--warn-timeout",
+        paramLabel = "S",
+        description = "Warn S seconds before expiry.")
+    Long warnTimeout;
+
+    @Option(names = "--time", paramLabel = "T", description = "Time to add.")
+    String time;
+
+    @Override
+    public Integer call() {
+      AllocationRequest.Builder b = AllocationRequest.extend();
+      which.applyTo(b);
+      if (nodes != null) {
+        nodes.applyTo(b);
+      }
+      AllocInheritance i = inheritance(inherit);
+      if (i != null) {
+        b.inheritance(i);
+      }
+      if (warnTimeout != null) {
+        b.warnTimeout(warnTimeout);
+      }
+      time(b, time);
+      return request(b.build(), "extended");
+    }
+  }
+
+  /** What a release names: an allocation, or nodes. */
+  static final class ReleaseWhat {
+    @Option(names = "--id", paramLabel = "A", description = "The whole allocation, by id.")
+    String id;
+
+    @Option(
+        names = "--req-id",
+        paramLabel = "R",
+        description = "The whole allocation, by request id.")
+    String reqId;
+
+    @Option(names = "--node-list", paramLabel = "L", description = "These nodes.")
+    String list;
+
+    @Option(names = "--nodes", paramLabel = "K", description = "The K most recently granted nodes.")
+    Long count;
+  }
+
+  @Command(
+      name = "release",
+      description = "Release an allocation or some of its nodes (PMIX_ALLOC_RELEASE).",
+      mixinStandardHelpOptions = true)
+  static final class Release extends Base {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    ReleaseWhat what;
+
+    @Option(
+        names = "--lend",
+        paramLabel = "T",
+        description = "Lend the nodes to the scheduler for T, keeping a claim (reacquire later).")
+    String lend;
+
+    @Override
+    public Integer call() {
+      AllocationRequest.Builder b = AllocationRequest.release();
+      if (what.id != null) {
+        b.allocId(what.id);
+      }
+      if (what.reqId != null) {
+        b.reqId(what.reqId);
+      }
+      if (what.list != null) {
+        b.nodeList(List.of(what.list.split(",")));
+      }
+      if (what.count != null) {
+        b.nodes(what.count);
+      }
+      if (lend != null) {
+        b.lend(lend);
+      }
+      return request(b.build(), lend != null ? "lent" : "released");
+    }
+  }
+
+  @Command(
+      name = "reacquire",
+      description = "Take back nodes an allocation lent (PMIX_ALLOC_REAQUIRE).",
+      mixinStandardHelpOptions = true)
+  static final class Reacquire extends Base {
+    @Option(names = "--id", paramLabel = "A", required = true, description = "The allocation id.")
+    String id;
+
+    @Override
+    public Integer call() {
+      return request(AllocationRequest.reacquire().allocId(id).build(), "reacquired");
+    }
+  }
+
+  @Command(
+      name = "cancel",
+      description = "Cancel a request still waiting for the scheduler (PMIX_ALLOC_REQ_CANCEL).",
+      mixinStandardHelpOptions = true)
+  static final class Cancel extends Base {
+    @Option(names = "--req-id", paramLabel = "R", required = true, description = "The request id.")
+    String reqId;
+
+    @Override
+    public Integer call() {
+      JdvmClient client;
+      try {
+        client = dvm.connect(OutputHandler.STDIO);
+      } catch (PmixException e) {
+        return Outcomes.unreachable(e, err);
+      }
+      try (client) {
+        client.allocate(AllocationRequest.cancel().reqId(reqId).build());
+        out.println(
+            json
+                ? "{\"status\":0,\"statusName\":\"PMIX_SUCCESS\",\"reqId\":"
+                    + Json.write(reqId)
+                    + "}"
+                : "request " + reqId + " cancelled");
+        return Main.EXIT_OK;
+      } catch (PmixException e) {
+        return Outcomes.failed(e, json, out, err);
+      }
+    }
+  }
+}

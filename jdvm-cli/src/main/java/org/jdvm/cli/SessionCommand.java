@@ -1,0 +1,371 @@
+package org.jdvm.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jdvm.client.AllocationResult;
+import org.jdvm.client.JdvmClient;
+import org.jdvm.client.PmixException;
+import org.jdvm.client.SessionControlRequest;
+import org.jdvm.pmix.App;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.json.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jdvm session}: {@code PMIx_Session_control} as the scheduler (decisions.md 13–14,
+ * prrte-behavior.md §1.14). The scheduler credential is read from the DVM's directory.
+ */
+@Command(
+    name = "session",
+    description = "Control sessions as the scheduler (PMIx_Session_control).",
+    mixinStandardHelpOptions = true,
+    subcommands = {
+      SessionCommand.Instantiate.class,
+      SessionCommand.Terminate.class,
+      SessionCommand.Extend.class,
+      SessionCommand.Pause.class,
+      SessionCommand.Resume.class,
+      SessionCommand.Preempt.class,
+      SessionCommand.Restore.class,
+      SessionCommand.Signal.class,
+      SessionCommand.Separate.class
+    })
+public final class SessionCommand implements Runnable {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  abstract static class Base implements Callable<Integer> {
+    @Mixin DvmOptions dvm = new DvmOptions();
+
+    @Option(
+        names = "--id",
+        paramLabel = "N",
+        required = true,
+        description = "The session id (4294967295: every session you may act on).")
+    long id;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    abstract SessionControlRequest request();
+
+    abstract String verb();
+
+    @Override
+    public Integer call() {
+      SessionControlRequest request;
+      try {
+        request = request();
+      } catch (IllegalArgumentException e) {
+        err.println("jdvm session: " + e.getMessage());
+        return Main.EXIT_USAGE;
+      }
+      JdvmClient client;
+      try {
+        client = dvm.connectAsScheduler();
+      } catch (PmixException e) {
+        return Outcomes.unreachable(e, err);
+      }
+      try (client) {
+        AllocationResult r = client.sessionControl(request);
+        if (json) {
+          var m = AllocCommand.Base.jsonOf(r, r.info(PmixKeys.NSPACE));
+          out.println(Json.write(m));
+        } else {
+          String nspace = r.info(PmixKeys.NSPACE);
+          out.println(
+              "session "
+                  + (r.sessionId() != null ? r.sessionId() : id)
+                  + " "
+                  + verb()
+                  + (r.allocId() != null ? " (allocation " + r.allocId() + ")" : "")
+                  + (nspace != null ? ", job " + nspace : ""));
+        }
+        return Main.EXIT_OK;
+      } catch (PmixException e) {
+        return Outcomes.failed(e, json, out, err);
+      }
+    }
+  }
+
+  @Command(
+      name = "instantiate",
+      description = "Create a session on named nodes: standing, or running CMD and ending with it.",
+      mixinStandardHelpOptions = true)
+  static final class Instantiate extends Base {
+    @Option(
+        names = "--node-list",
+        paramLabel = "L",
+        description = "Nodes, name[:slots], comma-separated.")
+    String nodes;
+
+    @Option(names = "--time", paramLabel = "T", description = "Time limit: [[[[M:]D:]H:]M:]S.")
+    String time;
+
+    @Option(names = "--alloc-id", paramLabel = "A", description = "The allocation id to use.")
+    String allocId;
+
+    @Option(names = "--req-id", paramLabel = "R", description = "A request id.")
+    String reqId;
+
+    @Option(
+        names = "--inherit",
+        paramLabel = "MODE",
+        description = "none, child, default or child_default.")
+    String inherit;
+
+    @Option(
+        names = "--attached",
+        description = "End the session when its requester goes (PMIX_SESSION_SEP=false).")
+    boolean attached;
+
+    @Option(
+        names = {"-n", "--np"},
+        paramLabel = "NP",
+        description = "Processes of CMD (default 1).")
+    int procs = 1;
+
+    @Parameters(
+        paramLabel = "CMD",
+        arity = "0..*",
+        description = "A job to run in the session (after --).")
+    List<String> command = new ArrayList<>();
+
+    @Override
+    SessionControlRequest request() {
+      SessionControlRequest.Builder b = SessionControlRequest.instantiate(id);
+      if (nodes != null) {
+        b.nodes(nodes);
+      }
+      if (time != null) {
+        b.time(time);
+      }
+      if (allocId != null) {
+        b.allocId(allocId);
+      }
+      if (reqId != null) {
+        b.reqId(reqId);
+      }
+      if (inherit != null) {
+        b.inheritance(AllocCommand.inheritance(inherit));
+      }
+      if (attached) {
+        b.separated(false);
+      }
+      if (!command.isEmpty()) {
+        b.apps(
+            List.of(
+                new App(
+                    command.get(0),
+                    command,
+                    List.of(),
+                    System.getProperty("user.dir"),
+                    procs,
+                    List.of())));
+      }
+      return b.build();
+    }
+
+    @Override
+    String verb() {
+      return "instantiated";
+    }
+  }
+
+  @Command(
+      name = "terminate",
+      description = "End a session and every job in it.",
+      mixinStandardHelpOptions = true)
+  static final class Terminate extends Base {
+    @Override
+    SessionControlRequest request() {
+      return SessionControlRequest.terminate(id).build();
+    }
+
+    @Override
+    String verb() {
+      return "terminating";
+    }
+  }
+
+  @Command(
+      name = "extend",
+      description = "Add nodes or time to a session.",
+      mixinStandardHelpOptions = true)
+  static final class Extend extends Base {
+    @Option(names = "--node-list", paramLabel = "L", description = "Nodes to add, name[:slots].")
+    String nodes;
+
+    @Option(names = "--time", paramLabel = "T", description = "New time limit; 0 removes it.")
+    String time;
+
+    @Override
+    SessionControlRequest request() {
+      SessionControlRequest.Builder b = SessionControlRequest.extend(id);
+      if (nodes != null) {
+        b.nodes(nodes);
+      }
+      if (time != null) {
+        b.time(time);
+      }
+      return b.build();
+    }
+
+    @Override
+    String verb() {
+      return "extended";
+    }
+  }
+
+  @Command(
+      name = "pause",
+      description = "Stop every job of a session (SIGSTOP).",
+      mixinStandardHelpOptions = true)
+  static final class Pause extends Base {
+    @Override
+    SessionControlRequest request() {
+      return SessionControlRequest.pause(id).build();
+    }
+
+    @Override
+    String verb() {
+      return "paused";
+    }
+  }
+
+  @Command(
+      name = "resume",
+      description = "Continue a paused session (SIGCONT).",
+      mixinStandardHelpOptions = true)
+  static final class Resume extends Base {
+    @Override
+    SessionControlRequest request() {
+      return SessionControlRequest.resume(id).build();
+    }
+
+    @Override
+    String verb() {
+      return "resumed";
+    }
+  }
+
+  /** The jobs a preempt or restore acts on. */
+  abstract static class ForJobs extends Base {
+    @Option(
+        names = "--nspace",
+        paramLabel = "NS",
+        required = true,
+        description = "A job of the session (repeatable).")
+    List<String> nspaces = new ArrayList<>();
+  }
+
+  @Command(
+      name = "preempt",
+      description = "Suspend jobs of a session, keeping their resources.",
+      mixinStandardHelpOptions = true)
+  static final class Preempt extends ForJobs {
+    @Override
+    SessionControlRequest request() {
+      return SessionControlRequest.preempt(id).namespaces(nspaces.toArray(String[]::new)).build();
+    }
+
+    @Override
+    String verb() {
+      return "preempted";
+    }
+  }
+
+  @Command(
+      name = "restore",
+      description = "Continue preempted jobs.",
+      mixinStandardHelpOptions = true)
+  static final class Restore extends ForJobs {
+    @Override
+    SessionControlRequest request() {
+      return SessionControlRequest.restore(id).namespaces(nspaces.toArray(String[]::new)).build();
+    }
+
+    @Override
+    String verb() {
+      return "restored";
+    }
+  }
+
+  @Command(
+      name = "signal",
+      description = "Send a signal to every job of a session.",
+      mixinStandardHelpOptions = true)
+  static final class Signal extends Base {
+    @Option(
+        names = "--signal",
+        paramLabel = "SIG",
+        required = true,
+        description = "A number, or a name such as TERM or USR1.")
+    String signal;
+
+    @Override
+    SessionControlRequest request() {
+      return SessionControlRequest.signal(id, signalNumber(signal)).build();
+    }
+
+    @Override
+    String verb() {
+      return "signalled";
+    }
+  }
+
+  @Command(
+      name = "separate",
+      description = "Detach a session from its parent and requester (or attach it again).",
+      mixinStandardHelpOptions = true)
+  static final class Separate extends Base {
+    @Option(names = "--attach", description = "Attach instead (PMIX_SESSION_SEP=false).")
+    boolean attach;
+
+    @Override
+    SessionControlRequest request() {
+      return SessionControlRequest.separate(id, !attach).build();
+    }
+
+    @Override
+    String verb() {
+      return attach ? "attached" : "separated";
+    }
+  }
+
+  /** A signal by number or POSIX name (with or without SIG). */
+  static int signalNumber(String s) {
+    try {
+      return Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      String name = s.toUpperCase(Locale.ROOT);
+      name = name.startsWith("SIG") ? name.substring(3) : name;
+      return switch (name) {
+        case "HUP" -> 1;
+        case "INT" -> 2;
+        case "QUIT" -> 3;
+        case "KILL" -> 9;
+        case "USR1" -> 10;
+        case "USR2" -> 12;
+        case "TERM" -> 15;
+        case "CONT" -> 18;
+        case "STOP" -> 19;
+        case "TSTP" -> 20;
+        default -> throw new IllegalArgumentException("unknown signal '" + s + "'");
+      };
+    }
+  }
+}

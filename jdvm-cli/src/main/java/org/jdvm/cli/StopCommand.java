@@ -1,0 +1,72 @@
+package org.jdvm.cli;
+
+import java.io.PrintStream;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.jdvm.client.Contact;
+import org.jdvm.client.JdvmClient;
+import org.jdvm.client.OutputHandler;
+import org.jdvm.client.PmixException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code jdvm stop}: the DVM tears down (spec 8.2.1.9.1 trigger 2) — every session ends, scheduler
+ * nodes go back, every process is ended — and exits. Waits until it has.
+ */
+@Command(
+    name = "stop",
+    description = "Stop the DVM and everything it runs.",
+    mixinStandardHelpOptions = true)
+public final class StopCommand implements Callable<Integer> {
+  @Mixin DvmOptions dvm = new DvmOptions();
+
+  PrintStream out = System.out;
+  PrintStream err = System.err;
+
+  @Override
+  public Integer call() {
+    JdvmClient client;
+    try {
+      client = dvm.connect(OutputHandler.DISCARD);
+    } catch (PmixException e) {
+      return Outcomes.unreachable(e, err);
+    }
+    Contact contact = client.contact();
+    Optional<ProcessHandle> dvmProcess = pidOf(contact).flatMap(ProcessHandle::of);
+    try (client) {
+      client.stopDvm();
+    } catch (PmixException e) {
+      return Outcomes.failed(e, false, out, err);
+    }
+    if (dvmProcess.isPresent()) {
+      try {
+        dvmProcess.get().onExit().get(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        err.println("jdvm stop: the DVM (pid " + dvmProcess.get().pid() + ") is still stopping");
+        return Main.EXIT_FAILURE;
+      }
+    }
+    out.println("jdvm: DVM " + contact.name() + " stopped");
+    return Main.EXIT_OK;
+  }
+
+  /** The DVM's pid from its contact file, when there is one. */
+  private static Optional<Long> pidOf(Contact c) {
+    if (c.dir() == null) {
+      return Optional.empty();
+    }
+    try {
+      Object tree =
+          org.jdvm.pmix.json.Json.parse(
+              java.nio.file.Files.readString(c.dir().resolve(Contact.CONTACT_FILE)));
+      if (tree instanceof java.util.Map<?, ?> m && m.get("pid") instanceof Number n) {
+        return Optional.of(n.longValue());
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // No readable contact file: do not wait for a pid we do not know.
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,200 @@
+package org.jdvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.pmix.json.Json;
+import org.jdvm.server.DvmConfig;
+import org.jdvm.server.DvmServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code jdvm} command against a real DVM (in this JVM) through the real protocol, with real
+ * processes: what a person or a script sees, as docs/cli.md promises it.
+ */
+class CliEndToEndTest {
+  @TempDir static Path dir;
+  private static DvmServer server;
+
+  @BeforeAll
+  static void startDvm() throws Exception {
+    server = DvmServer.start(DvmConfig.embedded("clitest", 2, 2, 4, dir).withShrinkGrace(300));
+  }
+
+  @AfterAll
+  static void stopDvm() {
+    server.close();
+  }
+
+  /** Runs {@code jdvm} with {@code --dir} after the (sub)command it belongs to. */
+  private static CliRun jdvm(String... args) {
+    int at = args[0].equals("alloc") || args[0].equals("session") ? 2 : 1;
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.addAll(at, List.of("--dir", dir.toString()));
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> listing(String what) {
+    CliRun r = jdvm(what, "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    return (List<Map<String, Object>>) Json.parse(r.out());
+  }
+
+  @Test
+  void runForwardsTheOutputOfEveryProcessAndExitsWithTheJobsStatus() {
+    CliRun ok = jdvm("run", "-n", "2", "--", "sh", "-c", "echo hello from $PMIX_RANK");
+    assertThat(ok.status()).isZero();
+    assertThat(ok.out()).contains("hello from 0", "hello from 1");
+
+    CliRun failing = jdvm("run", "--", "sh", "-c", "echo to stderr >&2; exit 7");
+    assertThat(failing.status()).isEqualTo(7);
+    assertThat(failing.err()).contains("to stderr");
+  }
+
+  @Test
+  void runOfAMissingCommandSaysSoAndIsARefusal() {
+    CliRun r = jdvm("run", "--", "no-such-command-for-jdvm");
+    assertThat(r.status()).isEqualTo(Main.EXIT_REFUSED);
+    assertThat(r.err()).contains("command not found or not executable: no-such-command-for-jdvm");
+  }
+
+  @Test
+  void aJobGoesWhereItsTargetsAllowAndNowhereElse() {
+    CliRun held =
+        jdvm(
+            "alloc",
+            "new",
+            "--nodes",
+            "1",
+            "--json",
+            "--",
+            "sh",
+            "-c",
+            "jdvm_target=$JDVM_ALLOC_ID; echo on $PMIX_HOSTNAME");
+    assertThat(held.status()).as(held.err()).isZero();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> grant =
+        (Map<String, Object>) Json.parse(held.out().lines().findFirst().orElseThrow());
+    assertThat(grant).containsKeys("status", "statusName", "allocId", "sessionId", "nodes");
+    List<?> nodes = (List<?>) grant.get("nodes");
+    assertThat(held.out()).contains("on " + nodes.get(0));
+
+    CliRun plain = jdvm("run", "-n", "4", "--", "sh", "-c", "echo on $PMIX_HOSTNAME");
+    assertThat(plain.out().lines().filter(l -> l.startsWith("on ")))
+        .allMatch(l -> l.matches("on node[01]"));
+  }
+
+  @Test
+  void theListingsCarryTheDocumentedFields() {
+    assertThat(listing("nodes"))
+        .isNotEmpty()
+        .allSatisfy(
+            n ->
+                assertThat(n)
+                    .containsKeys("name", "slots", "slotsInUse", "allocId", "reserved", "origin"));
+    assertThat(jdvm("run", "--", "/bin/true").status()).isZero();
+    assertThat(listing("jobs"))
+        .anySatisfy(
+            j ->
+                assertThat(j)
+                    .containsKeys(
+                        "nspace", "kind", "state", "parent", "allocId", "targets", "procs"));
+    CliRun alloc = jdvm("alloc", "new", "--nodes", "1", "--share", "--req-id", "listing-1");
+    assertThat(alloc.status()).as(alloc.err()).isZero();
+  }
+
+  @Test
+  void aBareAllocationFromAToolSaysPlainlyThatItEndsWithTheCommand() {
+    CliRun r = jdvm("alloc", "new", "--nodes", "1");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("allocation ").contains(" granted: node");
+    assertThat(r.err()).contains("ends when the command exits");
+  }
+
+  @Test
+  void aRefusalPrintsTheStatusNameAndExitsThree() {
+    CliRun r = jdvm("alloc", "extend", "--id", "no-such-allocation", "--nodes", "1");
+    assertThat(r.status()).isEqualTo(Main.EXIT_REFUSED);
+    assertThat(r.err()).contains("PMIX_ERR_NOT_FOUND");
+
+    CliRun json = jdvm("alloc", "extend", "--id", "no-such-allocation", "--nodes", "1", "--json");
+    assertThat(json.status()).isEqualTo(Main.EXIT_REFUSED);
+    assertThat(json.out()).contains("\"statusName\":\"PMIX_ERR_NOT_FOUND\"");
+  }
+
+  @Test
+  void theTimeoutWarningAndTheAllocationsEndReachTheHoldingCommand() {
+    CliRun r =
+        jdvm(
+            "alloc",
+            "new",
+            "--nodes",
+            "1",
+            "--time",
+            "2",
+            "--warn-timeout",
+            "1",
+            "--",
+            "sleep",
+            "30");
+    assertThat(r.status()).isEqualTo(128 + 9);
+    assertThat(r.err())
+        .contains("expires in 1 s (timeout warning)")
+        .contains("ended: reclaimed by the scheduler");
+  }
+
+  @Test
+  void noDvmIsExitOneAndABadCommandLineIsExitTwo(@TempDir Path empty) {
+    CliRun r = CliRun.of("nodes", "--dir", empty.toString());
+    assertThat(r.status()).isEqualTo(Main.EXIT_FAILURE);
+    assertThat(r.err()).contains("cannot reach the DVM");
+    assertThat(CliRun.of("run", "-n", "zero", "--", "true").status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(CliRun.of("alloc", "new", "--inherit", "sometimes").status())
+        .isEqualTo(Main.EXIT_USAGE);
+  }
+
+  @Test
+  void theLeanRunParserReadsWhatPicocliReads() {
+    String[][] cases = {
+      {"run", "--", "true"},
+      {"run", "-n", "3", "--", "echo", "-n", "x"},
+      {
+        "run",
+        "--np",
+        "2",
+        "--target",
+        "a1",
+        "--target",
+        "default",
+        "--map-by",
+        "node",
+        "--",
+        "true"
+      },
+      {"run", "--detach", "--dir", "/tmp/x", "--dvm", "/tmp/x/dvm.json", "true", "-a"},
+    };
+    for (String[] args : cases) {
+      RunCommand lean = RunCommand.parseLean(args);
+      RunCommand pico = new RunCommand();
+      new picocli.CommandLine(pico)
+          .setStopAtPositional(true)
+          .parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+      assertThat(lean).as(String.join(" ", args)).isNotNull();
+      assertThat(lean.command).isEqualTo(pico.command);
+      assertThat(lean.procs).isEqualTo(pico.procs);
+      assertThat(lean.targets).isEqualTo(pico.targets);
+      assertThat(lean.mapBy).isEqualTo(pico.mapBy);
+      assertThat(lean.detach).isEqualTo(pico.detach);
+      assertThat(lean.dvm.dvm).isEqualTo(pico.dvm.dvm);
+      assertThat(lean.dvm.dir).isEqualTo(pico.dvm.dir);
+    }
+    assertThat(RunCommand.parseLean(new String[] {"run", "--help"})).isNull();
+    assertThat(RunCommand.parseLean(new String[] {"run", "-n", "0", "--", "true"})).isNull();
+  }
+}

@@ -1,0 +1,106 @@
+package org.jdvm.server;
+
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import org.jdvm.server.home.DvmHome;
+import org.jdvm.server.pmix.PmixEndpoint;
+import org.jdvm.server.shell.LaunchEnvironment;
+
+/**
+ * A DVM as {@code jdvm start} runs it: its directory, the PMIx endpoint in front, the DVM behind.
+ *
+ * <p>Start order: claim the directory (lock, secrets), bind the endpoint (its URI goes into every
+ * launched process's environment), start the DVM, serve, and only then publish the contact file —
+ * so a client that finds the file finds a DVM that answers. Stop order is the reverse: the DVM
+ * tears down first (every session ends, scheduler nodes go back, every process is ended, pending
+ * requests are answered), then the endpoint closes its connections, then the contact file goes.
+ */
+public final class DvmServer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server");
+
+  private final DvmHome home;
+  private final PmixEndpoint endpoint;
+  private final Dvm dvm;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean closing;
+
+  private DvmServer(DvmHome home, PmixEndpoint endpoint, Dvm dvm) {
+    this.home = home;
+    this.endpoint = endpoint;
+    this.dvm = dvm;
+  }
+
+  /**
+   * Starts a DVM in {@code config.home()}.
+   *
+   * @throws IllegalStateException if another DVM runs in that directory
+   * @throws IOException if the directory or the listeners cannot be set up
+   */
+  public static DvmServer start(DvmConfig config) throws IOException {
+    DvmHome home = DvmHome.claim(config.home());
+    PmixEndpoint endpoint = null;
+    try {
+      endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());
+      LaunchEnvironment environment =
+          new LaunchEnvironment(
+              System.getenv(),
+              endpoint.uri(),
+              home.dir().resolve(DvmHome.CONTACT).toString(),
+              home.tmp().toString(),
+              home.credentials());
+      Dvm dvm = Dvm.start(config, endpoint, environment);
+      DvmServer server = new DvmServer(home, endpoint, dvm);
+      endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
+      String tcp =
+          endpoint.tcpAddress().getAddress().getHostAddress()
+              + ":"
+              + endpoint.tcpAddress().getPort();
+      home.publish(config.name(), endpoint.uri(), tcp);
+      LOG.log(
+          System.Logger.Level.INFO, "dvm=" + config.name() + " uri=" + endpoint.uri() + " ready");
+      return server;
+    } catch (IOException | RuntimeException e) {
+      if (endpoint != null) {
+        endpoint.close();
+      }
+      home.close();
+      throw e;
+    }
+  }
+
+  public Dvm dvm() {
+    return dvm;
+  }
+
+  public PmixEndpoint endpoint() {
+    return endpoint;
+  }
+
+  public DvmHome home() {
+    return home;
+  }
+
+  /** Blocks until the DVM has stopped (by {@code jdvm stop}, a signal, or {@link #close}). */
+  public void awaitStop() throws InterruptedException {
+    stopped.await();
+  }
+
+  /** Stops the DVM: teardown, then the endpoint, then the directory. Idempotent. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+    }
+    try {
+      dvm.close();
+    } finally {
+      endpoint.close();
+      home.close();
+      LOG.log(System.Logger.Level.INFO, "dvm=" + dvm.config().name() + " stopped");
+      stopped.countDown();
+    }
+  }
+}

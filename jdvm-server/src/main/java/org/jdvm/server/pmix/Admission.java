@@ -166,7 +166,7 @@ final class Admission {
   private long awaitPid(Proc proc) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PID_WAIT_MS);
     while (true) {
-      CompletableFuture<Void> started = endpoint.dispatcher().procsStarted(proc.nspace());
+      CompletableFuture<Void> started = endpoint.outcomes.procsStarted(proc.nspace());
       long pid = read(v -> pidOf(v.job(proc.nspace()).orElse(null), proc.rank()));
       long left = deadline - System.nanoTime();
       if (pid != 0 || left <= 0) {

@@ -70,6 +70,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   final Pending pending = new Pending();
   final EventRouter events;
   final OutputRouter output = new OutputRouter();
+  final OutcomeWatcher outcomes = new OutcomeWatcher(this);
   final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
@@ -261,7 +262,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   // ---- what the DVM observes -----------------------------------------------------------------
 
   private void observed(Outcome outcome) {
-    dispatcher.observed(outcome);
+    outcomes.observed(outcome);
     for (Consumer<Outcome> o : observers) {
       try {
         o.accept(outcome);

@@ -102,6 +102,10 @@ final class Admission {
             + peer.role()
             + " wire="
             + request.bfrops()
+            + " buffer="
+            + (request.bufferType() == org.jdvm.pmix.BufferType.FULLY_DESCRIBED
+                ? "described"
+                : "plain")
             + " transport="
             + (c.unix() ? "unix" : "tcp"));
     return peer;

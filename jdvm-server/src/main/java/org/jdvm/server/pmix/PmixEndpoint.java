@@ -16,7 +16,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -71,7 +70,6 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   final EventRouter events;
   final OutputRouter output = new OutputRouter();
   final OutcomeWatcher outcomes = new OutcomeWatcher(this);
-  final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -319,7 +317,6 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       c.closeAfterFlush(Math.max(0, deadline - System.nanoTime()));
     }
     timer.shutdownNow();
-    workers.shutdown();
   }
 
   private static void closeQuietly(ServerSocketChannel s) {

@@ -1,23 +1,14 @@
 package org.jdvm.client;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
@@ -27,12 +18,9 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireComponent;
-import org.jdvm.pmix.WireFormat;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
-import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.Commands;
-import org.jdvm.pmix.frame.ConnectFlag;
 
 /**
  * jdvm's Java client: a PMIx peer of the DVM, interchangeable with a C program linked against
@@ -61,23 +49,25 @@ public final class JdvmClient implements AutoCloseable {
   /** How long {@link #close} waits for the DVM to answer FINALIZE (libpmix's tool waits 5 s). */
   static final long FINALIZE_WAIT_MS = 5000;
 
-  private static final Runnable STOP = () -> {};
-
   private final Wire wire;
   private final Role role;
   private final Contact contact;
-  private final Map<String, Job> jobs = new ConcurrentHashMap<>();
-  private final List<Registration> registrations = new CopyOnWriteArrayList<>();
-  private final LinkedBlockingQueue<Runnable> deliveries = new LinkedBlockingQueue<>();
-  private volatile OutputHandler output;
-  private Thread deliverer;
+  private final Inbox inbox;
   private volatile boolean closed;
 
-  private JdvmClient(Wire wire, Role role, Contact contact, OutputHandler output) {
+  private JdvmClient(Wire wire, Role role, Contact contact, Inbox inbox) {
     this.wire = wire;
     this.role = role;
     this.contact = contact;
-    this.output = output;
+    this.inbox = inbox;
+  }
+
+  /** A client on a connection whose handshake is done: it starts reading. */
+  static JdvmClient open(Wire wire, Role role, Contact contact, OutputHandler output) {
+    Inbox inbox = new Inbox(output);
+    JdvmClient client = new JdvmClient(wire, role, contact, inbox);
+    wire.start(inbox);
+    return client;
   }
 
   /**
@@ -92,157 +82,6 @@ public final class JdvmClient implements AutoCloseable {
   /** Options for connecting: where, as what, how. */
   public static Connector connector() {
     return new Connector();
-  }
-
-  /** How to connect; {@link #connect()} does it. */
-  public static final class Connector {
-    private Contact contact;
-    private String dvm;
-    private Path dir;
-    private Role role;
-    private String namespace;
-    private Proc process;
-    private String credential;
-    private String schedulerCredential;
-    private WireFormat format = WireFormat.V41;
-    private OutputHandler output = OutputHandler.STDIO;
-
-    private Connector() {}
-
-    /** This DVM. */
-    public Connector contact(Contact c) {
-      this.contact = c;
-      return this;
-    }
-
-    /** A contact file or PMIx URI, as {@code --dvm} gives it (see {@link Contact#discover}). */
-    public Connector dvm(String fileOrUri) {
-      this.dvm = fileOrUri;
-      return this;
-    }
-
-    /** The DVM directory to look for {@code dvm.json} in, as {@code --dir} gives it. */
-    public Connector dir(Path dir) {
-      this.dir = dir;
-      return this;
-    }
-
-    /** Connect as a tool, the scheduler, or the launched process of the environment. */
-    public Connector role(Role r) {
-      this.role = r;
-      return this;
-    }
-
-    /** A tool that names its own namespace (which must be unused) instead of getting one. */
-    public Connector namespace(String nspace) {
-      this.namespace = nspace;
-      return this;
-    }
-
-    /** Act as this launched process, proved by its credential (instead of the environment's). */
-    public Connector asProcess(Proc proc, String processCredential) {
-      this.role = Role.APPLICATION;
-      this.process = proc;
-      this.credential = processCredential;
-      return this;
-    }
-
-    /** The scheduler credential (default: {@code <dir>/scheduler.cred} of the contact). */
-    public Connector schedulerCredential(String c) {
-      this.role = Role.SCHEDULER;
-      this.schedulerCredential = c;
-      return this;
-    }
-
-    /** The wire format to announce: {@link WireFormat#V41} (default) or {@link WireFormat#V61}. */
-    public Connector wire(WireFormat f) {
-      this.format = Objects.requireNonNull(f, "format");
-      return this;
-    }
-
-    /** Where forwarded output goes (default {@link OutputHandler#STDIO}). */
-    public Connector output(OutputHandler handler) {
-      this.output = Objects.requireNonNull(handler, "handler");
-      return this;
-    }
-
-    public JdvmClient connect() throws PmixException {
-      Contact c = contact != null ? contact : Contact.discover(dvm, dir);
-      Role r = role != null ? role : fromEnvironment();
-      List<Info> blob = new ArrayList<>(2);
-      Wire w;
-      if (r == Role.APPLICATION) {
-        Proc p = process != null ? process : environmentProc();
-        String cred = credential != null ? credential : System.getenv("JDVM_CREDENTIAL");
-        if (cred != null) {
-          blob.add(Info.of(JdvmProtocol.CREDENTIAL, Value.string(cred)));
-        }
-        w = Wire.open(c, ConnectFlag.SIMPLE_CLIENT, p, blob, format);
-      } else {
-        if (r == Role.SCHEDULER) {
-          String cred =
-              schedulerCredential != null ? schedulerCredential : fileOf(c, "scheduler.cred");
-          if (cred == null) {
-            throw new PmixException(PmixStatus.ERR_NO_PERMISSIONS, "no scheduler credential");
-          }
-          blob.add(Info.of(JdvmProtocol.SCHEDULER_CREDENTIAL, Value.string(cred)));
-        }
-        addSecret(c, blob);
-        boolean given = namespace != null;
-        w =
-            Wire.open(
-                c,
-                given ? ConnectFlag.TOOL_GIVEN_ID : ConnectFlag.TOOL_NEEDS_ID,
-                given ? new Proc(namespace, 0) : null,
-                blob,
-                format);
-      }
-      JdvmClient client = new JdvmClient(w, r, c, output);
-      w.start(client.new Listener());
-      return client;
-    }
-
-    private static Role fromEnvironment() {
-      return System.getenv("PMIX_NAMESPACE") != null
-              && System.getenv("PMIX_RANK") != null
-              && System.getenv("JDVM_CREDENTIAL") != null
-          ? Role.APPLICATION
-          : Role.TOOL;
-    }
-
-    private static Proc environmentProc() throws PmixException {
-      String ns = System.getenv("PMIX_NAMESPACE");
-      String rank = System.getenv("PMIX_RANK");
-      if (ns == null || rank == null) {
-        throw new PmixException(PmixStatus.ERR_BAD_PARAM, "PMIX_NAMESPACE or PMIX_RANK not set");
-      }
-      try {
-        return new Proc(ns, Integer.parseUnsignedInt(rank));
-      } catch (NumberFormatException e) {
-        throw new PmixException(PmixStatus.ERR_BAD_PARAM, "PMIX_RANK=" + rank, e);
-      }
-    }
-
-    /** The DVM secret, for a TCP peer that is not on the DVM's loopback. */
-    private static void addSecret(Contact c, List<Info> blob) {
-      InetSocketAddress tcp = c.tcp();
-      boolean local =
-          c.unixSocket() != null && Files.exists(c.unixSocket())
-              || tcp.getAddress() != null && tcp.getAddress().isLoopbackAddress();
-      String secret = local ? null : fileOf(c, "secret");
-      if (secret != null) {
-        blob.add(Info.of(JdvmProtocol.SECRET, Value.string(secret)));
-      }
-    }
-
-    private static String fileOf(Contact c, String name) {
-      Path f = c.file(name);
-      try {
-        return f != null && Files.isReadable(f) ? Files.readString(f).trim() : null;
-      } catch (IOException e) {
-        return null;
-      }
-    }
   }
 
   // ---- who and where -------------------------------------------------------------------------
@@ -262,7 +101,7 @@ public final class JdvmClient implements AutoCloseable {
 
   /** Sets where forwarded output goes from now on. */
   public void onOutput(OutputHandler handler) {
-    this.output = Objects.requireNonNull(handler, "handler");
+    inbox.output(Objects.requireNonNull(handler, "handler"));
   }
 
   // ---- allocation ----------------------------------------------------------------------------
@@ -322,7 +161,7 @@ public final class JdvmClient implements AutoCloseable {
             throw new PmixException(status, "spawn refused");
           }
           Job job = new Job(nspace);
-          jobs.put(nspace, job);
+          inbox.jobs.put(nspace, job);
           return job;
         });
   }
@@ -422,7 +261,7 @@ public final class JdvmClient implements AutoCloseable {
   }
 
   private CompletableFuture<Registration> register(Registration r) {
-    registrations.add(r);
+    inbox.registrations.add(r);
     Packer p = packer().packCommand(Commands.REGEVENTS_CMD).packSize(r.codes.size());
     if (!r.codes.isEmpty()) {
       p.pack(DataType.STATUS, new ArrayList<Object>(toLongs(r.codes)));
@@ -441,7 +280,7 @@ public final class JdvmClient implements AutoCloseable {
     f.whenComplete(
         (ok, t) -> {
           if (t != null) {
-            registrations.remove(r);
+            inbox.registrations.remove(r);
           }
         });
     return f;
@@ -457,15 +296,15 @@ public final class JdvmClient implements AutoCloseable {
 
   /** Called by {@link Registration#close}: tells the DVM of codes nobody here wants any more. */
   void deregister(Registration r) {
-    registrations.remove(r);
+    inbox.registrations.remove(r);
     List<Integer> gone = new ArrayList<>();
     if (r.codes.isEmpty()) {
-      if (registrations.stream().noneMatch(x -> x.codes.isEmpty())) {
+      if (inbox.registrations.stream().noneMatch(x -> x.codes.isEmpty())) {
         gone.add(Integer.MIN_VALUE);
       }
     } else {
       for (int c : r.codes) {
-        if (registrations.stream().noneMatch(x -> x.codes.contains(c))) {
+        if (inbox.registrations.stream().noneMatch(x -> x.codes.contains(c))) {
           gone.add(c);
         }
       }
@@ -606,125 +445,13 @@ public final class JdvmClient implements AutoCloseable {
       }
     }
     wire.close();
-    synchronized (this) {
-      if (deliverer != null) {
-        deliveries.add(STOP);
-      }
-    }
+    inbox.stop();
   }
 
   /** Drops the connection without finalizing, as a crashing peer would (for fault tests). */
   void dropConnection() {
     closed = true;
     wire.close();
-  }
-
-  // ---- what the DVM pushes -------------------------------------------------------------------
-
-  /** Decodes pushes on the reading thread and hands them, in order, to the delivery thread. */
-  private final class Listener implements Wire.Listener {
-    @Override
-    public void event(Unpacker in) {
-      Event e;
-      try {
-        in.unpackCommand();
-        int status = in.unpackStatus();
-        Proc source = in.unpackProc();
-        List<Info> infos = in.unpackInfos();
-        int range = in.hasRemaining() ? (int) in.unpackInteger(DataType.DATA_RANGE) : 2;
-        e = new Event(status, source, infos, range);
-      } catch (WireException bad) {
-        return;
-      }
-      if (e.status() == PmixStatus.EVENT_JOB_END) {
-        JobEnd end = jobEnd(e);
-        Job job = end == null ? null : jobs.remove(end.nspace());
-        if (job != null) {
-          deliver(() -> job.ended(end));
-        }
-      }
-      for (Registration r : registrations) {
-        if (r.takes(e.status())) {
-          deliver(() -> r.handler.accept(e));
-        }
-      }
-    }
-
-    @Override
-    public void output(Unpacker in) {
-      Proc source;
-      boolean stderr;
-      ByteObject bytes;
-      try {
-        source = in.unpackProc();
-        stderr = in.unpackInteger(DataType.IOF_CHANNEL) == 0x04;
-        in.unpackSize();
-        in.unpackInfos();
-        bytes = (ByteObject) in.unpackOne(DataType.BYTE_OBJECT);
-      } catch (WireException bad) {
-        return;
-      }
-      OutputHandler h = output;
-      deliver(() -> h.output(source, stderr, bytes.toByteArray()));
-    }
-
-    @Override
-    public void lost(PmixException why) {
-      List<Job> open = new ArrayList<>(jobs.values());
-      jobs.clear();
-      deliver(
-          () -> {
-            for (Job j : open) {
-              j.lost(why);
-            }
-          });
-    }
-  }
-
-  private static JobEnd jobEnd(Event e) {
-    String nspace = null;
-    int status = PmixStatus.SUCCESS;
-    int exit = 0;
-    for (Info i : e.infos()) {
-      Object d = i.value().data();
-      switch (i.key()) {
-        case PmixKeys.EVENT_AFFECTED_PROC -> nspace = d instanceof Proc p ? p.nspace() : nspace;
-        case PmixKeys.JOB_TERM_STATUS -> status = d instanceof Long l ? (int) (long) l : status;
-        case PmixKeys.EXIT_CODE -> exit = d instanceof Long l ? (int) (long) l : exit;
-        default -> {}
-      }
-    }
-    return nspace == null ? null : new JobEnd(nspace, status, exit);
-  }
-
-  private void deliver(Runnable r) {
-    synchronized (this) {
-      if (deliverer == null) {
-        deliverer = new Thread(this::deliveryLoop, "jdvm-client-delivery");
-        deliverer.setDaemon(true);
-        deliverer.start();
-      }
-    }
-    deliveries.add(r);
-  }
-
-  private void deliveryLoop() {
-    while (true) {
-      Runnable r;
-      try {
-        r = deliveries.take();
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (r == STOP) {
-        return;
-      }
-      try {
-        r.run();
-      } catch (RuntimeException e) {
-        System.getLogger("org.jdvm.client").log(System.Logger.Level.WARNING, "a handler failed", e);
-      }
-    }
   }
 
   // ---- encoding ------------------------------------------------------------------------------

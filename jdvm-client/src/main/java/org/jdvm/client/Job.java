@@ -34,7 +34,11 @@ public final class Job {
     return end;
   }
 
-  /** Waits for the job's end. */
+  /**
+   * Waits for the job's end. The DVM reports it because the spawn asked for completion notice
+   * ({@link SpawnRequest.Builder#notifyCompletion}, on by default); without it, this waits until
+   * the connection is lost.
+   */
   public JobEnd awaitEnd() throws PmixException {
     try {
       return end.get();

@@ -19,10 +19,18 @@ public final class PmixException extends Exception {
   private static final long serialVersionUID = 1L;
 
   private final int status;
+  private final String detail;
 
   public PmixException(int status, String detail) {
-    super(detail == null ? PmixStatus.name(status) : PmixStatus.name(status) + ": " + detail);
+    super(detail);
     this.status = status;
+    this.detail = detail;
+  }
+
+  /** The status name and the detail; named lazily, so a failure costs no table lookup. */
+  @Override
+  public String getMessage() {
+    return detail == null ? statusName() : statusName() + ": " + detail;
   }
 
   public PmixException(int status, String detail, Throwable cause) {

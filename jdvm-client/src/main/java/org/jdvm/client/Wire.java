@@ -74,9 +74,11 @@ final class Wire {
   private final Map<Integer, Waiter<?>> waiting = new ConcurrentHashMap<>();
   private volatile Listener listener;
   private volatile PmixException lost;
+  private volatile boolean closing;
 
   private Wire(SocketChannel channel, WireFormat format, Proc self, Proc server) {
     this.channel = channel;
+    this.exitHook = new Thread(() -> close(channel), "jdvm-client-exit");
     this.format = format;
     this.self = self;
     this.server = server;
@@ -176,13 +178,24 @@ final class Wire {
     }
   }
 
-  /** Starts reading; from now on pushes go to {@code l}. */
+  /**
+   * Starts reading; from now on pushes go to {@code l}. A shutdown hook closes the socket if the
+   * program exits without closing the client: HotSpot's exit waits up to 300 ms for threads blocked
+   * in native code, such as a read on a socket, and the CLI must not pay that.
+   */
   void start(Listener l) {
     this.listener = l;
     Thread t = new Thread(this::readLoop, "jdvm-client-reader");
     t.setDaemon(true);
     t.start();
+    try {
+      Runtime.getRuntime().addShutdownHook(exitHook);
+    } catch (IllegalStateException e) {
+      close();
+    }
   }
+
+  private final Thread exitHook;
 
   /** Sends a request and decodes its reply on the reading thread. */
   <T> CompletableFuture<T> call(byte[] body, Decoder<T> decoder) {
@@ -254,6 +267,11 @@ final class Wire {
     } catch (EOFException e) {
       why = new PmixException(PmixStatus.ERR_LOST_CONNECTION_TO_SERVER, "the DVM closed");
     } catch (IOException e) {
+      if (closing && waiting.isEmpty()) {
+        lost = new PmixException(PmixStatus.ERR_LOST_CONNECTION_TO_SERVER, "closed");
+        listener.lost(lost);
+        return;
+      }
       why = new PmixException(PmixStatus.ERR_LOST_CONNECTION_TO_SERVER, e.getMessage(), e);
     } catch (WireException e) {
       why = new PmixException(e.status(), "broken frame from the DVM: " + e.getMessage());
@@ -274,7 +292,13 @@ final class Wire {
   }
 
   void close() {
+    closing = true;
     close(channel);
+    try {
+      Runtime.getRuntime().removeShutdownHook(exitHook);
+    } catch (IllegalStateException e) {
+      // The JVM is exiting: the hook runs or has run, and closing twice is harmless.
+    }
   }
 
   private static void close(SocketChannel c) {

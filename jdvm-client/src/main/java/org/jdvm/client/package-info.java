@@ -2,9 +2,9 @@
  * jdvm's Java client (architecture.md §2–§4, issue 4): a PMIx peer of the DVM in the tool,
  * application and scheduler roles, interchangeable with a C program linked against libpmix.
  *
- * <p>Role: {@link org.jdvm.client.JdvmClient} connects (finding the DVM with {@link
- * org.jdvm.client.Contact}) and offers every operation blocking and as a {@link
- * java.util.concurrent.CompletableFuture}: allocation requests ({@link
+ * <p>Role: {@link org.jdvm.client.JdvmClient} connects through a {@link org.jdvm.client.Connector}
+ * (finding the DVM with {@link org.jdvm.client.Contact}) and offers every operation blocking and as
+ * a {@link java.util.concurrent.CompletableFuture}: allocation requests ({@link
  * org.jdvm.client.AllocationRequest}, answered with an {@link org.jdvm.client.AllocationResult}),
  * spawns ({@link org.jdvm.client.SpawnRequest}, a {@link org.jdvm.client.Job} whose {@link
  * org.jdvm.client.JobEnd} it waits for), queries and jdvm's listings, event registration ({@link

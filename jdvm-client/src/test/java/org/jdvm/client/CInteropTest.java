@@ -16,6 +16,8 @@ import org.jdvm.pmix.PmixStatus;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * C programs linked against Debian's libpmix 4.2.2 as peers of a running jdvm (issue 4, "Done
@@ -77,12 +79,17 @@ class CInteropTest {
     }
   }
 
-  @Test
-  void aLibpmixToolAllocatesSpawnsQueriesHearsTheWarningAndFinalizes() throws Exception {
+  /** The tool in libpmix's default buffers, and fully described (research REPORT.md §11). */
+  @ParameterizedTest
+  @ValueSource(strings = {"PMIX_BFROP_BUFFER_NON_DESC", "PMIX_BFROP_BUFFER_FULLY_DESC"})
+  void aLibpmixToolAllocatesSpawnsQueriesHearsTheWarningAndFinalizes(String buffers)
+      throws Exception {
     assumeTrue(skipped == null, skipped);
     try (TestDvm t = TestDvm.start(home, 1, 2, 2)) {
-      Process p =
-          new ProcessBuilder(tool.toString(), t.endpoint.uri()).redirectErrorStream(true).start();
+      ProcessBuilder pb =
+          new ProcessBuilder(tool.toString(), t.endpoint.uri()).redirectErrorStream(true);
+      pb.environment().put("PMIX_BFROP_BUFFER_TYPE", buffers);
+      Process p = pb.start();
       String out;
       try {
         out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -197,6 +197,18 @@ class SpawnProtocolTest {
   // ---- job control ---------------------------------------------------------------------------
 
   @Test
+  void aSignalRightAfterTheSpawnIsNotLost() throws Exception {
+    // The spawn is answered once the pids are known, possibly before the process has made itself
+    // a process-group leader; a signal to its group alone was lost then (and the job ran on).
+    for (int i = 0; i < 30; i++) {
+      Job job = tool.spawn(SpawnRequest.of("sleep", "60").build());
+      tool.signal(job.nspace(), 15);
+      JobEnd end = job.end().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(end.exitCode()).isEqualTo(128 + 15);
+    }
+  }
+
+  @Test
   void theSpawnerSignalsAndTerminatesItsJobsAndOthersMayNot() throws Exception {
     Job sleeper = tool.spawn(SpawnRequest.of("sleep", "60").build());
     JdvmClient stranger = t.tool();

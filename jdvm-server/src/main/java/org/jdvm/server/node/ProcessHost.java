@@ -196,7 +196,14 @@ public final class ProcessHost implements AutoCloseable {
     List<String> targets = new ArrayList<>();
     for (RunningProc p : procs) {
       if (p.isAlive()) {
-        targets.add(processGroups ? "-" + p.pid() : Long.toString(p.pid()));
+        // Until the wrapper's setsid has run the group does not exist and a signal to it alone
+        // is lost: then the process is signalled too (and the group, in case setsid runs now).
+        if (processGroups) {
+          targets.add("-" + p.pid());
+        }
+        if (!processGroups || processGroupOf(p.pid()) != p.pid()) {
+          targets.add(Long.toString(p.pid()));
+        }
       }
     }
     if (targets.isEmpty()) {
@@ -205,6 +212,19 @@ public final class ProcessHost implements AutoCloseable {
     List<String> cmd = new ArrayList<>(List.of("/bin/kill", "-" + signal, "--"));
     cmd.addAll(targets);
     runQuietly(cmd);
+  }
+
+  /** The process group of a process, from {@code /proc/<pid>/stat}; -1 if it cannot be read. */
+  static long processGroupOf(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so parse after the
+      // last ')'.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ", 4);
+      return Long.parseLong(f[2]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   /**

@@ -102,6 +102,10 @@ final class Admission {
             + peer.role()
             + " wire="
             + request.bfrops()
+            + " buffer="
+            + (request.bufferType() == org.jdvm.pmix.BufferType.FULLY_DESCRIBED
+                ? "described"
+                : "plain")
             + " transport="
             + (c.unix() ? "unix" : "tcp"));
     return peer;
@@ -166,7 +170,7 @@ final class Admission {
   private long awaitPid(Proc proc) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PID_WAIT_MS);
     while (true) {
-      CompletableFuture<Void> started = endpoint.dispatcher().procsStarted(proc.nspace());
+      CompletableFuture<Void> started = endpoint.outcomes.procsStarted(proc.nspace());
       long pid = read(v -> pidOf(v.job(proc.nspace()).orElse(null), proc.rank()));
       long left = deadline - System.nanoTime();
       if (pid != 0 || left <= 0) {

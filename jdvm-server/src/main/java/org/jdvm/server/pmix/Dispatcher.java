@@ -2,16 +2,11 @@ package org.jdvm.server.pmix;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
-import org.jdvm.core.Change;
-import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
@@ -44,12 +39,7 @@ import org.jdvm.pmix.frame.Commands;
 final class Dispatcher {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
-  /** What a spawn's requester asked to hear of the job, until the core has accepted it. */
-  private record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {}
-
   private final PmixEndpoint endpoint;
-  private final Map<Long, SpawnIntent> spawns = new ConcurrentHashMap<>();
-  private final Map<String, CompletableFuture<Void>> started = new ConcurrentHashMap<>();
 
   Dispatcher(PmixEndpoint endpoint) {
     this.endpoint = endpoint;
@@ -202,11 +192,12 @@ final class Dispatcher {
     Peer p = c.peer();
     RequestId id = endpoint.pending.next();
     Translator.Spawn s = Translator.spawn(id, p.proc(), p.role().isToolClass(), jobInfos, apps);
-    spawns.put(id.value(), new SpawnIntent(c, s.channels(), s.notifyCompletion()));
+    endpoint.outcomes.expectSpawn(
+        id, new OutcomeWatcher.SpawnIntent(c, s.channels(), s.notifyCompletion()));
     endpoint.pending.expect(
         id,
         answer -> {
-          spawns.remove(id.value());
+          endpoint.outcomes.spawnAnswered(id);
           boolean ok = answer.status() == PmixStatus.SUCCESS;
           c.send(
               tag,
@@ -351,49 +342,6 @@ final class Dispatcher {
     LOG.log(System.Logger.Level.INFO, "peer=" + c.index() + " proc=" + c.peer().proc() + " stop");
     c.send(tag, status(c, PmixStatus.SUCCESS));
     endpoint.requestStop();
-  }
-
-  /** What the endpoint learns from the DVM's outcomes, on the controller thread. */
-  void observed(Outcome outcome) {
-    for (Change change : outcome.changes()) {
-      switch (change) {
-        case Change.JobSpawned js -> jobSpawned(js);
-        case Change.JobRetired jr -> endpoint.output.jobRetired(jr.namespace());
-        case Change.ProcsStarted ps -> {
-          CompletableFuture<Void> f = started.remove(ps.namespace());
-          if (f != null) {
-            f.complete(null);
-          }
-        }
-        default -> {}
-      }
-    }
-    if (endpoint.events.feedFollowed()) {
-      for (Change change : outcome.changes()) {
-        endpoint.events.feed(ChangeFeed.line(change), ChangeFeed.json(change));
-      }
-    }
-  }
-
-  private void jobSpawned(Change.JobSpawned js) {
-    SpawnIntent intent = js.replyTo() == null ? null : spawns.remove(js.replyTo().value());
-    if (intent == null) {
-      endpoint.output.jobSpawned(js.namespace(), OutputRouter.Forward.NONE);
-      return;
-    }
-    if (intent.notifyCompletion()) {
-      intent.conn().wantCompletion(js.namespace());
-    }
-    endpoint.output.jobSpawned(
-        js.namespace(),
-        intent.channels() == 0
-            ? OutputRouter.Forward.NONE
-            : new OutputRouter.Forward(intent.conn(), intent.channels()));
-  }
-
-  /** Completes when the core next records launched processes of this job. */
-  CompletableFuture<Void> procsStarted(String nspace) {
-    return started.computeIfAbsent(nspace, k -> new CompletableFuture<>());
   }
 
   // ---- helpers -------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -70,7 +69,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   final Pending pending = new Pending();
   final EventRouter events;
   final OutputRouter output = new OutputRouter();
-  final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  final OutcomeWatcher outcomes = new OutcomeWatcher(this);
   final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -261,7 +260,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   // ---- what the DVM observes -----------------------------------------------------------------
 
   private void observed(Outcome outcome) {
-    dispatcher.observed(outcome);
+    outcomes.observed(outcome);
     for (Consumer<Outcome> o : observers) {
       try {
         o.accept(outcome);
@@ -318,7 +317,6 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       c.closeAfterFlush(Math.max(0, deadline - System.nanoTime()));
     }
     timer.shutdownNow();
-    workers.shutdown();
   }
 
   private static void closeQuietly(ServerSocketChannel s) {

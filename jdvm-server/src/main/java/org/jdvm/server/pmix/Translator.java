@@ -61,7 +61,7 @@ final class Translator {
           sawAmount = true;
         }
         case PmixKeys.ALLOC_NODE_LIST -> {
-          b.nodeList(List.of(Values.string(i).split(",", -1)));
+          b.nodeList(List.of(Values.text(i).split(",", -1)));
           required = amountRequired(sawAmount, required, i);
           sawAmount = true;
         }
@@ -253,7 +253,7 @@ final class Translator {
         case PmixKeys.ALLOC_TIME -> b.allocTime(allocTime(i));
         case PmixKeys.TIMEOUT -> b.timeoutSeconds((long) Values.signed(i));
         case PmixKeys.ALLOC_INHERITANCE -> b.inheritance(Values.inheritance(i));
-        case PmixKeys.NSPACE -> namespaces.add(Values.string(i));
+        case PmixKeys.NSPACE -> namespaces.add(Values.text(i));
         case PmixKeys.SESSION_CTRL_ID -> b.ctrlId(Values.string(i));
         default -> choose[0] |= CHOOSING_KEYS.contains(i.key());
       }
@@ -296,9 +296,6 @@ final class Translator {
 
   private static List<App> apps(Info i) throws BadRequest {
     var v = i.value();
-    if (v.type() == DataType.APP) {
-      return List.of(v.as(App.class));
-    }
     if (v.type() == DataType.DATA_ARRAY && v.asArray().type() == DataType.APP) {
       return v.asArray().elementsAs(App.class);
     }

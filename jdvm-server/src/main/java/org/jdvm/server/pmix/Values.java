@@ -29,6 +29,15 @@ final class Values {
     throw wrongType(i, "a string");
   }
 
+  /** A string that must be present (PMIx's NULL string is refused). */
+  static String text(Info i) throws BadRequest {
+    String s = string(i);
+    if (s == null) {
+      throw BadRequest.param(i.key() + " is a NULL string");
+    }
+    return s;
+  }
+
   static boolean bool(Info i) throws BadRequest {
     if (i.value().type() == DataType.BOOL) {
       return i.value().asBoolean();

@@ -10,7 +10,8 @@
  * decides who the peer is; {@code Dispatcher} serves each message, with {@code Translator} (infos
  * to typed requests), {@code QueryAnswers} and {@code Listings} (reads of the core's views), and
  * {@code ClientData} (a launched process's job data); {@code EventRouter} and {@code OutputRouter}
- * decide who hears which event and which output.
+ * decide who hears which event and which output; {@code OutcomeWatcher} follows the DVM's outcomes
+ * (who spawned a job, when its processes have pids, the operator feed).
  *
  * <p>Invariants: the controller thread never blocks here, only queues; every request the endpoint
  * submits is answered on its tag, except DEREGEVENTS, which libpmix sends without waiting; a value

@@ -1,0 +1,156 @@
+package org.jdvm.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.jdvm.pmix.ByteObject;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.codec.Unpacker;
+import org.jdvm.pmix.codec.WireException;
+
+/**
+ * What the DVM pushes to a client, and where it goes: events (tag 0) to the registered handlers,
+ * output (tag 2) to the output handler, and job ends to the jobs this client spawned. Decoding runs
+ * on the reading thread; handing over runs in arrival order on one delivery thread, started at the
+ * first push, so a job's output always reaches the handler before its end completes the job, and a
+ * handler may make blocking calls.
+ */
+final class Inbox implements Wire.Listener {
+  private static final Runnable STOP = () -> {};
+
+  /** The jobs this client spawned and has not seen end. */
+  final Map<String, Job> jobs = new ConcurrentHashMap<>();
+
+  final List<Registration> registrations = new CopyOnWriteArrayList<>();
+  private final LinkedBlockingQueue<Runnable> deliveries = new LinkedBlockingQueue<>();
+  private volatile OutputHandler output;
+  private Thread deliverer;
+
+  Inbox(OutputHandler output) {
+    this.output = output;
+  }
+
+  void output(OutputHandler handler) {
+    this.output = handler;
+  }
+
+  @Override
+  public void event(Unpacker in) {
+    Event e;
+    try {
+      in.unpackCommand();
+      int status = in.unpackStatus();
+      Proc source = in.unpackProc();
+      List<Info> infos = in.unpackInfos();
+      int range = in.hasRemaining() ? (int) in.unpackInteger(DataType.DATA_RANGE) : 2;
+      e = new Event(status, source, infos, range);
+    } catch (WireException bad) {
+      return;
+    }
+    if (e.status() == PmixStatus.EVENT_JOB_END) {
+      JobEnd end = jobEnd(e);
+      Job job = end == null ? null : jobs.remove(end.nspace());
+      if (job != null) {
+        deliver(() -> job.ended(end));
+      }
+    }
+    for (Registration r : registrations) {
+      if (r.takes(e.status())) {
+        deliver(() -> r.handler.accept(e));
+      }
+    }
+  }
+
+  /** Tag 2: {@code PROC | IOF_CHANNEL | SIZE id | SIZE n | INFO | BYTE_OBJECT}. */
+  @Override
+  public void output(Unpacker in) {
+    Proc source;
+    boolean stderr;
+    ByteObject bytes;
+    try {
+      source = in.unpackProc();
+      stderr = in.unpackInteger(DataType.IOF_CHANNEL) == 0x04;
+      in.unpackSize();
+      in.unpackInfos();
+      bytes = (ByteObject) in.unpackOne(DataType.BYTE_OBJECT);
+    } catch (WireException bad) {
+      return;
+    }
+    OutputHandler h = output;
+    deliver(() -> h.output(source, stderr, bytes.toByteArray()));
+  }
+
+  @Override
+  public void lost(PmixException why) {
+    List<Job> open = new ArrayList<>(jobs.values());
+    jobs.clear();
+    if (!open.isEmpty()) {
+      deliver(
+          () -> {
+            for (Job j : open) {
+              j.lost(why);
+            }
+          });
+    }
+  }
+
+  private static JobEnd jobEnd(Event e) {
+    String nspace = null;
+    int status = PmixStatus.SUCCESS;
+    int exit = 0;
+    for (Info i : e.infos()) {
+      Object d = i.value().data();
+      switch (i.key()) {
+        case PmixKeys.EVENT_AFFECTED_PROC -> nspace = d instanceof Proc p ? p.nspace() : nspace;
+        case PmixKeys.JOB_TERM_STATUS -> status = d instanceof Long l ? (int) (long) l : status;
+        case PmixKeys.EXIT_CODE -> exit = d instanceof Long l ? (int) (long) l : exit;
+        default -> {}
+      }
+    }
+    return nspace == null ? null : new JobEnd(nspace, status, exit);
+  }
+
+  private void deliver(Runnable r) {
+    synchronized (this) {
+      if (deliverer == null) {
+        deliverer = new Thread(this::deliveryLoop, "jdvm-client-delivery");
+        deliverer.setDaemon(true);
+        deliverer.start();
+      }
+    }
+    deliveries.add(r);
+  }
+
+  private void deliveryLoop() {
+    while (true) {
+      Runnable r;
+      try {
+        r = deliveries.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (r == STOP) {
+        return;
+      }
+      try {
+        r.run();
+      } catch (RuntimeException e) {
+        System.getLogger("org.jdvm.client").log(System.Logger.Level.WARNING, "a handler failed", e);
+      }
+    }
+  }
+
+  /** Lets the delivery thread finish what is queued, then end. */
+  synchronized void stop() {
+    if (deliverer != null) {
+      deliveries.add(STOP);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package org.jdvm.server.pmix;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdvm.core.Change;
+import org.jdvm.core.Outcome;
+import org.jdvm.core.RequestId;
+
+/**
+ * What the endpoint learns from the DVM's outcomes, on the controller thread, right after each
+ * outcome's effects were dispatched: which connection spawned a job (so its output and its end find
+ * that connection, even output read before the spawn is answered), when a job's processes have pids
+ * (for the kernel's word on who a connecting client is), which jobs the core forgot, and every
+ * change for the operator feed.
+ */
+final class OutcomeWatcher {
+  /** What a spawn's requester asked to hear of the job, until the core has accepted it. */
+  record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {}
+
+  private final PmixEndpoint endpoint;
+  private final Map<Long, SpawnIntent> spawns = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Void>> started = new ConcurrentHashMap<>();
+
+  OutcomeWatcher(PmixEndpoint endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  /** A spawn is about to be submitted under {@code id}. */
+  void expectSpawn(RequestId id, SpawnIntent intent) {
+    spawns.put(id.value(), intent);
+  }
+
+  /** The spawn was answered (a refused one never produced a job). */
+  void spawnAnswered(RequestId id) {
+    spawns.remove(id.value());
+  }
+
+  /** Called with every outcome that changed the state. */
+  void observed(Outcome outcome) {
+    for (Change change : outcome.changes()) {
+      switch (change) {
+        case Change.JobSpawned js -> jobSpawned(js);
+        case Change.JobRetired jr -> endpoint.output.jobRetired(jr.namespace());
+        case Change.ProcsStarted ps -> {
+          CompletableFuture<Void> f = started.remove(ps.namespace());
+          if (f != null) {
+            f.complete(null);
+          }
+        }
+        default -> {}
+      }
+    }
+    if (endpoint.events.feedFollowed()) {
+      for (Change change : outcome.changes()) {
+        endpoint.events.feed(ChangeFeed.line(change), ChangeFeed.json(change));
+      }
+    }
+  }
+
+  private void jobSpawned(Change.JobSpawned js) {
+    SpawnIntent intent = js.replyTo() == null ? null : spawns.remove(js.replyTo().value());
+    if (intent == null) {
+      endpoint.output.jobSpawned(js.namespace(), OutputRouter.Forward.NONE);
+      return;
+    }
+    if (intent.notifyCompletion()) {
+      intent.conn().wantCompletion(js.namespace());
+    }
+    endpoint.output.jobSpawned(
+        js.namespace(),
+        intent.channels() == 0
+            ? OutputRouter.Forward.NONE
+            : new OutputRouter.Forward(intent.conn(), intent.channels()));
+  }
+
+  /** Completes when the core next records launched processes of this job. */
+  CompletableFuture<Void> procsStarted(String nspace) {
+    return started.computeIfAbsent(nspace, k -> new CompletableFuture<>());
+  }
+}

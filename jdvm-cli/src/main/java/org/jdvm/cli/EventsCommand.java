@@ -13,9 +13,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jdvm events}: the DVM's state changes as they happen, from the operator feed
- * (docs/protocol.md): the recent history first, then, with {@code --follow}, everything new until
- * interrupted.
+ * {@code jdvm events}: the DVM's state changes, from the operator feed (docs/protocol.md): the
+ * recent history (the last 1,000 changes), then, with {@code --follow}, everything new until
+ * interrupted or until the DVM stops.
  */
 @Command(
     name = "events",
@@ -43,9 +43,13 @@ public final class EventsCommand implements Callable<Integer> {
       return Outcomes.unreachable(e, err);
     }
     try (client) {
-      CountDownLatch lost = new CountDownLatch(1);
+      CountDownLatch replayed = new CountDownLatch(1);
       client.followChanges(
           e -> {
+            if (e.info(JdvmProtocol.FEED_REPLAYED) != null) {
+              replayed.countDown();
+              return;
+            }
             String line = e.info(json ? JdvmProtocol.CHANGE_JSON : JdvmProtocol.CHANGE);
             if (line != null) {
               out.println(line);
@@ -53,10 +57,11 @@ public final class EventsCommand implements Callable<Integer> {
             }
           });
       if (follow) {
-        lost.await();
-      } else {
-        // The feed replays the recent history at once; give it a moment to arrive, then stop.
-        lost.await(300, TimeUnit.MILLISECONDS);
+        client.disconnected().join();
+        err.println("jdvm events: the DVM has stopped");
+      } else if (!replayed.await(10, TimeUnit.SECONDS)) {
+        err.println("jdvm events: the DVM did not send its recent history");
+        return Main.EXIT_FAILURE;
       }
       return Main.EXIT_OK;
     } catch (PmixException e) {

@@ -150,6 +150,16 @@ class CliEndToEndTest {
   }
 
   @Test
+  void eventsPrintsTheRecentChangesAndReturns() {
+    assertThat(jdvm("run", "--", "/bin/true").status()).isZero();
+    CliRun r = jdvm("events");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("JobSpawned").contains("JobTerminated");
+    CliRun json = jdvm("events", "--json");
+    assertThat(json.out().lines()).allMatch(l -> l.startsWith("{\"change\":"));
+  }
+
+  @Test
   void noDvmIsExitOneAndABadCommandLineIsExitTwo(@TempDir Path empty) {
     CliRun r = CliRun.of("nodes", "--dir", empty.toString());
     assertThat(r.status()).isEqualTo(Main.EXIT_FAILURE);

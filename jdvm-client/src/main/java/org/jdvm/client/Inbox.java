@@ -3,6 +3,7 @@ package org.jdvm.client;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -29,6 +30,10 @@ final class Inbox implements Wire.Listener {
   final Map<String, Job> jobs = new ConcurrentHashMap<>();
 
   final List<Registration> registrations = new CopyOnWriteArrayList<>();
+
+  /** Completes, after every earlier delivery, once the connection is gone (closed or lost). */
+  final CompletableFuture<Void> gone = new CompletableFuture<>();
+
   private final LinkedBlockingQueue<Runnable> deliveries = new LinkedBlockingQueue<>();
   private volatile OutputHandler output;
   private Thread deliverer;
@@ -91,14 +96,20 @@ final class Inbox implements Wire.Listener {
   public void lost(PmixException why) {
     List<Job> open = new ArrayList<>(jobs.values());
     jobs.clear();
-    if (!open.isEmpty()) {
-      deliver(
-          () -> {
-            for (Job j : open) {
-              j.lost(why);
-            }
-          });
+    synchronized (this) {
+      if (deliverer == null && open.isEmpty()) {
+        // Nothing was ever delivered: no thread to start just to say so.
+        gone.complete(null);
+        return;
+      }
     }
+    deliver(
+        () -> {
+          for (Job j : open) {
+            j.lost(why);
+          }
+          gone.complete(null);
+        });
   }
 
   private static JobEnd jobEnd(Event e) {

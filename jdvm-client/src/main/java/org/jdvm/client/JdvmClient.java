@@ -412,6 +412,19 @@ public final class JdvmClient implements AutoCloseable {
   // ---- the DVM -------------------------------------------------------------------------------
 
   /**
+   * Completes once the connection is gone — closed by {@link #close} or lost because the DVM went
+   * away — after every event and output that arrived before.
+   *
+   * <pre>{@code
+   * dvm.followChanges(e -> System.out.println(e.info(JdvmProtocol.CHANGE)));
+   * dvm.disconnected().join();   // until the DVM stops
+   * }</pre>
+   */
+  public CompletableFuture<Void> disconnected() {
+    return inbox.gone;
+  }
+
+  /**
    * JDVM_STOP (docs/protocol.md): the DVM ends every session and process and exits. Tools only.
    *
    * <pre>{@code
@@ -446,6 +459,7 @@ public final class JdvmClient implements AutoCloseable {
     }
     wire.close();
     inbox.stop();
+    inbox.gone.complete(null);
   }
 
   /** Drops the connection without finalizing, as a crashing peer would (for fault tests). */

@@ -223,13 +223,11 @@ class EventProtocolTest {
     JdvmClient tool = t.tool();
     AllocationResult a = tool.allocate(AllocationRequest.newAllocation().nodes(1).build());
     TestDvm.await(
-        () ->
-            feed.seen.stream()
-                .anyMatch(e -> e.info(JdvmProtocol.CHANGE).startsWith("AllocationCreated")),
+        () -> feed.seen.stream().anyMatch(e -> changeStartsWith(e, "AllocationCreated")),
         "the allocation in the feed");
     Event created =
         feed.seen.stream()
-            .filter(e -> e.info(JdvmProtocol.CHANGE).startsWith("AllocationCreated"))
+            .filter(e -> changeStartsWith(e, "AllocationCreated"))
             .findFirst()
             .orElseThrow();
     assertThat(created.status()).isEqualTo(JdvmProtocol.EVENT_CHANGE);
@@ -238,5 +236,54 @@ class EventProtocolTest {
     assertThat(json.get("change")).isEqualTo("AllocationCreated");
     assertThat(json.get("allocId")).isEqualTo(a.allocId());
     assertThat(json.get("owner")).isEqualTo(tool.self().nspace());
+  }
+
+  private static boolean changeStartsWith(Event e, String change) {
+    String line = e.info(JdvmProtocol.CHANGE);
+    return line != null && line.startsWith(change);
+  }
+
+  @Test
+  void aNewFeedSubscriberSeesTheRecentHistoryThenTheMarkerThenWhatHappensNext() throws Exception {
+    JdvmClient tool = t.tool();
+    AllocationResult before = tool.allocate(AllocationRequest.newAllocation().nodes(1).build());
+    JdvmClient operator = t.tool();
+    Events feed = new Events();
+    operator.followChanges(feed);
+    AllocationResult after = tool.allocate(AllocationRequest.newAllocation().nodes(1).build());
+    TestDvm.await(
+        () ->
+            feed.seen.stream()
+                .anyMatch(e -> changeStartsWith(e, "AllocationCreated allocId=" + after.allocId())),
+        "the later allocation in the feed");
+    List<String> order = new java.util.ArrayList<>();
+    for (Event e : feed.seen) {
+      order.add(
+          e.info(JdvmProtocol.FEED_REPLAYED) != null ? "MARKER" : e.info(JdvmProtocol.CHANGE));
+    }
+    int marker = order.indexOf("MARKER");
+    assertThat(marker).as("one marker").isPositive().isEqualTo(order.lastIndexOf("MARKER"));
+    assertThat(order.subList(0, marker))
+        .anyMatch(l -> l.startsWith("AllocationCreated allocId=" + before.allocId()))
+        .noneMatch(l -> l.startsWith("AllocationCreated allocId=" + after.allocId()));
+    assertThat(order.subList(marker + 1, order.size()))
+        .anyMatch(l -> l.startsWith("AllocationCreated allocId=" + after.allocId()))
+        .noneMatch(l -> l.startsWith("AllocationCreated allocId=" + before.allocId()));
+  }
+
+  @Test
+  void aFollowerLearnsThatTheDvmHasGone() throws Exception {
+    // Not one of the fixture's clients, so the DVM goes first and the client learns of it.
+    try (JdvmClient operator =
+        JdvmClient.connector()
+            .contact(t.contact())
+            .role(Role.TOOL)
+            .output(OutputHandler.DISCARD)
+            .connect()) {
+      operator.followChanges(new Events());
+      assertThat(operator.disconnected()).isNotDone();
+      t.close();
+      operator.disconnected().get(20, java.util.concurrent.TimeUnit.SECONDS);
+    }
   }
 }

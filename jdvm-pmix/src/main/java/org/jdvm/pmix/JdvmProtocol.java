@@ -36,6 +36,12 @@ public final class JdvmProtocol {
   /** Operator feed event info: the change as a JSON object. */
   public static final String CHANGE_JSON = "jdvm.change.json";
 
+  /**
+   * Operator feed event info (BOOL true): the recent history replayed to a new subscriber has all
+   * been sent; what follows happens now. Its event carries no change.
+   */
+  public static final String FEED_REPLAYED = "jdvm.feed.replayed";
+
   /** The status of an operator feed event, in the implementer range below -3000. */
   public static final int EVENT_CHANGE = -3001;
 

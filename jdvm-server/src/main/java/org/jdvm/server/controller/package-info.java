@@ -2,9 +2,9 @@
  * The controller: the one thread that owns the core (architecture.md §1, house-style "The core").
  *
  * <p>Role: take commands and read-only queries from a queue, in arrival order; hand each command to
- * {@code Core.handle} with the DVM's monotonic time; dispatch the outcome's effects in order through
- * an {@link org.jdvm.server.controller.EffectSink}; fire {@code Report.Tick} at the core's next
- * deadline; log one {@code key=value} line per command ({@link
+ * {@code Core.handle} with the DVM's monotonic time; dispatch the outcome's effects in order
+ * through an {@link org.jdvm.server.controller.EffectSink}; fire {@code Report.Tick} at the core's
+ * next deadline; log one {@code key=value} line per command ({@link
  * org.jdvm.server.controller.CommandLog}).
  *
  * <p>Invariants: no other thread touches the core, so no lock guards it. Malformed input at the

@@ -1,8 +1,8 @@
 /**
  * Who a peer is (architecture.md §4, docs/protocol.md "Who a peer is").
  *
- * <p>{@link org.jdvm.server.identity.LoopbackPeers} reads the kernel's socket tables to name the uid
- * and the process behind a loopback TCP connection (libpmix 4.x peers speak only TCP and their
+ * <p>{@link org.jdvm.server.identity.LoopbackPeers} reads the kernel's socket tables to name the
+ * uid and the process behind a loopback TCP connection (libpmix 4.x peers speak only TCP and their
  * credential is self-reported). {@link org.jdvm.server.identity.Credentials} holds the DVM secret
  * and derives the per-process and scheduler credentials from it.
  *

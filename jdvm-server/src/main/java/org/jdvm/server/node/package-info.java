@@ -7,8 +7,8 @@
  * threads because that signal follows the starting thread. {@link
  * org.jdvm.server.node.LocalNodeAgent} is one virtual node of the embedded default.
  *
- * <p>Invariants: every output chunk of a process is delivered before its exit; a process that
- * exits at once never lingers in an agent's table; ending a node's processes continues stopped ones
- * and escalates to KILL after the grace period.
+ * <p>Invariants: every output chunk of a process is delivered before its exit; a process that exits
+ * at once never lingers in an agent's table; ending a node's processes continues stopped ones and
+ * escalates to KILL after the grace period.
  */
 package org.jdvm.server.node;

@@ -307,7 +307,11 @@ final class Dispatcher {
         feed = Values.bool(i);
       }
     }
-    c.register(codes, feed);
+    if (feed) {
+      endpoint.events.subscribeFeed(c, codes);
+    } else {
+      c.register(codes, false);
+    }
     c.send(tag, status(c, PmixStatus.SUCCESS));
   }
 

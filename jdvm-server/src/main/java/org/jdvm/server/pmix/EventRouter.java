@@ -1,15 +1,18 @@
 package org.jdvm.server.pmix;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jdvm.core.Change;
 import org.jdvm.core.Effect;
 import org.jdvm.pmix.DataArray;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
@@ -164,29 +167,54 @@ final class EventRouter {
     send(c, PmixStatus.EVENT_SESSION_END, serverProc, infos, RANGE_CUSTOM);
   }
 
-  /** The operator feed: one change to every connection that subscribed. */
-  void feed(String line, String json) {
-    List<Info> infos = null;
-    for (Connection c : all) {
-      if (c.followsFeed() && !c.isClosed()) {
-        if (infos == null) {
-          infos =
-              List.of(
-                  Info.of(org.jdvm.pmix.JdvmProtocol.CHANGE, Value.string(line)),
-                  Info.of(org.jdvm.pmix.JdvmProtocol.CHANGE_JSON, Value.string(json)));
+  /** How many recent changes a new feed subscriber is shown first. */
+  static final int FEED_HISTORY = 1000;
+
+  /** The most recent changes, oldest first; rendered only when someone reads them. */
+  private final ArrayDeque<Change> history = new ArrayDeque<>(FEED_HISTORY);
+
+  /**
+   * The operator feed: remembers the changes (bounded) and sends them to every connection that
+   * subscribed. Called on the controller thread.
+   */
+  synchronized void feed(List<Change> changes) {
+    for (Change change : changes) {
+      if (history.size() == FEED_HISTORY) {
+        history.removeFirst();
+      }
+      history.addLast(change);
+      for (Connection c : all) {
+        if (c.followsFeed() && !c.isClosed()) {
+          sendChange(c, change);
         }
-        send(c, org.jdvm.pmix.JdvmProtocol.EVENT_CHANGE, serverProc, infos, RANGE_CUSTOM);
       }
     }
   }
 
-  boolean feedFollowed() {
-    for (Connection c : all) {
-      if (c.followsFeed()) {
-        return true;
-      }
+  /**
+   * Subscribes a connection to the feed: the recent history, then a {@link
+   * JdvmProtocol#FEED_REPLAYED} marker, then every change as it happens — with nothing lost or
+   * repeated in between, because {@link #feed} cannot run while this does.
+   */
+  synchronized void subscribeFeed(Connection c, List<Integer> codes) {
+    for (Change change : history) {
+      sendChange(c, change);
     }
-    return false;
+    send(
+        c,
+        JdvmProtocol.EVENT_CHANGE,
+        serverProc,
+        List.of(Info.of(JdvmProtocol.FEED_REPLAYED, Value.bool(true))),
+        RANGE_CUSTOM);
+    c.register(codes, true);
+  }
+
+  private void sendChange(Connection c, Change change) {
+    List<Info> infos =
+        List.of(
+            Info.of(JdvmProtocol.CHANGE, Value.string(ChangeFeed.line(change))),
+            Info.of(JdvmProtocol.CHANGE_JSON, Value.string(ChangeFeed.json(change))));
+    send(c, JdvmProtocol.EVENT_CHANGE, serverProc, infos, RANGE_CUSTOM);
   }
 
   // ---- from peers ----------------------------------------------------------------------------

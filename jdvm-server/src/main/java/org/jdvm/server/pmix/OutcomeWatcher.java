@@ -51,11 +51,7 @@ final class OutcomeWatcher {
         default -> {}
       }
     }
-    if (endpoint.events.feedFollowed()) {
-      for (Change change : outcome.changes()) {
-        endpoint.events.feed(ChangeFeed.line(change), ChangeFeed.json(change));
-      }
-    }
+    endpoint.events.feed(outcome.changes());
   }
 
   private void jobSpawned(Change.JobSpawned js) {

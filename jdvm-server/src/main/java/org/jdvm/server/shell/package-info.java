@@ -2,11 +2,11 @@
  * The shell proper: executing the core's effects and turning observations into reports
  * (architecture.md §1; the order of obligations is in jdvm-core's README).
  *
- * <p>{@link org.jdvm.server.shell.Shell} dispatches effects without blocking the controller: replies
- * and events go to the {@link org.jdvm.server.shell.PeerGateway} (the PMIx endpoint), asks to the
- * scheduler port, and launching, signalling and shrinking run on virtual threads whose findings
- * return as reports. {@link org.jdvm.server.shell.SchedulerBridge} turns scheduler events into
- * reports; {@link org.jdvm.server.shell.LaunchEnvironment} decides what a launched process's
+ * <p>{@link org.jdvm.server.shell.Shell} dispatches effects without blocking the controller:
+ * replies and events go to the {@link org.jdvm.server.shell.PeerGateway} (the PMIx endpoint), asks
+ * to the scheduler port, and launching, signalling and shrinking run on virtual threads whose
+ * findings return as reports. {@link org.jdvm.server.shell.SchedulerBridge} turns scheduler events
+ * into reports; {@link org.jdvm.server.shell.LaunchEnvironment} decides what a launched process's
  * environment holds (the PMIx variables a libpmix 4.2 client needs, and jdvm's own credential).
  *
  * <p>Invariants: a node's processes are all ended before its nodes are handed back to the

@@ -61,19 +61,15 @@ public final class AllocCommand implements Runnable {
 
     /** Sends the request and prints the outcome; returns the exit status. */
     int request(AllocationRequest request, String verb) {
-      JdvmClient client;
-      try {
-        client = dvm.connect(OutputHandler.STDIO);
-      } catch (PmixException e) {
-        return Outcomes.unreachable(e, err);
-      }
-      try (client) {
-        AllocationResult r = client.allocate(request);
-        print(r, verb, null);
-        return Main.EXIT_OK;
-      } catch (PmixException e) {
-        return Outcomes.failed(e, json, out, err);
-      }
+      return dvm.run(
+          OutputHandler.STDIO,
+          json,
+          out,
+          err,
+          client -> {
+            print(client.allocate(request), verb, null);
+            return Main.EXIT_OK;
+          });
     }
 
     void print(AllocationResult r, String verb, String nspace) {
@@ -256,56 +252,44 @@ public final class AllocCommand implements Runnable {
 
     /** A plain request; from a tool, say plainly that the reservation ends with the command. */
     private int bare(AllocationRequest request) {
-      JdvmClient client;
-      try {
-        client = dvm.connect(OutputHandler.STDIO);
-      } catch (PmixException e) {
-        return Outcomes.unreachable(e, err);
+      return dvm.run(OutputHandler.STDIO, json, out, err, client -> bare(client, request));
+    }
+
+    private int bare(JdvmClient client, AllocationRequest request) throws PmixException {
+      AllocationResult r = client.allocate(request);
+      print(r, share ? "granted (shared)" : "granted", null);
+      if (client.role() == Role.TOOL && target == null && !json) {
+        err.println(
+            "note: this allocation is owned by this command's own namespace ("
+                + client.self().nspace()
+                + "), which ends when the command exits: its nodes then go as its inheritance"
+                + " says. Use --target NSPACE, or 'jdvm alloc new ... -- CMD' to run inside it.");
       }
-      try (client) {
-        AllocationResult r = client.allocate(request);
-        print(r, share ? "granted (shared)" : "granted", null);
-        if (client.role() == Role.TOOL && target == null && !json) {
-          err.println(
-              "note: this allocation is owned by this command's own namespace ("
-                  + client.self().nspace()
-                  + "), which ends when the command exits: its nodes then go as its inheritance"
-                  + " says. Use --target NSPACE, or 'jdvm alloc new ... -- CMD' to run inside it.");
-        }
-        return Main.EXIT_OK;
-      } catch (PmixException e) {
-        return Outcomes.failed(e, json, out, err);
-      }
+      return Main.EXIT_OK;
     }
 
     /** salloc-style: run CMD inside the new allocation and hold it until CMD ends. */
     private int holding(AllocationRequest request) {
-      JdvmClient client;
+      return dvm.run(OutputHandler.STDIO, json, out, err, client -> holding(client, request));
+    }
+
+    private int holding(JdvmClient client, AllocationRequest request)
+        throws PmixException, InterruptedException {
+      AllocationResult r = client.allocate(request);
+      print(r, "granted", null);
+      out.flush();
+      client.onEvents(this::event, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);
+      RunCommand run = new RunCommand(out, err);
+      run.command = command;
+      run.targets = List.of(r.allocId());
+      Job job;
       try {
-        client = dvm.connect(OutputHandler.STDIO);
+        job = client.spawn(run.request());
       } catch (PmixException e) {
-        return Outcomes.unreachable(e, err);
+        return RunCommand.spawnRefused(e, command, out, err);
       }
-      try (client) {
-        AllocationResult r = client.allocate(request);
-        print(r, "granted", null);
-        out.flush();
-        client.onEvents(
-            this::event, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);
-        RunCommand run = new RunCommand(out, err);
-        run.command = command;
-        run.targets = List.of(r.allocId());
-        Job job;
-        try {
-          job = client.spawn(run.request());
-        } catch (PmixException e) {
-          return RunCommand.spawnRefused(e, command, out, err);
-        }
-        JobEnd end = job.awaitEnd();
-        return end.exitCode();
-      } catch (PmixException e) {
-        return Outcomes.failed(e, json, out, err);
-      }
+      JobEnd end = job.awaitEnd();
+      return end.exitCode();
     }
 
     private void event(Event e) {
@@ -485,24 +469,16 @@ public final class AllocCommand implements Runnable {
 
     @Override
     public Integer call() {
-      JdvmClient client;
-      try {
-        client = dvm.connect(OutputHandler.STDIO);
-      } catch (PmixException e) {
-        return Outcomes.unreachable(e, err);
-      }
-      try (client) {
-        client.allocate(AllocationRequest.cancel().reqId(reqId).build());
-        out.println(
-            json
-                ? "{\"status\":0,\"statusName\":\"PMIX_SUCCESS\",\"reqId\":"
-                    + Json.write(reqId)
-                    + "}"
-                : "request " + reqId + " cancelled");
-        return Main.EXIT_OK;
-      } catch (PmixException e) {
-        return Outcomes.failed(e, json, out, err);
-      }
+      return dvm.run(OutputHandler.STDIO, json, out, err, this::cancel);
+    }
+
+    private int cancel(JdvmClient client) throws PmixException {
+      client.allocate(AllocationRequest.cancel().reqId(reqId).build());
+      out.println(
+          json
+              ? "{\"status\":0,\"statusName\":\"PMIX_SUCCESS\",\"reqId\":" + Json.write(reqId) + "}"
+              : "request " + reqId + " cancelled");
+      return Main.EXIT_OK;
     }
   }
 }

@@ -1,5 +1,6 @@
 package org.jdvm.cli;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.OutputHandler;
@@ -37,6 +38,52 @@ public final class DvmOptions {
         .role(org.jdvm.client.Role.SCHEDULER)
         .output(OutputHandler.STDIO)
         .connect();
+  }
+
+  /** What a command does once connected; its result is the exit status. */
+  @FunctionalInterface
+  public interface ClientAction {
+    int run(JdvmClient client) throws PmixException, InterruptedException;
+  }
+
+  /**
+   * Connects as the environment says, runs {@code action}, closes, and turns failures into exit
+   * statuses (docs/cli.md): 1 when the DVM cannot be reached, 3 when it refuses (printed as JSON
+   * with {@code json}).
+   */
+  public int run(
+      OutputHandler output, boolean json, PrintStream out, PrintStream err, ClientAction action) {
+    return run(() -> connect(output), json, out, err, action);
+  }
+
+  /**
+   * As {@link #run(OutputHandler, boolean, PrintStream, PrintStream, ClientAction)}, as the
+   * scheduler.
+   */
+  public int runAsScheduler(boolean json, PrintStream out, PrintStream err, ClientAction action) {
+    return run(this::connectAsScheduler, json, out, err, action);
+  }
+
+  private interface Connect {
+    JdvmClient open() throws PmixException;
+  }
+
+  private static int run(
+      Connect connect, boolean json, PrintStream out, PrintStream err, ClientAction action) {
+    JdvmClient client;
+    try {
+      client = connect.open();
+    } catch (PmixException e) {
+      return Outcomes.unreachable(e, err);
+    }
+    try (client) {
+      return action.run(client);
+    } catch (PmixException e) {
+      return Outcomes.failed(e, json, out, err);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Main.EXIT_FAILURE;
+    }
   }
 
   /** The directory to use for a new DVM. */

@@ -36,38 +36,30 @@ public final class EventsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JdvmClient client;
-    try {
-      client = dvm.connect(OutputHandler.DISCARD);
-    } catch (PmixException e) {
-      return Outcomes.unreachable(e, err);
+    return dvm.run(OutputHandler.DISCARD, json, out, err, this::show);
+  }
+
+  private int show(JdvmClient client) throws PmixException, InterruptedException {
+    CountDownLatch replayed = new CountDownLatch(1);
+    client.followChanges(
+        e -> {
+          if (e.info(JdvmProtocol.FEED_REPLAYED) != null) {
+            replayed.countDown();
+            return;
+          }
+          String line = e.info(json ? JdvmProtocol.CHANGE_JSON : JdvmProtocol.CHANGE);
+          if (line != null) {
+            out.println(line);
+            out.flush();
+          }
+        });
+    if (follow) {
+      client.disconnected().join();
+      err.println("jdvm events: the DVM has stopped");
+    } else if (!replayed.await(10, TimeUnit.SECONDS)) {
+      err.println("jdvm events: the DVM did not send its recent history");
+      return Main.EXIT_FAILURE;
     }
-    try (client) {
-      CountDownLatch replayed = new CountDownLatch(1);
-      client.followChanges(
-          e -> {
-            if (e.info(JdvmProtocol.FEED_REPLAYED) != null) {
-              replayed.countDown();
-              return;
-            }
-            String line = e.info(json ? JdvmProtocol.CHANGE_JSON : JdvmProtocol.CHANGE);
-            if (line != null) {
-              out.println(line);
-              out.flush();
-            }
-          });
-      if (follow) {
-        client.disconnected().join();
-        err.println("jdvm events: the DVM has stopped");
-      } else if (!replayed.await(10, TimeUnit.SECONDS)) {
-        err.println("jdvm events: the DVM did not send its recent history");
-        return Main.EXIT_FAILURE;
-      }
-      return Main.EXIT_OK;
-    } catch (PmixException e) {
-      return Outcomes.failed(e, json, out, err);
-    } catch (InterruptedException e) {
-      return Main.EXIT_OK;
-    }
+    return Main.EXIT_OK;
   }
 }

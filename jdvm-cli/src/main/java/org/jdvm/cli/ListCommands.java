@@ -34,25 +34,19 @@ final class ListCommands {
 
     @Override
     public Integer call() {
-      JdvmClient client;
-      try {
-        client = dvm.connect(OutputHandler.DISCARD);
-      } catch (PmixException e) {
-        return Outcomes.unreachable(e, err);
+      return dvm.run(OutputHandler.DISCARD, json, out, err, this::show);
+    }
+
+    private int show(JdvmClient client) throws PmixException {
+      String text = fetch(client);
+      if (json) {
+        out.println(text);
+      } else {
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) Json.parse(text);
+        table(rows);
       }
-      try (client) {
-        String text = fetch(client);
-        if (json) {
-          out.println(text);
-        } else {
-          @SuppressWarnings("unchecked")
-          List<Map<String, Object>> rows = (List<Map<String, Object>>) Json.parse(text);
-          table(rows);
-        }
-        return Main.EXIT_OK;
-      } catch (PmixException e) {
-        return Outcomes.failed(e, json, out, err);
-      }
+      return Main.EXIT_OK;
     }
 
     static String list(Object v) {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.Job;
-import org.jdvm.client.JobEnd;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.SpawnRequest;
@@ -146,33 +145,26 @@ public final class RunCommand implements Callable<Integer> {
       err.println("jdvm run: --map-by takes slot or node");
       return Main.EXIT_USAGE;
     }
-    JdvmClient client;
+    return dvm.run(OutputHandler.STDIO, false, out, err, this::run);
+  }
+
+  private int run(JdvmClient client) throws PmixException {
+    Job job;
     try {
-      client = dvm.connect(OutputHandler.STDIO);
+      job = client.spawn(request());
     } catch (PmixException e) {
-      return Outcomes.unreachable(e, err);
+      return spawnRefused(e, command, out, err);
     }
-    try (client) {
-      Job job;
-      try {
-        job = client.spawn(request());
-      } catch (PmixException e) {
-        return spawnRefused(e, command, out, err);
-      }
-      if (detach) {
-        out.println(job.nspace());
-        return Main.EXIT_OK;
-      }
-      Thread interrupt = Thread.ofPlatform().unstarted(() -> stopJob(client, job));
-      Runtime.getRuntime().addShutdownHook(interrupt);
-      try {
-        JobEnd end = job.awaitEnd();
-        return end.exitCode();
-      } catch (PmixException e) {
-        return Outcomes.failed(e, false, out, err);
-      } finally {
-        removeHook(interrupt);
-      }
+    if (detach) {
+      out.println(job.nspace());
+      return Main.EXIT_OK;
+    }
+    Thread interrupt = Thread.ofPlatform().unstarted(() -> stopJob(client, job));
+    Runtime.getRuntime().addShutdownHook(interrupt);
+    try {
+      return job.awaitEnd().exitCode();
+    } finally {
+      removeHook(interrupt);
     }
   }
 

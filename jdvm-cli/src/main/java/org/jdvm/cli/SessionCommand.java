@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jdvm.client.AllocationResult;
-import org.jdvm.client.JdvmClient;
-import org.jdvm.client.PmixException;
 import org.jdvm.client.SessionControlRequest;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.PmixKeys;
@@ -25,17 +23,7 @@ import picocli.CommandLine.Parameters;
     name = "session",
     description = "Control sessions as the scheduler (PMIx_Session_control).",
     mixinStandardHelpOptions = true,
-    subcommands = {
-      SessionCommand.Instantiate.class,
-      SessionCommand.Terminate.class,
-      SessionCommand.Extend.class,
-      SessionCommand.Pause.class,
-      SessionCommand.Resume.class,
-      SessionCommand.Preempt.class,
-      SessionCommand.Restore.class,
-      SessionCommand.Signal.class,
-      SessionCommand.Separate.class
-    })
+    subcommands = {SessionCommand.Instantiate.class, SessionCommand.Extend.class})
 public final class SessionCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -44,7 +32,8 @@ public final class SessionCommand implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
-  abstract static class Base implements Callable<Integer> {
+  /** What every session operation takes: the DVM, the session, the output form. */
+  static final class Target {
     @Mixin DvmOptions dvm = new DvmOptions();
 
     @Option(
@@ -60,44 +49,31 @@ public final class SessionCommand implements Runnable {
     PrintStream out = System.out;
     PrintStream err = System.err;
 
-    abstract SessionControlRequest request();
+    /** Sends the request as the scheduler and prints the outcome; returns the exit status. */
+    int send(SessionControlRequest request, String verb) {
+      return dvm.runAsScheduler(
+          json,
+          out,
+          err,
+          client -> {
+            print(client.sessionControl(request), verb);
+            return Main.EXIT_OK;
+          });
+    }
 
-    abstract String verb();
-
-    @Override
-    public Integer call() {
-      SessionControlRequest request;
-      try {
-        request = request();
-      } catch (IllegalArgumentException e) {
-        err.println("jdvm session: " + e.getMessage());
-        return Main.EXIT_USAGE;
+    private void print(AllocationResult r, String verb) {
+      String nspace = r.info(PmixKeys.NSPACE);
+      if (json) {
+        out.println(Json.write(AllocCommand.Base.jsonOf(r, nspace)));
+        return;
       }
-      JdvmClient client;
-      try {
-        client = dvm.connectAsScheduler();
-      } catch (PmixException e) {
-        return Outcomes.unreachable(e, err);
-      }
-      try (client) {
-        AllocationResult r = client.sessionControl(request);
-        if (json) {
-          var m = AllocCommand.Base.jsonOf(r, r.info(PmixKeys.NSPACE));
-          out.println(Json.write(m));
-        } else {
-          String nspace = r.info(PmixKeys.NSPACE);
-          out.println(
-              "session "
-                  + (r.sessionId() != null ? r.sessionId() : id)
-                  + " "
-                  + verb()
-                  + (r.allocId() != null ? " (allocation " + r.allocId() + ")" : "")
-                  + (nspace != null ? ", job " + nspace : ""));
-        }
-        return Main.EXIT_OK;
-      } catch (PmixException e) {
-        return Outcomes.failed(e, json, out, err);
-      }
+      out.println(
+          "session "
+              + (r.sessionId() != null ? r.sessionId() : id)
+              + " "
+              + verb
+              + (r.allocId() != null ? " (allocation " + r.allocId() + ")" : "")
+              + (nspace != null ? ", job " + nspace : ""));
     }
   }
 
@@ -105,7 +81,9 @@ public final class SessionCommand implements Runnable {
       name = "instantiate",
       description = "Create a session on named nodes: standing, or running CMD and ending with it.",
       mixinStandardHelpOptions = true)
-  static final class Instantiate extends Base {
+  static final class Instantiate implements Callable<Integer> {
+    @Mixin Target target = new Target();
+
     @Option(
         names = "--node-list",
         paramLabel = "L",
@@ -145,8 +123,8 @@ public final class SessionCommand implements Runnable {
     List<String> command = new ArrayList<>();
 
     @Override
-    SessionControlRequest request() {
-      SessionControlRequest.Builder b = SessionControlRequest.instantiate(id);
+    public Integer call() {
+      SessionControlRequest.Builder b = SessionControlRequest.instantiate(target.id);
       if (nodes != null) {
         b.nodes(nodes);
       }
@@ -176,28 +154,7 @@ public final class SessionCommand implements Runnable {
                     procs,
                     List.of())));
       }
-      return b.build();
-    }
-
-    @Override
-    String verb() {
-      return "instantiated";
-    }
-  }
-
-  @Command(
-      name = "terminate",
-      description = "End a session and every job in it.",
-      mixinStandardHelpOptions = true)
-  static final class Terminate extends Base {
-    @Override
-    SessionControlRequest request() {
-      return SessionControlRequest.terminate(id).build();
-    }
-
-    @Override
-    String verb() {
-      return "terminating";
+      return target.send(b.build(), "instantiated");
     }
   }
 
@@ -205,7 +162,9 @@ public final class SessionCommand implements Runnable {
       name = "extend",
       description = "Add nodes or time to a session.",
       mixinStandardHelpOptions = true)
-  static final class Extend extends Base {
+  static final class Extend implements Callable<Integer> {
+    @Mixin Target target = new Target();
+
     @Option(names = "--node-list", paramLabel = "L", description = "Nodes to add, name[:slots].")
     String nodes;
 
@@ -213,137 +172,108 @@ public final class SessionCommand implements Runnable {
     String time;
 
     @Override
-    SessionControlRequest request() {
-      SessionControlRequest.Builder b = SessionControlRequest.extend(id);
+    public Integer call() {
+      SessionControlRequest.Builder b = SessionControlRequest.extend(target.id);
       if (nodes != null) {
         b.nodes(nodes);
       }
       if (time != null) {
         b.time(time);
       }
-      return b.build();
+      return target.send(b.build(), "extended");
     }
+  }
 
-    @Override
-    String verb() {
-      return "extended";
-    }
+  @Command(
+      name = "terminate",
+      description = "End a session and every job in it.",
+      mixinStandardHelpOptions = true)
+  int terminate(@Mixin Target t) {
+    return t.send(SessionControlRequest.terminate(t.id).build(), "terminating");
   }
 
   @Command(
       name = "pause",
       description = "Stop every job of a session (SIGSTOP).",
       mixinStandardHelpOptions = true)
-  static final class Pause extends Base {
-    @Override
-    SessionControlRequest request() {
-      return SessionControlRequest.pause(id).build();
-    }
-
-    @Override
-    String verb() {
-      return "paused";
-    }
+  int pause(@Mixin Target t) {
+    return t.send(SessionControlRequest.pause(t.id).build(), "paused");
   }
 
   @Command(
       name = "resume",
       description = "Continue a paused session (SIGCONT).",
       mixinStandardHelpOptions = true)
-  static final class Resume extends Base {
-    @Override
-    SessionControlRequest request() {
-      return SessionControlRequest.resume(id).build();
-    }
-
-    @Override
-    String verb() {
-      return "resumed";
-    }
-  }
-
-  /** The jobs a preempt or restore acts on. */
-  abstract static class ForJobs extends Base {
-    @Option(
-        names = "--nspace",
-        paramLabel = "NS",
-        required = true,
-        description = "A job of the session (repeatable).")
-    List<String> nspaces = new ArrayList<>();
+  int resume(@Mixin Target t) {
+    return t.send(SessionControlRequest.resume(t.id).build(), "resumed");
   }
 
   @Command(
       name = "preempt",
       description = "Suspend jobs of a session, keeping their resources.",
       mixinStandardHelpOptions = true)
-  static final class Preempt extends ForJobs {
-    @Override
-    SessionControlRequest request() {
-      return SessionControlRequest.preempt(id).namespaces(nspaces.toArray(String[]::new)).build();
-    }
-
-    @Override
-    String verb() {
-      return "preempted";
-    }
+  int preempt(
+      @Mixin Target t,
+      @Option(
+              names = "--nspace",
+              paramLabel = "NS",
+              required = true,
+              description = "A job of the session (repeatable).")
+          List<String> nspaces) {
+    return t.send(
+        SessionControlRequest.preempt(t.id).namespaces(nspaces.toArray(String[]::new)).build(),
+        "preempted");
   }
 
   @Command(
       name = "restore",
       description = "Continue preempted jobs.",
       mixinStandardHelpOptions = true)
-  static final class Restore extends ForJobs {
-    @Override
-    SessionControlRequest request() {
-      return SessionControlRequest.restore(id).namespaces(nspaces.toArray(String[]::new)).build();
-    }
-
-    @Override
-    String verb() {
-      return "restored";
-    }
+  int restore(
+      @Mixin Target t,
+      @Option(
+              names = "--nspace",
+              paramLabel = "NS",
+              required = true,
+              description = "A job of the session (repeatable).")
+          List<String> nspaces) {
+    return t.send(
+        SessionControlRequest.restore(t.id).namespaces(nspaces.toArray(String[]::new)).build(),
+        "restored");
   }
 
   @Command(
       name = "signal",
       description = "Send a signal to every job of a session.",
       mixinStandardHelpOptions = true)
-  static final class Signal extends Base {
-    @Option(
-        names = "--signal",
-        paramLabel = "SIG",
-        required = true,
-        description = "A number, or a name such as TERM or USR1.")
-    String signal;
-
-    @Override
-    SessionControlRequest request() {
-      return SessionControlRequest.signal(id, signalNumber(signal)).build();
+  int signal(
+      @Mixin Target t,
+      @Option(
+              names = "--signal",
+              paramLabel = "SIG",
+              required = true,
+              description = "A number, or a name such as TERM or USR1.")
+          String signal) {
+    int number;
+    try {
+      number = signalNumber(signal);
+    } catch (IllegalArgumentException e) {
+      t.err.println("jdvm session signal: " + e.getMessage());
+      return Main.EXIT_USAGE;
     }
-
-    @Override
-    String verb() {
-      return "signalled";
-    }
+    return t.send(SessionControlRequest.signal(t.id, number).build(), "signalled");
   }
 
   @Command(
       name = "separate",
       description = "Detach a session from its parent and requester (or attach it again).",
       mixinStandardHelpOptions = true)
-  static final class Separate extends Base {
-    @Option(names = "--attach", description = "Attach instead (PMIX_SESSION_SEP=false).")
-    boolean attach;
-
-    @Override
-    SessionControlRequest request() {
-      return SessionControlRequest.separate(id, !attach).build();
-    }
-
-    @Override
-    String verb() {
-      return attach ? "attached" : "separated";
-    }
+  int separate(
+      @Mixin Target t,
+      @Option(names = "--attach", description = "Attach instead (PMIX_SESSION_SEP=false).")
+          boolean attach) {
+    return t.send(
+        SessionControlRequest.separate(t.id, !attach).build(), attach ? "attached" : "separated");
   }
 
   /** A signal by number or POSIX name (with or without SIG). */

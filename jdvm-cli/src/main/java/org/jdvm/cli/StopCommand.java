@@ -27,19 +27,13 @@ public final class StopCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JdvmClient client;
-    try {
-      client = dvm.connect(OutputHandler.DISCARD);
-    } catch (PmixException e) {
-      return Outcomes.unreachable(e, err);
-    }
+    return dvm.run(OutputHandler.DISCARD, false, out, err, this::stop);
+  }
+
+  private int stop(JdvmClient client) throws PmixException {
     Contact contact = client.contact();
     Optional<ProcessHandle> dvmProcess = pidOf(contact).flatMap(ProcessHandle::of);
-    try (client) {
-      client.stopDvm();
-    } catch (PmixException e) {
-      return Outcomes.failed(e, false, out, err);
-    }
+    client.stopDvm();
     if (dvmProcess.isPresent()) {
       try {
         dvmProcess.get().onExit().get(30, TimeUnit.SECONDS);

@@ -160,6 +160,23 @@ class CliEndToEndTest {
   }
 
   @Test
+  void theSchedulerInstantiatesPausesResumesAndTerminatesASession() {
+    CliRun made =
+        jdvm("session", "instantiate", "--id", "41", "--node-list", "node1", "--", "sleep", "30");
+    assertThat(made.status()).as(made.err()).isZero();
+    assertThat(made.out()).startsWith("session 41 instantiated").contains(", job ");
+    assertThat(jdvm("session", "pause", "--id", "41").status()).isZero();
+    assertThat(jdvm("session", "resume", "--id", "41").status()).isZero();
+    CliRun ended = jdvm("session", "terminate", "--id", "41");
+    assertThat(ended.status()).as(ended.err()).isZero();
+    CliRun unknown = jdvm("session", "terminate", "--id", "4242");
+    assertThat(unknown.status()).isEqualTo(Main.EXIT_REFUSED);
+    assertThat(unknown.err()).contains("PMIX_ERR_NOT_FOUND");
+    assertThat(jdvm("session", "signal", "--id", "41", "--signal", "NOPE").status())
+        .isEqualTo(Main.EXIT_USAGE);
+  }
+
+  @Test
   void noDvmIsExitOneAndABadCommandLineIsExitTwo(@TempDir Path empty) {
     CliRun r = CliRun.of("nodes", "--dir", empty.toString());
     assertThat(r.status()).isEqualTo(Main.EXIT_FAILURE);

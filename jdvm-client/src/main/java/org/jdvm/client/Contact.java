@@ -17,7 +17,8 @@ import org.jdvm.pmix.json.JsonException;
  * <p>{@link #discover} looks, in this order, at an explicit contact file or URI, then the
  * environment variable {@code JDVM_URI} (a contact file or a URI), then {@code <dir>/dvm.json}
  * (default {@code ~/.jdvm}); a process jdvm launched finally falls back to {@code
- * PMIX_SERVER_URI41}. A client prefers the Unix socket when the contact names one.
+ * PMIX_SERVER_URI41}. A client prefers loopback TCP, and uses the Unix socket when the DVM has no
+ * loopback address.
  *
  * <pre>{@code
  * Contact dvm = Contact.discover(null, null);              // JDVM_URI or ~/.jdvm/dvm.json

@@ -151,4 +151,45 @@ class ClientRolesTest {
     String kind = t.read(v -> v.job(scheduler.self().nspace()).orElseThrow().kind().name());
     assertThat(kind).isEqualTo("SCHEDULER");
   }
+
+  @Test
+  void overTheUnixSocketAToolIsServedAndAProcessMustPresentItsCredential() throws Exception {
+    Contact local = t.contact();
+    // A TCP address that is not loopback makes the client take the Unix socket.
+    Contact unixOnly =
+        new Contact(
+            local.name(),
+            local.uri(),
+            new java.net.InetSocketAddress(java.net.InetAddress.getByName("192.0.2.1"), 1),
+            local.unixSocket(),
+            local.dir());
+    TestDvm.Output out = new TestDvm.Output();
+    JdvmClient tool =
+        t.keep(JdvmClient.connector().contact(unixOnly).role(Role.TOOL).output(out).connect());
+    AllocationResult a = tool.allocate(AllocationRequest.newAllocation().nodes(1).build());
+    TestDvm.Process0 job = t.runningJob(tool, out, a.allocId());
+
+    JdvmClient asJob =
+        t.keep(
+            JdvmClient.connector()
+                .contact(unixOnly)
+                .asProcess(job.proc(), job.credential())
+                .connect());
+    assertThat(asJob.self()).isEqualTo(job.proc());
+    assertThat(
+            asJob
+                .allocate(AllocationRequest.extend().allocId(a.allocId()).nodes(1).build())
+                .allocId())
+        .isEqualTo(a.allocId());
+
+    PmixException forged =
+        catchThrowableOfType(
+            PmixException.class,
+            () ->
+                JdvmClient.connector()
+                    .contact(unixOnly)
+                    .asProcess(job.proc(), "not-the-credential")
+                    .connect());
+    assertThat(forged).isNotNull();
+  }
 }

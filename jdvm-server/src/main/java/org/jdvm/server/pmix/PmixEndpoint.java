@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
@@ -214,6 +215,15 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   }
 
   private void admit(SocketChannel channel, boolean unix) {
+    if (!unix) {
+      // Replies are small and go out as header then body: without this, Nagle's algorithm holds
+      // the body back until the peer's delayed ACK, some 40 ms per request on loopback.
+      try {
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "cannot set TCP_NODELAY: " + e);
+      }
+    }
     Connection c = new Connection(this, channel, unix, nextIndex.incrementAndGet());
     connections.add(c);
     if (closed) {
@@ -225,6 +235,11 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
 
   Dvm dvm() {
     return dvm;
+  }
+
+  /** The connections being served, for tests. */
+  Set<Connection> connections() {
+    return connections;
   }
 
   Dispatcher dispatcher() {

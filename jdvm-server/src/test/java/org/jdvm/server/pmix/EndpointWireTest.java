@@ -78,6 +78,20 @@ class EndpointWireTest {
   // ---- replies -------------------------------------------------------------------------------
 
   @Test
+  void tcpRepliesAreNotHeldBackByNaglesAlgorithm() throws IOException {
+    try (RawPeer tool = RawPeer.tool(server)) {
+      assertThat(queryNamespaces(tool)).isEqualTo(PmixStatus.SUCCESS);
+      assertThat(f.endpoint.connections())
+          .filteredOn(c -> !c.unix())
+          .isNotEmpty()
+          .allSatisfy(
+              c ->
+                  assertThat(c.channel().getOption(java.net.StandardSocketOptions.TCP_NODELAY))
+                      .isTrue());
+    }
+  }
+
+  @Test
   void aToolsFirstRequestIsAnsweredWithItsNamespace() throws IOException {
     try (RawPeer tool = RawPeer.tool(server)) {
       assertThat(tool.self().nspace()).startsWith(f.endpoint.dvmName() + "@");

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.jdvm.client.Contact;
+import org.jdvm.client.PmixException;
 import org.jdvm.core.Feature;
-import org.jdvm.pmix.json.Json;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmHome;
@@ -106,7 +106,7 @@ public final class StartCommand implements Callable<Integer> {
                 + "'");
       }
     }
-    Path home = dir != null ? dir : org.jdvm.client.Contact.defaultDir();
+    Path home = dir != null ? dir : Contact.defaultDir();
     String n = name != null ? name : "jdvm-" + ProcessHandle.current().pid();
     return DvmConfig.embedded(
             n, nodes, slots, kind == DvmConfig.SchedulerKind.NONE ? 0 : spare, home)
@@ -215,10 +215,9 @@ public final class StartCommand implements Callable<Integer> {
     Path contact = home.resolve(DvmHome.CONTACT);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
-      Map<?, ?> published = publishedBy(contact, child.pid());
+      Contact published = publishedBy(contact, child.pid());
       if (published != null) {
-        String daemonName = String.valueOf(published.get("name"));
-        describe(config.withName(daemonName), String.valueOf(published.get("uri")));
+        describe(config.withName(published.name()), published.uri());
         out.println("  pid:       " + child.pid());
         return Main.EXIT_OK;
       }
@@ -244,17 +243,16 @@ public final class StartCommand implements Callable<Integer> {
   }
 
   /** The contact file if the given process wrote it, else {@code null}. */
-  private static Map<?, ?> publishedBy(Path contact, long pid) {
-    try {
-      if (Json.parse(Files.readString(contact)) instanceof Map<?, ?> m
-          && m.get("pid") instanceof Number p
-          && p.longValue() == pid) {
-        return m;
-      }
-    } catch (IOException | RuntimeException e) {
-      // Not written yet.
+  private static Contact publishedBy(Path file, long pid) {
+    if (!Files.isRegularFile(file)) {
+      return null;
     }
-    return null;
+    try {
+      Contact c = Contact.fromFile(file);
+      return c.pid() != null && c.pid() == pid ? c : null;
+    } catch (PmixException e) {
+      return null; // not written yet, or half-written by an earlier DVM
+    }
   }
 
   private void tail(Path log) {

@@ -32,7 +32,8 @@ public final class StopCommand implements Callable<Integer> {
 
   private int stop(JdvmClient client) throws PmixException {
     Contact contact = client.contact();
-    Optional<ProcessHandle> dvmProcess = pidOf(contact).flatMap(ProcessHandle::of);
+    Optional<ProcessHandle> dvmProcess =
+        Optional.ofNullable(contact.pid()).flatMap(ProcessHandle::of);
     client.stopDvm();
     if (dvmProcess.isPresent()) {
       try {
@@ -44,23 +45,5 @@ public final class StopCommand implements Callable<Integer> {
     }
     out.println("jdvm: DVM " + contact.name() + " stopped");
     return Main.EXIT_OK;
-  }
-
-  /** The DVM's pid from its contact file, when there is one. */
-  private static Optional<Long> pidOf(Contact c) {
-    if (c.dir() == null) {
-      return Optional.empty();
-    }
-    try {
-      Object tree =
-          org.jdvm.pmix.json.Json.parse(
-              java.nio.file.Files.readString(c.dir().resolve(Contact.CONTACT_FILE)));
-      if (tree instanceof java.util.Map<?, ?> m && m.get("pid") instanceof Number n) {
-        return Optional.of(n.longValue());
-      }
-    } catch (java.io.IOException | RuntimeException e) {
-      // No readable contact file: do not wait for a pid we do not know.
-    }
-    return Optional.empty();
   }
 }

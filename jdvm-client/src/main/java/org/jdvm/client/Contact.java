@@ -31,8 +31,10 @@ import org.jdvm.pmix.json.JsonException;
  * @param tcp the loopback TCP address
  * @param unixSocket the Unix socket, or {@code null}
  * @param dir the DVM's directory, or {@code null} when only a URI was given
+ * @param pid the DVM's process id, or {@code null} when only a URI was given
  */
-public record Contact(String name, String uri, InetSocketAddress tcp, Path unixSocket, Path dir) {
+public record Contact(
+    String name, String uri, InetSocketAddress tcp, Path unixSocket, Path dir, Long pid) {
 
   /** The contact file's name in a DVM's directory. */
   public static final String CONTACT_FILE = "dvm.json";
@@ -95,7 +97,8 @@ public record Contact(String name, String uri, InetSocketAddress tcp, Path unixS
     }
     Path unix = m.get("unix") instanceof String u && !u.isEmpty() ? Path.of(u) : null;
     String name = m.get("name") instanceof String n ? n : null;
-    return new Contact(name, uri, tcp, unix, file.toAbsolutePath().getParent());
+    Long pid = m.get("pid") instanceof Number p ? p.longValue() : null;
+    return new Contact(name, uri, tcp, unix, file.toAbsolutePath().getParent(), pid);
   }
 
   /** A PMIx URI: {@code <nspace>.<rank>;tcp4://<ip>:<port>} (or {@code tcp6://[<ip>]:<port>}). */
@@ -105,7 +108,7 @@ public record Contact(String name, String uri, InetSocketAddress tcp, Path unixS
     if (semi < 0 || scheme < 0) {
       throw new PmixException(PmixStatus.ERR_BAD_PARAM, "not a PMIx URI: " + uri);
     }
-    return new Contact(null, uri, address(uri.substring(scheme + 3), uri), null, null);
+    return new Contact(null, uri, address(uri.substring(scheme + 3), uri), null, null, null);
   }
 
   private static InetSocketAddress address(String hostPort, String uri) throws PmixException {

@@ -162,7 +162,8 @@ class ClientRolesTest {
             local.uri(),
             new java.net.InetSocketAddress(java.net.InetAddress.getByName("192.0.2.1"), 1),
             local.unixSocket(),
-            local.dir());
+            local.dir(),
+            local.pid());
     TestDvm.Output out = new TestDvm.Output();
     JdvmClient tool =
         t.keep(JdvmClient.connector().contact(unixOnly).role(Role.TOOL).output(out).connect());

@@ -84,10 +84,10 @@ class DvmIntegrationTest {
 
     for (int rank = 0; rank < 3; rank++) {
       int r = rank;
-      RecordingGateway.await(() -> gateway.outputOf(job, r).endsWith("\n"), "output of rank " + r);
+      Await.until(() -> gateway.outputOf(job, r).endsWith("\n"), "output of rank " + r);
       assertThat(gateway.outputOf(job, r)).startsWith(r + "@node").doesNotContain("node0", "node1");
     }
-    RecordingGateway.await(
+    Await.until(
         () -> gateway.events.stream().anyMatch(e -> e.status() == PmixStatus.EVENT_JOB_END),
         "job end");
     List<String> reserved =
@@ -125,7 +125,7 @@ class DvmIntegrationTest {
             .allocId(allocId)
             .build());
     assertThat(gateway.awaitReply(release).status()).isEqualTo(PmixStatus.SUCCESS);
-    RecordingGateway.await(
+    Await.until(
         () ->
             dvm.read(v -> v.job(job).map(j -> j.state().toString()).orElse(""))
                 .join()

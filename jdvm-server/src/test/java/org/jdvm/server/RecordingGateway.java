@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.jdvm.core.Effect;
 import org.jdvm.core.RequestId;
 import org.jdvm.pmix.Info;
@@ -54,26 +52,12 @@ final class RecordingGateway implements PeerGateway {
   }
 
   Reply awaitReply(RequestId id) {
-    await(() -> replies.containsKey(id), "reply to " + id);
+    Await.until(() -> replies.containsKey(id), "reply to " + id);
     return replies.get(id);
   }
 
   String outputOf(String nspace, int rank) {
     ByteArrayOutputStream b = output.get(nspace + "." + rank);
     return b == null ? "" : b.toString();
-  }
-
-  static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-    }
   }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jdvm.server.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,21 +105,20 @@ class LocalNodeAgentTest {
   @Test
   void aSignalToAJobReachesTheChildrenItsProcessesStarted() throws Exception {
     launch("job1", 0, env(), "sh", "-c", "sleep 60 & echo $!; wait");
-    RecordingEvents.await(() -> !events.stdoutOf("job1", 0).isEmpty(), "child pid");
+    Await.until(() -> !events.stdoutOf("job1", 0).isEmpty(), "child pid");
     long child = Long.parseLong(events.stdoutOf("job1", 0).trim());
     extraPids.add(child);
     assertThat(ProcessHandle.of(child)).isPresent();
     agent.signalJob("job1", Signal.TERM.number());
     events.awaitExit("job1", 0);
-    RecordingEvents.await(
-        () -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true), "child to die");
+    Await.until(() -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true), "child to die");
   }
 
   @Test
   void terminateAllEndsProcessesThatIgnoreTermAndProcessesThatAreStopped() throws Exception {
     launch("job1", 0, env(), "sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done");
     launch("job2", 0, env(), "sleep", "60");
-    RecordingEvents.await(() -> events.stdoutOf("job1", 0).contains("ready"), "trap installed");
+    Await.until(() -> events.stdoutOf("job1", 0).contains("ready"), "trap installed");
     agent.signalJob("job2", Signal.STOP.number());
     agent.terminateAll(300);
     events.awaitExit("job1", 0);

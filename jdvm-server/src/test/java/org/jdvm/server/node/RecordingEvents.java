@@ -3,7 +3,7 @@ package org.jdvm.server.node;
 import java.io.ByteArrayOutputStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BooleanSupplier;
+import org.jdvm.server.Await;
 
 /** Collects what an agent reports, and waits (bounded, without sleeping blindly) for it. */
 final class RecordingEvents implements NodeEvents {
@@ -33,22 +33,7 @@ final class RecordingEvents implements NodeEvents {
   }
 
   int awaitExit(String nspace, int rank) {
-    await(() -> exits.containsKey(key(nspace, rank)), "exit of " + key(nspace, rank));
+    Await.until(() -> exits.containsKey(key(nspace, rank)), "exit of " + key(nspace, rank));
     return exits.get(key(nspace, rank));
-  }
-
-  static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.onSpinWait();
-      try {
-        Thread.sleep(2);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-    }
   }
 }

@@ -7,9 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.jdvm.core.Change;
 import org.jdvm.core.query.CoreView;
@@ -60,20 +58,6 @@ final class EndpointFixture implements AutoCloseable {
 
   <T> T read(Function<CoreView, T> query) {
     return dvm.read(query).join();
-  }
-
-  static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      try {
-        Thread.sleep(2);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-    }
   }
 
   @Override

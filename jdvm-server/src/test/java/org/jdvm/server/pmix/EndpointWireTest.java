@@ -23,6 +23,7 @@ import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.Commands;
 import org.jdvm.pmix.frame.FrameHeader;
 import org.jdvm.pmix.frame.Tags;
+import org.jdvm.server.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -257,11 +258,11 @@ class EndpointWireTest {
             p ->
                 p.packInteger(DataType.ALLOC_DIRECTIVE, 1)
                     .packInfos(List.of(Info.of(PmixKeys.ALLOC_NUM_NODES, Value.uint64(1)))));
-        EndpointFixture.await(
+        Await.until(
             () -> f.read(v -> v.pending().stream().anyMatch(p -> p.queued())),
             "the request to queue");
       }
-      EndpointFixture.await(
+      Await.until(
           () -> f.read(v -> v.pending().isEmpty()), "the departed tool's request to be withdrawn");
       JobView.State state = f.read(v -> v.job(leaver).orElseThrow().state());
       assertThat(state).isEqualTo(JobView.State.TERMINATED);
@@ -279,7 +280,7 @@ class EndpointWireTest {
               tool,
               List.of(),
               new App("sleep", List.of("sleep", "60"), List.of(), null, 2, List.of()));
-      EndpointFixture.await(
+      Await.until(
           () -> f.read(v -> v.job(job).orElseThrow().state() == JobView.State.RUNNING), "launch");
       Proc rank1 = new Proc(job, 1);
       Info cred =
@@ -322,7 +323,7 @@ class EndpointWireTest {
             client.request(
                 Commands.ABORT_CMD, p -> p.packStatus(3).packString("giving up").packSize(0));
         assertThat(client.reply(abort).body().unpackStatus()).isEqualTo(PmixStatus.SUCCESS);
-        EndpointFixture.await(
+        Await.until(
             () -> f.read(v -> v.job(job).orElseThrow().state() == JobView.State.TERMINATED),
             "the aborted job to end");
       }
@@ -333,7 +334,7 @@ class EndpointWireTest {
   void aWrongCredentialOrAForgedNamespaceIsRefusedByClosingTheSocket() throws IOException {
     try (RawPeer tool = RawPeer.tool(server)) {
       String job = spawn(tool, List.of(), app("sleep", "60"));
-      EndpointFixture.await(
+      Await.until(
           () -> f.read(v -> v.job(job).orElseThrow().state() == JobView.State.RUNNING), "launch");
       Proc rank0 = new Proc(job, 0);
       List<List<Info>> refused =
@@ -425,7 +426,7 @@ class EndpointWireTest {
     try (RawPeer tool = RawPeer.tool(server)) {
       int tag = tool.request(JdvmProtocol.STOP_CMD, p -> {});
       assertThat(tool.reply(tag).body().unpackStatus()).isEqualTo(PmixStatus.SUCCESS);
-      EndpointFixture.await(() -> f.stops.get() == 1, "the stop hook");
+      Await.until(() -> f.stops.get() == 1, "the stop hook");
     }
   }
 }

@@ -30,6 +30,21 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.server.Dvm;
 import org.jdvm.server.identity.Credentials;
 import org.jdvm.server.node.ProcListener;
+import org.jdvm.server.pmix.deliver.EventRouter;
+import org.jdvm.server.pmix.deliver.OutcomeWatcher;
+import org.jdvm.server.pmix.deliver.OutputRouter;
+import org.jdvm.server.pmix.serve.Admission;
+import org.jdvm.server.pmix.serve.AllocationOps;
+import org.jdvm.server.pmix.serve.Departures;
+import org.jdvm.server.pmix.serve.EndpointLimits;
+import org.jdvm.server.pmix.serve.EventOps;
+import org.jdvm.server.pmix.serve.JobOps;
+import org.jdvm.server.pmix.serve.MessageServer;
+import org.jdvm.server.pmix.serve.OperationTable;
+import org.jdvm.server.pmix.serve.PeerOps;
+import org.jdvm.server.pmix.serve.QueryOps;
+import org.jdvm.server.pmix.transport.Connection;
+import org.jdvm.server.pmix.upstream.ControllerUpstream;
 import org.jdvm.server.shell.PeerGateway;
 
 /**
@@ -67,19 +82,18 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
   private final AtomicInteger nextIndex = new AtomicInteger();
   private final List<Consumer<Outcome>> observers = new CopyOnWriteArrayList<>();
-  final Pending pending = new Pending();
-  final EventRouter events;
-  final OutputRouter output = new OutputRouter();
-  final OutcomeWatcher outcomes = new OutcomeWatcher(this);
-  final ScheduledExecutorService timer =
+  private final EventRouter events;
+  private final OutputRouter output = new OutputRouter();
+  private final OutcomeWatcher outcomes;
+  private final ControllerUpstream upstream;
+  private final MessageServer server;
+  private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
             Thread t = new Thread(r, "jdvm-endpoint-timer");
             t.setDaemon(true);
             return t;
           });
-  private final Dispatcher dispatcher;
-  private final Admission admission;
   private volatile Dvm dvm;
   private volatile Runnable stopHook = () -> {};
   private volatile boolean closed;
@@ -98,8 +112,24 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     this.tcpServer = tcpServer;
     this.tcpAddress = localAddress(tcpServer);
     this.events = new EventRouter(serverProc);
-    this.dispatcher = new Dispatcher(this);
-    this.admission = new Admission(this, credentials);
+    this.outcomes = new OutcomeWatcher(events, output);
+    this.upstream = new ControllerUpstream(outcomes, this::requestStop);
+    Departures departures = new Departures(upstream);
+    OperationTable table =
+        OperationTable.of(
+            new PeerOps(upstream, departures),
+            new AllocationOps(),
+            new JobOps(outcomes),
+            new QueryOps(),
+            new EventOps(events, output));
+    this.server =
+        new MessageServer(
+            table,
+            new Admission(upstream, events, serverProc, credentials),
+            upstream,
+            EndpointLimits.DEFAULT,
+            departures,
+            this::forget);
   }
 
   /**
@@ -178,6 +208,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
    */
   public void serve(Dvm dvm, Runnable stopHook) {
     this.dvm = Objects.requireNonNull(dvm, "dvm");
+    upstream.attach(dvm);
     this.stopHook = Objects.requireNonNull(stopHook, "stopHook");
     dvm.observe(this::observed);
     accept(tcpServer, false);
@@ -224,7 +255,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "cannot set TCP_NODELAY: " + e);
       }
     }
-    Connection c = new Connection(this, channel, unix, nextIndex.incrementAndGet());
+    Connection c = new Connection(server, timer, channel, unix, nextIndex.incrementAndGet());
     connections.add(c);
     if (closed) {
       c.close("the endpoint is closed");
@@ -233,40 +264,20 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     Thread.ofVirtual().name("jdvm-peer-" + c.index()).start(c::run);
   }
 
-  Dvm dvm() {
-    return dvm;
-  }
-
   /** The connections being served, for tests. */
-  Set<Connection> connections() {
+  public Set<Connection> connections() {
     return connections;
   }
 
-  Dispatcher dispatcher() {
-    return dispatcher;
-  }
-
-  Admission admission() {
-    return admission;
-  }
-
-  Credentials credentials() {
-    return credentials;
-  }
-
-  boolean isClosed() {
-    return closed;
-  }
-
   /** Runs the stop hook once, on its own thread, so the JDVM_STOP reply goes out first. */
-  void requestStop() {
+  private void requestStop() {
     Runnable hook = stopHook;
     stopHook = () -> {};
     Thread.ofPlatform().name("jdvm-stop").start(hook);
   }
 
   /** A connection ended: forget it everywhere. */
-  void forget(Connection c) {
+  private void forget(Connection c) {
     connections.remove(c);
     events.remove(c);
     output.connectionClosed(c);
@@ -289,7 +300,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
 
   @Override
   public void reply(RequestId requestId, int status, List<Info> infos) {
-    pending.complete(requestId, status, infos);
+    upstream.reply(requestId, status, infos);
   }
 
   @Override

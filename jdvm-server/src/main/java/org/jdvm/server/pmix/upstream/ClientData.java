@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.upstream;
 
 import java.util.ArrayList;
 import java.util.HashMap;

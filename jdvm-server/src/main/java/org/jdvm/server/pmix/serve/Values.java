@@ -1,16 +1,13 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.serve;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.jdvm.core.session.TimeSpec;
-import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.DataArray;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
-import org.jdvm.pmix.WireComponent;
-import org.jdvm.pmix.WireFormat;
 
 /**
  * Reading attribute values with their PMIx types checked at the boundary: a value of the wrong type
@@ -18,10 +15,10 @@ import org.jdvm.pmix.WireFormat;
  * integer type of the right sign, since peers differ in the width they pack (a count is UINT64 in
  * the headers, but a C caller may pack what it has).
  */
-final class Values {
+public final class Values {
   private Values() {}
 
-  static String string(Info i) throws BadRequest {
+  public static String string(Info i) throws BadRequest {
     DataType t = i.value().type();
     if (t == DataType.STRING || t == DataType.PROC_NSPACE) {
       return i.value().asString();
@@ -30,7 +27,7 @@ final class Values {
   }
 
   /** A string that must be present (PMIx's NULL string is refused). */
-  static String text(Info i) throws BadRequest {
+  public static String text(Info i) throws BadRequest {
     String s = string(i);
     if (s == null) {
       throw BadRequest.param(i.key() + " is a NULL string");
@@ -38,7 +35,7 @@ final class Values {
     return s;
   }
 
-  static boolean bool(Info i) throws BadRequest {
+  public static boolean bool(Info i) throws BadRequest {
     if (i.value().type() == DataType.BOOL) {
       return i.value().asBoolean();
     }
@@ -46,7 +43,7 @@ final class Values {
   }
 
   /** A non-negative integer of any integer type. */
-  static long unsigned(Info i) throws BadRequest {
+  public static long unsigned(Info i) throws BadRequest {
     Value v = i.value();
     if (!Value.isIntegerType(v.type()) || v.type() == DataType.STATUS) {
       throw wrongType(i, "an integer");
@@ -59,7 +56,7 @@ final class Values {
   }
 
   /** A non-negative integer that fits an {@code int}. */
-  static int count(Info i) throws BadRequest {
+  public static int count(Info i) throws BadRequest {
     long n = unsigned(i);
     if (n > Integer.MAX_VALUE) {
       throw BadRequest.param(i.key() + " is too large: " + n);
@@ -68,7 +65,7 @@ final class Values {
   }
 
   /** A signed 32-bit integer of any signed or unsigned integer type. */
-  static int signed(Info i) throws BadRequest {
+  public static int signed(Info i) throws BadRequest {
     Value v = i.value();
     if (!Value.isIntegerType(v.type()) || v.type() == DataType.STATUS) {
       throw wrongType(i, "an integer");
@@ -84,7 +81,7 @@ final class Values {
    * {@code PMIX_ALLOC_INHERITANCE} as the raw number: type 75 (master) or UINT8 (how a 4.2 peer,
    * which has no type 75, sends it). The core refuses values outside 1–4.
    */
-  static int inheritance(Info i) throws BadRequest {
+  public static int inheritance(Info i) throws BadRequest {
     DataType t = i.value().type();
     if (t == DataType.ALLOC_INHERIT || t == DataType.UINT8) {
       return (int) i.value().asLong();
@@ -96,7 +93,7 @@ final class Values {
    * A duration: a "M:D:H:M:S" string read from the right (master's PMIX_ALLOC_TIME, and
    * PMIX_ALLOC_LEND) or seconds as an integer (4.2.2's uint32 PMIX_ALLOC_TIME).
    */
-  static long seconds(Info i) throws BadRequest {
+  public static long seconds(Info i) throws BadRequest {
     if (i.value().type() == DataType.STRING) {
       long s = TimeSpec.parseSeconds(i.value().asString());
       if (s < 0) {
@@ -111,7 +108,7 @@ final class Values {
   }
 
   /** A list of strings: one STRING, or a DATA_ARRAY of them (a null element is ""). */
-  static List<String> strings(Info i) throws BadRequest {
+  public static List<String> strings(Info i) throws BadRequest {
     Value v = i.value();
     if (v.type() == DataType.STRING || v.type() == DataType.PROC_NSPACE) {
       String s = v.asString();
@@ -131,7 +128,7 @@ final class Values {
   }
 
   /** A list of processes: one PROC, or a DATA_ARRAY of them. */
-  static List<Proc> procs(Info i) throws BadRequest {
+  public static List<Proc> procs(Info i) throws BadRequest {
     Value v = i.value();
     if (v.type() == DataType.PROC) {
       return List.of(v.asProc());
@@ -143,7 +140,7 @@ final class Values {
   }
 
   /** A DATA_ARRAY of infos. */
-  static List<Info> infos(Info i) throws BadRequest {
+  public static List<Info> infos(Info i) throws BadRequest {
     Value v = i.value();
     if (v.type() == DataType.DATA_ARRAY && v.asArray().type() == DataType.INFO) {
       return v.asArray().elementsAs(Info.class);
@@ -151,34 +148,8 @@ final class Values {
     throw wrongType(i, "an array of infos");
   }
 
-  static BadRequest wrongType(Info i, String wanted) {
+  public static BadRequest wrongType(Info i, String wanted) {
     return BadRequest.param(
         i.key() + " must be " + wanted + ", not " + i.value().type().pmixName());
-  }
-
-  /**
-   * The infos as a peer of this format can take them: a {@code v41} peer (libpmix 4.2) has no type
-   * 75, so inheritance goes to it as UINT8, as it would send it.
-   */
-  static List<Info> forPeer(List<Info> infos, WireFormat format) {
-    if (format.component() == WireComponent.V61) {
-      return infos;
-    }
-    List<Info> out = null;
-    for (int k = 0; k < infos.size(); k++) {
-      Info i = infos.get(k);
-      if (i.value().type() == DataType.ALLOC_INHERIT) {
-        if (out == null) {
-          out = new ArrayList<>(infos);
-        }
-        out.set(k, new Info(i.key(), i.flags(), Value.uint8((int) i.value().asLong())));
-      }
-    }
-    return out == null ? infos : out;
-  }
-
-  /** The value's inheritance as {@code PMIx_Alloc_inheritance_string} prints it. */
-  static String inheritanceName(AllocInheritance i) {
-    return i == null ? "UNSPECIFIED" : i.name();
   }
 }

@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.deliver;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jdvm.core.Change;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.RequestId;
+import org.jdvm.server.pmix.transport.Connection;
 
 /**
  * What the endpoint learns from the DVM's outcomes, on the controller thread, right after each
@@ -14,34 +15,36 @@ import org.jdvm.core.RequestId;
  * (for the kernel's word on who a connecting client is), which jobs the core forgot, and every
  * change for the operator feed.
  */
-final class OutcomeWatcher {
+public final class OutcomeWatcher {
   /** What a spawn's requester asked to hear of the job, until the core has accepted it. */
-  record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {}
+  public record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {}
 
-  private final PmixEndpoint endpoint;
+  private final EventRouter events;
+  private final OutputRouter output;
   private final Map<Long, SpawnIntent> spawns = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> started = new ConcurrentHashMap<>();
 
-  OutcomeWatcher(PmixEndpoint endpoint) {
-    this.endpoint = endpoint;
+  public OutcomeWatcher(EventRouter events, OutputRouter output) {
+    this.events = events;
+    this.output = output;
   }
 
   /** A spawn is about to be submitted under {@code id}. */
-  void expectSpawn(RequestId id, SpawnIntent intent) {
+  public void expectSpawn(RequestId id, SpawnIntent intent) {
     spawns.put(id.value(), intent);
   }
 
   /** The spawn was answered (a refused one never produced a job). */
-  void spawnAnswered(RequestId id) {
+  public void spawnAnswered(RequestId id) {
     spawns.remove(id.value());
   }
 
   /** Called with every outcome that changed the state. */
-  void observed(Outcome outcome) {
+  public void observed(Outcome outcome) {
     for (Change change : outcome.changes()) {
       switch (change) {
         case Change.JobSpawned js -> jobSpawned(js);
-        case Change.JobRetired jr -> endpoint.output.jobRetired(jr.namespace());
+        case Change.JobRetired jr -> output.jobRetired(jr.namespace());
         case Change.ProcsStarted ps -> {
           CompletableFuture<Void> f = started.remove(ps.namespace());
           if (f != null) {
@@ -51,19 +54,19 @@ final class OutcomeWatcher {
         default -> {}
       }
     }
-    endpoint.events.feed(outcome.changes());
+    events.feed(outcome.changes());
   }
 
   private void jobSpawned(Change.JobSpawned js) {
     SpawnIntent intent = js.replyTo() == null ? null : spawns.remove(js.replyTo().value());
     if (intent == null) {
-      endpoint.output.jobSpawned(js.namespace(), OutputRouter.Forward.NONE);
+      output.jobSpawned(js.namespace(), OutputRouter.Forward.NONE);
       return;
     }
     if (intent.notifyCompletion()) {
-      intent.conn().wantCompletion(js.namespace());
+      events.wantCompletion(intent.conn(), js.namespace());
     }
-    endpoint.output.jobSpawned(
+    output.jobSpawned(
         js.namespace(),
         intent.channels() == 0
             ? OutputRouter.Forward.NONE
@@ -71,7 +74,7 @@ final class OutcomeWatcher {
   }
 
   /** Completes when the core next records launched processes of this job. */
-  CompletableFuture<Void> procsStarted(String nspace) {
+  public CompletableFuture<Void> procsStarted(String nspace) {
     return started.computeIfAbsent(nspace, k -> new CompletableFuture<>());
   }
 }

@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.deliver;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,6 +10,7 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.frame.Tags;
 import org.jdvm.server.node.ProcListener;
+import org.jdvm.server.pmix.transport.Connection;
 
 /**
  * Where a process's output goes (research REPORT.md §0.5, §9): to the connection that spawned its
@@ -21,15 +22,21 @@ import org.jdvm.server.node.ProcListener;
  * <p>A job's forwarding is known once the core has accepted its spawn (the endpoint learns it from
  * the outcome); output that an agent reads before that is held, bounded, and released then.
  */
-final class OutputRouter {
+public final class OutputRouter {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
+  /** The IOF channel bits ({@code pmix_iof_channel_t}). */
+  public static final int STDIN_CHANNEL = 0x01;
+
+  public static final int STDOUT_CHANNEL = 0x02;
+  public static final int STDERR_CHANNEL = 0x04;
+
   /** Output held for jobs whose forwarding is not known yet, across all of them. */
-  static final int MAX_EARLY_BYTES = 4 << 20;
+  public static final int MAX_EARLY_BYTES = 4 << 20;
 
   /** The spawner's forwarding of one job; {@code conn} is null when nobody forwards it. */
-  record Forward(Connection conn, int channels) {
-    static final Forward NONE = new Forward(null, 0);
+  public record Forward(Connection conn, int channels) {
+    public static final Forward NONE = new Forward(null, 0);
   }
 
   private record Pull(
@@ -57,7 +64,7 @@ final class OutputRouter {
   private boolean warned;
 
   /** The core accepted the spawn of {@code nspace}: from now on its output goes here. */
-  synchronized void jobSpawned(String nspace, Forward forward) {
+  public synchronized void jobSpawned(String nspace, Forward forward) {
     forwards.put(nspace, forward);
     List<Chunk> held = early.remove(nspace);
     if (held != null) {
@@ -72,7 +79,7 @@ final class OutputRouter {
    * The core forgot the job (it retired). Until then late output, from descendants that kept the
    * job's pipes open after its end, still reaches its spawner.
    */
-  synchronized void jobRetired(String nspace) {
+  public synchronized void jobRetired(String nspace) {
     forwards.remove(nspace);
     List<Chunk> held = early.remove(nspace);
     if (held != null) {
@@ -82,11 +89,9 @@ final class OutputRouter {
     }
   }
 
-  synchronized void output(String nspace, int rank, ProcListener.Stream stream, byte[] chunk) {
-    int channel =
-        stream == ProcListener.Stream.STDOUT
-            ? Translator.STDOUT_CHANNEL
-            : Translator.STDERR_CHANNEL;
+  public synchronized void output(
+      String nspace, int rank, ProcListener.Stream stream, byte[] chunk) {
+    int channel = stream == ProcListener.Stream.STDOUT ? STDOUT_CHANNEL : STDERR_CHANNEL;
     if (forwards.containsKey(nspace)) {
       route(nspace, rank, channel, chunk);
       return;
@@ -148,24 +153,33 @@ final class OutputRouter {
   }
 
   /** IOF_PULL: returns the server's id, which the peer sends back in IOF_DEREG. */
-  synchronized long pull(Connection c, List<Proc> procs, int channels, long localId) {
+  public synchronized long pull(Connection c, List<Proc> procs, int channels, long localId) {
     long serverId = ++nextServerId;
     pulls.add(new Pull(c, serverId, localId, channels, List.copyOf(procs)));
     return serverId;
   }
 
+  /** How many IOF_PULL registrations the connection holds. */
+  public synchronized int pulls(Connection c) {
+    int n = 0;
+    for (Pull p : pulls) {
+      n += p.conn == c ? 1 : 0;
+    }
+    return n;
+  }
+
   /** IOF_DEREG of one of the connection's pulls. */
-  synchronized boolean deregister(Connection c, long serverId) {
+  public synchronized boolean deregister(Connection c, long serverId) {
     return pulls.removeIf(p -> p.conn == c && p.serverId == serverId);
   }
 
-  synchronized void connectionClosed(Connection c) {
+  public synchronized void connectionClosed(Connection c) {
     pulls.removeIf(p -> p.conn == c);
     forwards.replaceAll((ns, f) -> f.conn == c ? Forward.NONE : f);
   }
 
   /** Output held for jobs whose spawn the endpoint has not seen accepted yet. */
-  synchronized int heldBytes() {
+  public synchronized int heldBytes() {
     return (int) earlyBytes;
   }
 }

@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.deliver;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;

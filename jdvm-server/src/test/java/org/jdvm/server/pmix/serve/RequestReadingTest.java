@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -22,6 +22,8 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireFormat;
+import org.jdvm.server.pmix.deliver.OutputRouter;
+import org.jdvm.server.pmix.transport.PeerFormat;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,12 +31,12 @@ import org.junit.jupiter.api.Test;
  * attribute, and a refusal with {@code PMIX_ERR_BAD_PARAM} for a value of the wrong type, before
  * the core sees anything.
  */
-class TranslatorTest {
+class RequestReadingTest {
   private static final RequestId ID = new RequestId(1);
   private static final Proc TOOL = new Proc("d@1", 0);
 
   private static Request.Allocate allocate(Info... infos) throws BadRequest {
-    return Translator.allocate(ID, TOOL, AllocDirective.NEW.code(), List.of(infos));
+    return AllocationOps.allocate(ID, TOOL, AllocDirective.NEW.code(), List.of(infos));
   }
 
   private static int refusal(ThrowingCall call) {
@@ -103,7 +105,7 @@ class TranslatorTest {
   @Test
   void lendChildSeparationAndTheRestReachTheRequest() throws Exception {
     Request.Allocate r =
-        Translator.allocate(
+        AllocationOps.allocate(
             ID,
             TOOL,
             AllocDirective.RELEASE.code(),
@@ -122,15 +124,15 @@ class TranslatorTest {
     assertThat(r.warnTimeoutSeconds()).isEqualTo(30);
     assertThat(r.share()).isTrue();
     assertThat(r.targetNamespace()).isEqualTo("d@7");
-    assertThat(refusal(() -> Translator.allocate(ID, TOOL, 9, List.of())))
+    assertThat(refusal(() -> AllocationOps.allocate(ID, TOOL, 9, List.of())))
         .isEqualTo(PmixStatus.ERR_BAD_PARAM);
   }
 
   @Test
   void spawnTargetIsAStringOrAnArrayOfStrings() throws Exception {
     App app = new App("true", List.of("true"), List.of(), null, 1, List.of());
-    Translator.Spawn one =
-        Translator.spawn(
+    JobOps.Spawn one =
+        JobOps.spawn(
             ID,
             TOOL,
             true,
@@ -140,8 +142,8 @@ class TranslatorTest {
     List<Object> targets = new ArrayList<>();
     targets.add("a1");
     targets.add(null);
-    Translator.Spawn many =
-        Translator.spawn(
+    JobOps.Spawn many =
+        JobOps.spawn(
             ID,
             TOOL,
             true,
@@ -150,16 +152,16 @@ class TranslatorTest {
                     PmixKeys.SPAWN_TARGET, Value.array(new DataArray(DataType.STRING, 2, targets))),
                 Info.of(PmixKeys.MAPBY, Value.string("node:OVERSUBSCRIBE")),
                 Info.of(PmixKeys.NOTIFY_COMPLETION, Value.bool(true)),
-                Info.of(Translator.FWD_STDERR, Value.bool(false))),
+                Info.of(JobOps.FWD_STDERR, Value.bool(false))),
             List.of(app));
     assertThat(many.request().spawnTarget()).containsExactly("a1", "");
     assertThat(many.request().mapBy()).isEqualTo(MapBy.NODE);
     assertThat(many.notifyCompletion()).isTrue();
-    assertThat(many.channels()).isEqualTo(Translator.STDOUT_CHANNEL);
+    assertThat(many.channels()).isEqualTo(OutputRouter.STDOUT_CHANNEL);
     assertThat(
             refusal(
                 () ->
-                    Translator.spawn(
+                    JobOps.spawn(
                         ID,
                         TOOL,
                         true,
@@ -169,14 +171,14 @@ class TranslatorTest {
     assertThat(
             refusal(
                 () ->
-                    Translator.spawn(
+                    JobOps.spawn(
                         ID,
                         TOOL,
                         true,
                         List.of(Info.of(PmixKeys.MAPBY, Value.string("ppr:2:socket"))),
                         List.of(app))))
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
-    Translator.Spawn fromApp = Translator.spawn(ID, TOOL, false, List.of(), List.of(app));
+    JobOps.Spawn fromApp = JobOps.spawn(ID, TOOL, false, List.of(), List.of(app));
     assertThat(fromApp.channels()).as("an application forwards only what it asks for").isZero();
   }
 
@@ -184,7 +186,7 @@ class TranslatorTest {
   void sessionControlCollectsEveryDirective() throws Exception {
     App app = new App("true", List.of("true"), List.of(), null, 1, List.of());
     Request.SessionControl r =
-        Translator.sessionControl(
+        AllocationOps.sessionControl(
             ID,
             TOOL,
             5,
@@ -213,13 +215,13 @@ class TranslatorTest {
     assertThat(r.nodeCount()).isNull();
 
     Request.SessionControl choose =
-        Translator.sessionControl(
+        AllocationOps.sessionControl(
             ID, TOOL, 5, List.of(Info.of(PmixKeys.ALLOC_NUM_NODES, Value.uint64(2))));
     assertThat(choose.nodeCount()).as("asks the DVM to choose: the core refuses").isNotNull();
     assertThat(
             refusal(
                 () ->
-                    Translator.sessionControl(
+                    AllocationOps.sessionControl(
                         ID,
                         TOOL,
                         5,
@@ -228,7 +230,7 @@ class TranslatorTest {
     assertThat(
             refusal(
                 () ->
-                    Translator.sessionControl(
+                    AllocationOps.sessionControl(
                         ID,
                         TOOL,
                         5,
@@ -241,22 +243,22 @@ class TranslatorTest {
   @Test
   void jobControlActsOnWholeJobsOnly() throws Exception {
     var actions =
-        Translator.jobControl(
+        JobOps.jobControl(
             TOOL,
             List.of(Proc.wildcard("d@2"), Proc.wildcard("d@3"), Proc.wildcard("d@2")),
             List.of(Info.of("pmix.jctrl.sig", Value.integer(15))));
     assertThat(actions)
         .containsExactly(
-            new Translator.JobAction("d@2", 15, false), new Translator.JobAction("d@3", 15, false));
+            new JobOps.JobAction("d@2", 15, false), new JobOps.JobAction("d@3", 15, false));
     assertThat(
             refusal(
                 () ->
-                    Translator.jobControl(
+                    JobOps.jobControl(
                         TOOL,
                         List.of(new Proc("d@2", 0)),
                         List.of(Info.of("pmix.jctrl.kill", Value.bool(true))))))
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
-    assertThat(refusal(() -> Translator.jobControl(TOOL, List.of(Proc.wildcard("d@2")), List.of())))
+    assertThat(refusal(() -> JobOps.jobControl(TOOL, List.of(Proc.wildcard("d@2")), List.of())))
         .isEqualTo(PmixStatus.ERR_BAD_PARAM);
   }
 
@@ -264,8 +266,8 @@ class TranslatorTest {
   void inheritanceGoesToA41PeerAsUint8() {
     List<Info> infos =
         List.of(Info.of(PmixKeys.ALLOC_INHERITANCE, Value.inheritance(AllocInheritance.NONE)));
-    assertThat(Values.forPeer(infos, WireFormat.V41).get(0).value()).isEqualTo(Value.uint8(1));
-    assertThat(Values.forPeer(infos, WireFormat.V61)).isSameAs(infos);
+    assertThat(PeerFormat.infos(infos, WireFormat.V41).get(0).value()).isEqualTo(Value.uint8(1));
+    assertThat(PeerFormat.infos(infos, WireFormat.V61)).isSameAs(infos);
   }
 
   /**
@@ -329,10 +331,10 @@ class TranslatorTest {
       for (int which = 0; which < 4; which++) {
         try {
           switch (which) {
-            case 0 -> Translator.allocate(ID, TOOL, 1 + random.nextInt(5), infos);
-            case 1 -> Translator.spawn(ID, TOOL, random.nextBoolean(), infos, List.of(app));
-            case 2 -> Translator.sessionControl(ID, TOOL, 3, infos);
-            default -> Translator.jobControl(TOOL, List.of(Proc.wildcard("d@2")), infos);
+            case 0 -> AllocationOps.allocate(ID, TOOL, 1 + random.nextInt(5), infos);
+            case 1 -> JobOps.spawn(ID, TOOL, random.nextBoolean(), infos, List.of(app));
+            case 2 -> AllocationOps.sessionControl(ID, TOOL, 3, infos);
+            default -> JobOps.jobControl(TOOL, List.of(Proc.wildcard("d@2")), infos);
           }
         } catch (BadRequest e) {
           assertThat(e.status())

@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.transport;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -6,104 +6,131 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jdvm.core.Report;
-import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.ConnectRequest;
 import org.jdvm.pmix.frame.FrameHeader;
 
 /**
- * One peer's connection: a virtual thread reads it (the handshake, then one message at a time, each
- * handed to the {@link Dispatcher}), and a virtual thread writes it from a queue, so whoever
- * produces a message (the controller thread above all) only queues it.
+ * One peer's connection, and nothing but the bytes (docs/protocol.md, "Framing"): a virtual thread
+ * reads it (the handshake, then one framed message at a time, each handed to the {@link Handler}),
+ * and a virtual thread writes it from a queue, so whoever produces a message (the controller thread
+ * above all) only queues it. Who the peer is, which events it wants and what its messages mean are
+ * decided by the handler, not here.
  *
- * <p>Faults: a malformed body poisons only its message (the dispatcher answers it with the
- * decoder's status); a bad header, an oversized frame, a bad handshake or end of stream poisons the
- * connection, which is closed. A closed tool or scheduler connection that did not finalize is that
- * namespace's departure (decisions.md 11).
+ * <p>Faults: a bad header, an oversized frame, a bad handshake or end of stream poisons the
+ * connection, which is closed; a malformed body is the handler's to answer. A peer that lets more
+ * than {@link #MAX_QUEUED_BYTES} pile up unread is cut off rather than allowed to exhaust memory.
  */
-final class Connection {
+public final class Connection {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
   /** A peer that lets this much pile up unread is cut off rather than allowed to exhaust memory. */
-  static final long MAX_QUEUED_BYTES = 64L << 20;
+  public static final long MAX_QUEUED_BYTES = 64L << 20;
 
   /** How long a peer has to complete its handshake. */
-  static final long HANDSHAKE_SECONDS = 30;
+  public static final long HANDSHAKE_SECONDS = 30;
 
   private static final byte[] END = new byte[0];
   private static final int GATHER = 64;
 
-  private final PmixEndpoint endpoint;
+  /** What a connection's reader hands on: the handshake, each message, the end. */
+  public interface Handler {
+    /**
+     * The peer's connect request: decide who it is, reply with {@link #sendRaw} after {@link
+     * #admitted}, or refuse.
+     *
+     * @return the peer, or {@code null} to refuse it (the connection is then closed)
+     */
+    Peer admit(Connection c, ConnectRequest request) throws IOException;
+
+    /** One framed message of an admitted peer; called on the reader, one at a time. */
+    void message(Connection c, int tag, byte[] body);
+
+    /** The connection closed (once), for whatever reason; {@code c.peer()} may be null. */
+    void closed(Connection c);
+  }
+
+  private final Handler handler;
+  private final ScheduledExecutorService timer;
   private final SocketChannel channel;
   private final boolean unix;
   private final int index;
   private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
   private final AtomicLong queuedBytes = new AtomicLong();
   private final CountDownLatch writerDone = new CountDownLatch(1);
-  private final Set<String> completionWanted = ConcurrentHashMap.newKeySet();
-  private final Set<Integer> codes = new HashSet<>();
-  private boolean defaultHandler;
-  private volatile boolean feed;
   private volatile Peer peer;
   private volatile boolean closed;
-  private final java.util.concurrent.atomic.AtomicBoolean departed =
-      new java.util.concurrent.atomic.AtomicBoolean();
 
-  Connection(PmixEndpoint endpoint, SocketChannel channel, boolean unix, int index) {
-    this.endpoint = endpoint;
+  /**
+   * @param timer arms the handshake deadline
+   * @param index the connection's number, for logs and as the client's server-side index
+   */
+  public Connection(
+      Handler handler,
+      ScheduledExecutorService timer,
+      SocketChannel channel,
+      boolean unix,
+      int index) {
+    this.handler = handler;
+    this.timer = timer;
     this.channel = channel;
     this.unix = unix;
     this.index = index;
   }
 
-  int index() {
+  public int index() {
     return index;
   }
 
-  boolean unix() {
+  /** Whether the peer came over the Unix socket (else loopback TCP). */
+  public boolean unix() {
     return unix;
   }
 
-  SocketChannel channel() {
+  public SocketChannel channel() {
     return channel;
   }
 
   /** Who the connection acts for; {@code null} until admitted. */
-  Peer peer() {
+  public Peer peer() {
     return peer;
   }
 
-  boolean isClosed() {
+  public boolean isClosed() {
     return closed;
   }
 
-  InetSocketAddress remoteTcp() throws IOException {
+  public InetSocketAddress remoteTcp() throws IOException {
     return (InetSocketAddress) channel.getRemoteAddress();
   }
 
-  InetSocketAddress localTcp() throws IOException {
+  public InetSocketAddress localTcp() throws IOException {
     return (InetSocketAddress) channel.getLocalAddress();
+  }
+
+  /** A packer in the peer's wire format. */
+  public Packer packer() {
+    return new Packer(peer.format());
   }
 
   // ---- reading -------------------------------------------------------------------------------
 
-  void run() {
+  /** Reads the connection until it ends; run on a thread of its own. */
+  public void run() {
     Thread.ofVirtual().name("jdvm-peer-" + index + "-out").start(this::writeLoop);
     ScheduledFuture<?> deadline = armHandshakeDeadline();
     try {
       ConnectRequest request = readConnect();
-      Peer admitted = endpoint.admission().admit(this, request);
+      Peer admitted = handler.admit(this, request);
       if (deadline != null) {
         deadline.cancel(false);
       }
@@ -114,7 +141,7 @@ final class Connection {
       while (!closed) {
         FrameHeader header = FrameHeader.decode(readFully(FrameHeader.BYTES), 0);
         byte[] body = readFully(header.nbytes());
-        endpoint.dispatcher().handle(this, header.tag(), body);
+        handler.message(this, header.tag(), body);
       }
     } catch (EOFException e) {
       close("end of stream");
@@ -130,7 +157,7 @@ final class Connection {
 
   private ScheduledFuture<?> armHandshakeDeadline() {
     try {
-      return endpoint.timer.schedule(
+      return timer.schedule(
           () -> {
             if (peer == null) {
               close("no handshake within " + HANDSHAKE_SECONDS + " s");
@@ -165,15 +192,15 @@ final class Connection {
     return bytes;
   }
 
-  /** Admission is done: events and output may now be addressed to this peer. */
-  void admitted(Peer p) {
+  /** Admission is done: messages may now be addressed to this peer. */
+  public void admitted(Peer p) {
     this.peer = p;
   }
 
   // ---- writing -------------------------------------------------------------------------------
 
   /** Queues one framed message (pindex 0, as a 4.2.2 server sends every header). */
-  void send(int tag, byte[] body) {
+  public void send(int tag, byte[] body) {
     byte[] message = new byte[FrameHeader.BYTES + body.length];
     FrameHeader.of(0, tag, body.length).encode(message, 0);
     System.arraycopy(body, 0, message, FrameHeader.BYTES, body.length);
@@ -181,7 +208,7 @@ final class Connection {
   }
 
   /** Queues raw bytes: the handshake reply, which has no frame. */
-  void sendRaw(byte[] bytes) {
+  public void sendRaw(byte[] bytes) {
     enqueue(bytes);
   }
 
@@ -236,65 +263,10 @@ final class Connection {
     queuedBytes.addAndGet(-total);
   }
 
-  // ---- events a peer registered for ----------------------------------------------------------
-
-  /** REGEVENTS: these codes, or (none) a default handler; optionally the operator feed. */
-  synchronized void register(List<Integer> eventCodes, boolean operatorFeed) {
-    if (eventCodes.isEmpty() && !operatorFeed) {
-      defaultHandler = true;
-    }
-    codes.addAll(eventCodes);
-    if (operatorFeed) {
-      feed = true;
-    }
-  }
-
-  /** DEREGEVENTS of one code; {@code Integer.MIN_VALUE} is the last default handler. */
-  synchronized void deregister(int code) {
-    if (code == Integer.MIN_VALUE) {
-      defaultHandler = false;
-    } else {
-      codes.remove(code);
-    }
-    if (code == JdvmProtocol.EVENT_CHANGE) {
-      feed = false;
-    }
-  }
-
-  /** Whether the peer has a handler for an event with this status. */
-  synchronized boolean wants(int status) {
-    return defaultHandler || codes.contains(status);
-  }
-
-  boolean followsFeed() {
-    return feed;
-  }
-
-  /** The peer spawned this job with PMIX_NOTIFY_COMPLETION: it hears of the job's end. */
-  void wantCompletion(String nspace) {
-    completionWanted.add(nspace);
-  }
-
-  boolean takeCompletion(String nspace) {
-    return completionWanted.remove(nspace);
-  }
-
   // ---- ending --------------------------------------------------------------------------------
 
-  /** FINALIZE of a tool or the scheduler: its namespace terminates now, cleanly. */
-  void depart(boolean connectionLost) {
-    Peer p = peer;
-    if (p == null || !p.role().isToolClass() || !departed.compareAndSet(false, true)) {
-      return;
-    }
-    var dvm = endpoint.dvm();
-    if (dvm != null) {
-      dvm.submit(new Report.ToolDeparted(p.proc().nspace(), connectionLost));
-    }
-  }
-
   /** Closes at once: what is still queued is dropped. Idempotent. */
-  void close(String reason) {
+  public void close(String reason) {
     if (closed) {
       return;
     }
@@ -309,12 +281,11 @@ final class Connection {
     LOG.log(
         System.Logger.Level.DEBUG,
         "peer=" + index + " proc=" + (p == null ? "-" : p.proc()) + " closed=" + quote(reason));
-    endpoint.forget(this);
-    depart(true);
+    handler.closed(this);
   }
 
   /** Lets the writer send what is queued (at most {@code nanos}), then closes. */
-  void closeAfterFlush(long nanos) {
+  public void closeAfterFlush(long nanos) {
     if (!closed) {
       queue.add(END);
       try {

@@ -1,14 +1,11 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.serve;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import org.jdvm.core.MapBy;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
 import org.jdvm.core.SessionOp;
-import org.jdvm.core.Signals;
 import org.jdvm.pmix.AllocDirective;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.DataType;
@@ -17,20 +14,27 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Proc;
 
 /**
- * PMIx infos into the core's typed requests (issue 4, "Translation"). Every value's type is checked
- * here, so a wrong one is refused with {@code PMIX_ERR_BAD_PARAM} before the core sees anything;
- * unknown keys are ignored, as PMIx lets a host ignore what it does not know.
+ * Allocation and session control (spec 8.2.1; decisions.md 1–9, 13–14): {@code
+ * PMIx_Allocation_request} (ALLOC) and {@code PMIx_Session_control} (SESSION_CTRL), read into the
+ * core's typed requests and answered {@code STATUS | SIZE n | INFO…}. Every value's type is checked
+ * here ({@code PMIX_ERR_BAD_PARAM} before the core sees anything); unknown keys are ignored.
  */
-final class Translator {
-  private Translator() {}
+public final class AllocationOps {
+  /** ALLOC: {@code ALLOC_DIRECTIVE | SIZE n | INFO}; answered {@code STATUS | SIZE n | INFO}. */
+  void allocate(Exchange x) throws BadRequest {
+    int directive = (int) x.in().unpackInteger(DataType.ALLOC_DIRECTIVE);
+    List<Info> infos = x.infos();
+    RequestId id = x.nextId();
+    x.submit(id, allocate(id, x.self(), directive, infos), x::replyInfos);
+  }
 
-  static final String FWD_STDOUT = "pmix.fwd.stdout";
-  static final String FWD_STDERR = "pmix.fwd.stderr";
-
-  /** The IOF channel bits (pmix_iof_channel_t). */
-  static final int STDOUT_CHANNEL = 0x02;
-
-  static final int STDERR_CHANNEL = 0x04;
+  /** SESSION_CTRL: {@code UINT32 session | SIZE n | INFO}; answered like an allocation. */
+  void sessionControl(Exchange x) throws BadRequest {
+    long sessionId = x.in().unpackInteger(DataType.UINT32);
+    List<Info> infos = x.infos();
+    RequestId id = x.nextId();
+    x.submit(id, sessionControl(id, x.self(), sessionId, infos), x::replyInfos);
+  }
 
   // ---- allocation ----------------------------------------------------------------------------
 
@@ -77,128 +81,6 @@ final class Translator {
 
   private static boolean amountRequired(boolean sawAmount, boolean soFar, Info i) {
     return sawAmount ? soFar || i.isRequired() : i.isRequired();
-  }
-
-  // ---- spawn ---------------------------------------------------------------------------------
-
-  /** A spawn as the core takes it, and what the requester asked to hear of the job. */
-  record Spawn(Request.Spawn request, int channels, boolean notifyCompletion) {}
-
-  /**
-   * {@code PMIx_Spawn}: targeting (decisions.md 15), the mapping policy, output forwarding and
-   * completion notice. A tool gets its job's output unless it says otherwise, as a 4.2.2 server
-   * forwards to a tool requester whatever its flags (research REPORT.md §4.3); an application only
-   * what it asks for.
-   */
-  static Spawn spawn(
-      RequestId id, Proc requester, boolean tool, List<Info> jobInfos, List<App> apps)
-      throws BadRequest {
-    List<String> target = null;
-    Long sessionId = null;
-    String allocId = null;
-    String allocReqId = null;
-    MapBy mapBy = MapBy.SLOT;
-    int channels = tool ? STDOUT_CHANNEL | STDERR_CHANNEL : 0;
-    boolean notify = false;
-    for (Info i : jobInfos) {
-      switch (i.key()) {
-        case PmixKeys.SPAWN_TARGET -> target = Values.strings(i);
-        case PmixKeys.SESSION_ID -> sessionId = Values.unsigned(i);
-        case PmixKeys.ALLOC_ID -> allocId = Values.string(i);
-        case PmixKeys.ALLOC_REQ_ID -> allocReqId = Values.string(i);
-        case PmixKeys.MAPBY -> mapBy = mapBy(i);
-        case PmixKeys.NOTIFY_COMPLETION -> notify = Values.bool(i);
-        case FWD_STDOUT -> channels = flag(channels, STDOUT_CHANNEL, Values.bool(i));
-        case FWD_STDERR -> channels = flag(channels, STDERR_CHANNEL, Values.bool(i));
-        default -> {}
-      }
-    }
-    checkApps(apps);
-    Request.Spawn request =
-        new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy);
-    return new Spawn(request, channels, notify);
-  }
-
-  private static int flag(int bits, int bit, boolean on) {
-    return on ? bits | bit : bits & ~bit;
-  }
-
-  private static MapBy mapBy(Info i) throws BadRequest {
-    String policy = Values.string(i);
-    String base = policy == null ? "" : policy.split(":", 2)[0].toLowerCase(Locale.ROOT);
-    return switch (base) {
-      case "slot" -> MapBy.SLOT;
-      case "node" -> MapBy.NODE;
-      default -> throw BadRequest.notSupported("mapping policy \"" + policy + "\"");
-    };
-  }
-
-  static void checkApps(List<App> apps) throws BadRequest {
-    for (App a : apps) {
-      if ((a.cmd() == null || a.cmd().isEmpty()) && a.argv().isEmpty()) {
-        throw BadRequest.param("an app without a command");
-      }
-      if (a.maxprocs() < 0) {
-        throw BadRequest.param("an app with " + a.maxprocs() + " processes");
-      }
-    }
-  }
-
-  // ---- job control ---------------------------------------------------------------------------
-
-  /** One thing to do to one job. */
-  record JobAction(String nspace, int signal, boolean terminate) {
-    Request toRequest(RequestId id, Proc requester) {
-      return terminate
-          ? new Request.TerminateJob(id, requester, nspace)
-          : new Request.SignalJob(id, requester, nspace, signal);
-    }
-  }
-
-  /**
-   * {@code PMIx_Job_control}: signal (also pause and resume, as STOP and CONT) or terminate whole
-   * jobs. A target naming one rank is refused NOT_SUPPORTED rather than widened to its job.
-   */
-  static List<JobAction> jobControl(Proc requester, List<Proc> targets, List<Info> directives)
-      throws BadRequest {
-    Integer signal = null;
-    boolean terminate = false;
-    for (Info i : directives) {
-      switch (i.key()) {
-        case "pmix.jctrl.sig" -> signal = Values.signed(i);
-        case "pmix.jctrl.term", "pmix.jctrl.kill" -> terminate |= Values.bool(i);
-        case "pmix.jctrl.pause" -> signal = Values.bool(i) ? Signals.STOP : signal;
-        case "pmix.jctrl.resume" -> signal = Values.bool(i) ? Signals.CONT : signal;
-        case "pmix.jctrl.cancel",
-            "pmix.jctrl.restart",
-            "pmix.jctrl.ckpt",
-            "pmix.jctrl.pvn",
-            "pmix.jctrl.defpset" ->
-            throw BadRequest.notSupported(i.key());
-        default -> {
-          if (i.isRequired()) {
-            throw BadRequest.notSupported(i.key());
-          }
-        }
-      }
-    }
-    if (signal == null && !terminate) {
-      throw BadRequest.param("no signal and no termination");
-    }
-    List<String> nspaces = new ArrayList<>();
-    for (Proc t : targets.isEmpty() ? List.of(Proc.wildcard(requester.nspace())) : targets) {
-      if (t.rank() != Proc.RANK_WILDCARD) {
-        throw BadRequest.notSupported("job control of one process (" + t + ")");
-      }
-      if (!nspaces.contains(t.nspace())) {
-        nspaces.add(t.nspace());
-      }
-    }
-    List<JobAction> actions = new ArrayList<>();
-    for (String ns : nspaces) {
-      actions.add(new JobAction(ns, signal == null ? 0 : signal, terminate));
-    }
-    return actions;
   }
 
   // ---- session control -----------------------------------------------------------------------
@@ -261,7 +143,7 @@ final class Translator {
     if (job && apps.isEmpty()) {
       throw BadRequest.param("PMIX_SESSION_JOB without PMIX_SESSION_APP");
     }
-    checkApps(apps);
+    JobOps.checkApps(apps);
     return b.operations(ops.toArray(SessionOp[]::new))
         .nodes(nodes)
         .namespaces(namespaces)

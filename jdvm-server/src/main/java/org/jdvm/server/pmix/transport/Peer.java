@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.transport;
 
 import java.util.Objects;
 import org.jdvm.pmix.Proc;
@@ -12,9 +12,9 @@ import org.jdvm.pmix.WireFormat;
  * @param role what the connection is, as the handshake established it
  * @param format the peer's wire component and buffer type, as it announced them
  */
-record Peer(Proc proc, Role role, WireFormat format) {
+public record Peer(Proc proc, Role role, WireFormat format) {
   /** What a connection is. */
-  enum Role {
+  public enum Role {
     /** A tool with a namespace of its own, minted or given. */
     TOOL,
     /** A launched process, or a helper presenting its credential. */
@@ -22,19 +22,19 @@ record Peer(Proc proc, Role role, WireFormat format) {
     /** The scheduler: a tool that is the implicit owner of every session. */
     SCHEDULER;
 
-    boolean isToolClass() {
+    public boolean isToolClass() {
       return this != APPLICATION;
     }
   }
 
-  Peer {
+  public Peer {
     Objects.requireNonNull(proc, "proc");
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(format, "format");
   }
 
   /** Whether an event or output addressed to {@code target} is this peer's. */
-  boolean actsFor(Proc target) {
+  public boolean actsFor(Proc target) {
     return proc.nspace().equals(target.nspace())
         && (target.rank() == Proc.RANK_WILDCARD || target.rank() == proc.rank());
   }

@@ -1,22 +1,17 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.serve;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
-import org.jdvm.core.JobKind;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
-import org.jdvm.core.query.JobView;
-import org.jdvm.core.query.ProcView;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
@@ -29,6 +24,9 @@ import org.jdvm.pmix.frame.ConnectRequest;
 import org.jdvm.pmix.frame.ToolConnectReply;
 import org.jdvm.server.identity.Credentials;
 import org.jdvm.server.identity.LoopbackPeers;
+import org.jdvm.server.pmix.deliver.EventRouter;
+import org.jdvm.server.pmix.transport.Connection;
+import org.jdvm.server.pmix.transport.Peer;
 
 /**
  * The connect handshake and who a peer is (docs/protocol.md, "Who a peer is"; architecture.md §4).
@@ -42,7 +40,7 @@ import org.jdvm.server.identity.LoopbackPeers;
  * descendant. Anything else is refused by closing the socket, the only refusal libpmix 4.2.2
  * notices (research REPORT.md §3.2).
  */
-final class Admission {
+public final class Admission {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
   /** How long a launched process may connect before its launch report reached the core. */
@@ -50,13 +48,22 @@ final class Admission {
 
   private static final long CORE_WAIT_MS = 10_000;
 
-  private final PmixEndpoint endpoint;
+  private final Upstream upstream;
+  private final EventRouter events;
+  private final Proc serverProc;
   private final Credentials credentials;
   private final int ownUid;
   private final String ownUser;
 
-  Admission(PmixEndpoint endpoint, Credentials credentials) {
-    this.endpoint = endpoint;
+  /**
+   * @param events where an admitted connection becomes reachable
+   * @param serverProc the server's own process, named in a tool's handshake reply
+   */
+  public Admission(
+      Upstream upstream, EventRouter events, Proc serverProc, Credentials credentials) {
+    this.upstream = upstream;
+    this.events = events;
+    this.serverProc = serverProc;
     this.credentials = credentials;
     this.ownUid = LoopbackPeers.ownUid();
     this.ownUser = ownUserName();
@@ -75,7 +82,7 @@ final class Admission {
    *
    * @return who the peer is, or {@code null} when it is refused (the caller closes the socket)
    */
-  Peer admit(Connection c, ConnectRequest request) throws IOException {
+  public Peer admit(Connection c, ConnectRequest request) throws IOException {
     WireFormat format = request.wireFormat();
     String why = transportRefusal(c, request);
     if (why != null) {
@@ -152,7 +159,7 @@ final class Admission {
     Peer peer = new Peer(proc, Peer.Role.APPLICATION, format);
     c.admitted(peer);
     c.sendRaw(ClientConnectReply.accepted(c.index()).encode());
-    endpoint.events.add(c);
+    events.add(c);
     return peer;
   }
 
@@ -162,62 +169,23 @@ final class Admission {
     if (owner.isEmpty()) {
       return false;
     }
-    long pid = awaitPid(proc);
+    long pid = upstream.awaitPid(proc, PID_WAIT_MS);
     return pid > 0 && LoopbackPeers.heldByProcessTree(pid, owner.get().inode());
   }
 
-  /** The pid the core has for {@code proc}, waiting (bounded) for its launch report. */
-  private long awaitPid(Proc proc) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PID_WAIT_MS);
-    while (true) {
-      CompletableFuture<Void> started = endpoint.outcomes.procsStarted(proc.nspace());
-      long pid = read(v -> pidOf(v.job(proc.nspace()).orElse(null), proc.rank()));
-      long left = deadline - System.nanoTime();
-      if (pid != 0 || left <= 0) {
-        return pid;
-      }
-      try {
-        started.get(left, TimeUnit.NANOSECONDS);
-      } catch (TimeoutException | ExecutionException e) {
-        return 0;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 0;
-      }
-    }
-  }
-
-  /** The proc's pid; 0 while it is being launched; -1 when there is no such live proc. */
-  private static long pidOf(JobView job, int rank) {
-    if (job == null || job.state() == JobView.State.TERMINATED) {
-      return -1;
-    }
-    for (ProcView p : job.procs()) {
-      if (p.rank() == rank) {
-        return p.state() == ProcView.State.ENDED ? -1 : p.pid();
-      }
-    }
-    return -1;
-  }
-
   private boolean isLiveProc(Proc proc) {
-    return read(
-        v ->
-            v.job(proc.nspace())
-                .filter(j -> j.kind() == JobKind.APPLICATION)
-                .filter(j -> j.state() != JobView.State.TERMINATED)
-                .map(j -> j.procs().stream().anyMatch(p -> p.rank() == proc.rank()))
-                .orElse(false));
+    return await(upstream.isLiveProc(proc), false);
   }
 
-  private <T> T read(Function<org.jdvm.core.query.CoreView, T> query) {
+  private static <T> T await(CompletableFuture<T> f, T otherwise) {
     try {
-      return endpoint.dvm().read(query).get(CORE_WAIT_MS, TimeUnit.MILLISECONDS);
+      return f.get(CORE_WAIT_MS, TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the controller did not answer: " + e, e);
+      LOG.log(System.Logger.Level.WARNING, "the DVM did not answer an admission check: " + e);
+      return otherwise;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
+      return otherwise;
     }
   }
 
@@ -234,12 +202,13 @@ final class Admission {
     }
     boolean minted = request.flag().needsId() || request.proc() == null;
     String chosen = minted ? null : request.proc().nspace();
-    Pending.Answer answer =
+    RequestId id = upstream.nextId();
+    Upstream.Answer answer =
         register(
-            id ->
-                scheduler
-                    ? new Request.RegisterScheduler(id, chosen)
-                    : new Request.RegisterTool(id, chosen));
+            scheduler
+                ? new Request.RegisterScheduler(id, chosen)
+                : new Request.RegisterTool(id, chosen),
+            id);
     if (answer.status() != PmixStatus.SUCCESS) {
       LOG.log(
           System.Logger.Level.INFO,
@@ -255,36 +224,18 @@ final class Admission {
     Peer peer = new Peer(proc, scheduler ? Peer.Role.SCHEDULER : Peer.Role.TOOL, format);
     c.admitted(peer);
     if (c.isClosed()) {
-      c.depart(true);
-      return null;
+      return peer; // the caller sees it closed, and reports the departure
     }
     c.sendRaw(
-        ToolConnectReply.accepted(request.flag().needsId() ? proc : null, endpoint.serverProc())
-            .encode());
-    endpoint.events.add(c);
+        ToolConnectReply.accepted(request.flag().needsId() ? proc : null, serverProc).encode());
+    events.add(c);
     return peer;
   }
 
-  private Pending.Answer register(Function<RequestId, Request> request) {
-    CompletableFuture<Pending.Answer> answer = new CompletableFuture<>();
-    RequestId id = endpoint.pending.open(answer::complete);
-    endpoint
-        .dvm()
-        .submit(request.apply(id))
-        .whenComplete(
-            (o, t) -> {
-              if (t != null) {
-                endpoint.pending.complete(id, PmixStatus.ERR_UNREACH, List.of());
-              }
-            });
-    try {
-      return answer.get(CORE_WAIT_MS, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      return new Pending.Answer(PmixStatus.ERR_TIMEOUT, List.of());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Pending.Answer(PmixStatus.ERR_TIMEOUT, List.of());
-    }
+  private Upstream.Answer register(Request request, RequestId id) {
+    return await(
+        upstream.submit(id, request),
+        new Upstream.Answer(PmixStatus.ERR_TIMEOUT, java.util.List.of()));
   }
 
   private static String blobString(ConnectRequest request, String key) {

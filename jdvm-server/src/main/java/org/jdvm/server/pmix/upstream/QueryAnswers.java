@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.upstream;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +17,8 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
+import org.jdvm.server.pmix.serve.BadRequest;
+import org.jdvm.server.pmix.serve.Values;
 
 /**
  * {@code PMIx_Query_info} answered from the core's views, on the controller thread, as copies

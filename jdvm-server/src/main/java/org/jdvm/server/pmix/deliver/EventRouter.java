@@ -1,7 +1,8 @@
-package org.jdvm.server.pmix;
+package org.jdvm.server.pmix.deliver;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +22,9 @@ import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.Commands;
 import org.jdvm.pmix.frame.Tags;
+import org.jdvm.server.pmix.transport.Connection;
+import org.jdvm.server.pmix.transport.Peer;
+import org.jdvm.server.pmix.transport.PeerFormat;
 
 /**
  * Who hears which event (spec 8.2.1.9.5; research REPORT.md §5). A libpmix 4.2.2 tool runs its
@@ -29,35 +33,52 @@ import org.jdvm.pmix.frame.Tags;
  * target that registered its code (or a default handler); an event a peer notifies goes to the
  * registered connections its range covers. Every event travels on tag 0 as {@code COMMAND 12 |
  * STATUS | PROC source | SIZE n | INFO… | DATA_RANGE}.
+ *
+ * <p>What each connection registered (codes, a default handler, the operator feed, the jobs whose
+ * completion it asked to hear of) is kept here, beside the routing that reads it.
  */
-final class EventRouter {
+public final class EventRouter {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
   /** {@code pmix_data_range_t}. */
-  static final int RANGE_UNDEF = 0;
+  public static final int RANGE_UNDEF = 0;
 
-  static final int RANGE_RM = 1;
-  static final int RANGE_LOCAL = 2;
-  static final int RANGE_NAMESPACE = 3;
-  static final int RANGE_SESSION = 4;
-  static final int RANGE_GLOBAL = 5;
-  static final int RANGE_CUSTOM = 6;
-  static final int RANGE_PROC_LOCAL = 7;
+  public static final int RANGE_RM = 1;
+  public static final int RANGE_LOCAL = 2;
+  public static final int RANGE_NAMESPACE = 3;
+  public static final int RANGE_SESSION = 4;
+  public static final int RANGE_GLOBAL = 5;
+  public static final int RANGE_CUSTOM = 6;
+  public static final int RANGE_PROC_LOCAL = 7;
+
+  /** What one connection registered. */
+  private static final class Registration {
+    private final Set<Integer> codes = new HashSet<>();
+    private final Set<String> completionWanted = ConcurrentHashMap.newKeySet();
+    private boolean defaultHandler;
+    private volatile boolean feed;
+
+    synchronized boolean wants(int status) {
+      return defaultHandler || codes.contains(status);
+    }
+  }
+
+  private static final Registration NONE = new Registration();
 
   private final Proc serverProc;
   private final Map<String, List<Connection>> byNamespace = new ConcurrentHashMap<>();
-  private final Set<Connection> all = ConcurrentHashMap.newKeySet();
+  private final Map<Connection, Registration> all = new ConcurrentHashMap<>();
   private volatile Connection scheduler;
 
-  EventRouter(Proc serverProc) {
+  public EventRouter(Proc serverProc) {
     this.serverProc = serverProc;
   }
 
   /** An admitted connection becomes reachable. */
-  void add(Connection c) {
+  public void add(Connection c) {
     Peer p = c.peer();
     byNamespace.computeIfAbsent(p.proc().nspace(), k -> new CopyOnWriteArrayList<>()).add(c);
-    all.add(c);
+    all.put(c, new Registration());
     if (p.role() == Peer.Role.SCHEDULER) {
       scheduler = c;
     }
@@ -66,7 +87,8 @@ final class EventRouter {
     }
   }
 
-  void remove(Connection c) {
+  /** A connection ended: it hears nothing more, and what it registered is forgotten. */
+  public void remove(Connection c) {
     Peer p = c.peer();
     all.remove(c);
     if (p == null) {
@@ -84,7 +106,7 @@ final class EventRouter {
   }
 
   /** The open connections acting for {@code target} (a WILDCARD rank: any rank of it). */
-  List<Connection> actingFor(Proc target) {
+  public List<Connection> actingFor(Proc target) {
     List<Connection> list = byNamespace.get(target.nspace());
     if (list == null) {
       return List.of();
@@ -98,8 +120,49 @@ final class EventRouter {
     return out;
   }
 
-  Set<Connection> all() {
-    return all;
+  private Registration registration(Connection c) {
+    return all.getOrDefault(c, NONE);
+  }
+
+  // ---- what a connection registers -----------------------------------------------------------
+
+  /** REGEVENTS: these codes, or (none) a default handler. */
+  public void register(Connection c, List<Integer> eventCodes) {
+    Registration r = registration(c);
+    synchronized (r) {
+      if (eventCodes.isEmpty()) {
+        r.defaultHandler = true;
+      }
+      r.codes.addAll(eventCodes);
+    }
+  }
+
+  /** DEREGEVENTS of one code; {@code Integer.MIN_VALUE} is the last default handler. */
+  public void deregister(Connection c, int code) {
+    Registration r = registration(c);
+    synchronized (r) {
+      if (code == Integer.MIN_VALUE) {
+        r.defaultHandler = false;
+      } else {
+        r.codes.remove(code);
+      }
+      if (code == JdvmProtocol.EVENT_CHANGE) {
+        r.feed = false;
+      }
+    }
+  }
+
+  /** How many event codes the connection has registered. */
+  public int registeredCodes(Connection c) {
+    Registration r = registration(c);
+    synchronized (r) {
+      return r.codes.size();
+    }
+  }
+
+  /** The peer spawned this job with PMIX_NOTIFY_COMPLETION: it hears of the job's end. */
+  public void wantCompletion(Connection c, String nspace) {
+    registration(c).completionWanted.add(nspace);
   }
 
   // ---- from the core -------------------------------------------------------------------------
@@ -109,11 +172,12 @@ final class EventRouter {
    * registered the code or a default handler; a job's end also to a connection that spawned the job
    * with PMIX_NOTIFY_COMPLETION.
    */
-  void directed(Proc target, int status, Proc source, List<Info> infos) {
+  public void directed(Proc target, int status, Proc source, List<Info> infos) {
     String ended = status == PmixStatus.EVENT_JOB_END ? affected(infos) : null;
     for (Connection c : actingFor(target)) {
-      boolean completion = ended != null && c.takeCompletion(ended);
-      if (completion || c.wants(status)) {
+      Registration r = registration(c);
+      boolean completion = ended != null && r.completionWanted.remove(ended);
+      if (completion || r.wants(status)) {
         send(c, status, source, withRange(infos, c.peer().proc()), RANGE_CUSTOM);
       }
     }
@@ -143,7 +207,7 @@ final class EventRouter {
    * {@code PMIX_SESSION_COMPLETE} to the attached scheduler, once (docs/protocol.md): status {@code
    * PMIX_EVENT_SESSION_END}, whatever it registered, since it is the answer to its session.
    */
-  void sessionComplete(Effect.ReportSessionComplete r) {
+  public void sessionComplete(Effect.ReportSessionComplete r) {
     Connection c = scheduler;
     if (c == null || c.isClosed()) {
       LOG.log(
@@ -177,14 +241,15 @@ final class EventRouter {
    * The operator feed: remembers the changes (bounded) and sends them to every connection that
    * subscribed. Called on the controller thread.
    */
-  synchronized void feed(List<Change> changes) {
+  public synchronized void feed(List<Change> changes) {
     for (Change change : changes) {
       if (history.size() == FEED_HISTORY) {
         history.removeFirst();
       }
       history.addLast(change);
-      for (Connection c : all) {
-        if (c.followsFeed() && !c.isClosed()) {
+      for (Map.Entry<Connection, Registration> e : all.entrySet()) {
+        Connection c = e.getKey();
+        if (e.getValue().feed && !c.isClosed()) {
           sendChange(c, change);
         }
       }
@@ -196,7 +261,7 @@ final class EventRouter {
    * JdvmProtocol#FEED_REPLAYED} marker, then every change as it happens — with nothing lost or
    * repeated in between, because {@link #feed} cannot run while this does.
    */
-  synchronized void subscribeFeed(Connection c, List<Integer> codes) {
+  public synchronized void subscribeFeed(Connection c, List<Integer> codes) {
     for (Change change : history) {
       sendChange(c, change);
     }
@@ -206,7 +271,11 @@ final class EventRouter {
         serverProc,
         List.of(Info.of(JdvmProtocol.FEED_REPLAYED, Value.bool(true))),
         RANGE_CUSTOM);
-    c.register(codes, true);
+    Registration r = registration(c);
+    synchronized (r) {
+      r.codes.addAll(codes);
+      r.feed = true;
+    }
   }
 
   private void sendChange(Connection c, Change change) {
@@ -224,17 +293,18 @@ final class EventRouter {
    * its recipients in {@code pmix.evrange}; NAMESPACE is the sender's job; LOCAL, SESSION and
    * GLOBAL are everyone here; RM and PROC_LOCAL reach no other peer.
    */
-  void fromPeer(Connection sender, int status, int range, List<Info> infos) throws BadRequest {
+  public void fromPeer(
+      Connection sender, int status, int range, List<Proc> customRange, List<Info> infos) {
     Proc source = sender.peer().proc();
     List<Connection> targets = new ArrayList<>();
     switch (range) {
       case RANGE_CUSTOM -> {
-        for (Proc p : customRange(infos)) {
+        for (Proc p : customRange) {
           targets.addAll(actingFor(p));
         }
       }
       case RANGE_NAMESPACE -> targets.addAll(actingFor(Proc.wildcard(source.nspace())));
-      case RANGE_UNDEF, RANGE_LOCAL, RANGE_SESSION, RANGE_GLOBAL -> targets.addAll(all);
+      case RANGE_UNDEF, RANGE_LOCAL, RANGE_SESSION, RANGE_GLOBAL -> targets.addAll(all.keySet());
       default -> {}
     }
     List<Info> clean = new ArrayList<>(infos.size());
@@ -243,25 +313,16 @@ final class EventRouter {
     }
     List<Connection> done = new ArrayList<>();
     for (Connection c : targets) {
-      if (c != sender && !done.contains(c) && !c.isClosed() && c.wants(status)) {
+      if (c != sender && !done.contains(c) && !c.isClosed() && registration(c).wants(status)) {
         done.add(c);
         send(c, status, source, clean, range);
       }
     }
   }
 
-  private static List<Proc> customRange(List<Info> infos) throws BadRequest {
-    for (Info i : infos) {
-      if (i.key().equals(PmixKeys.EVENT_CUSTOM_RANGE)) {
-        return Values.procs(i);
-      }
-    }
-    throw BadRequest.param("a CUSTOM range without pmix.evrange");
-  }
-
   // ---- the wire ------------------------------------------------------------------------------
 
-  static void send(Connection c, int status, Proc source, List<Info> infos, int range) {
+  private static void send(Connection c, int status, Proc source, List<Info> infos, int range) {
     Peer p = c.peer();
     try {
       byte[] body =
@@ -269,7 +330,7 @@ final class EventRouter {
               .packCommand(Commands.NOTIFY_CMD)
               .packStatus(status)
               .packProc(source)
-              .packInfos(Values.forPeer(infos, p.format()))
+              .packInfos(PeerFormat.infos(infos, p.format()))
               .packInteger(DataType.DATA_RANGE, range)
               .toByteArray();
       c.send(Tags.NOTIFY, body);

@@ -1,0 +1,133 @@
+package org.jdvm.server.pmix.serve;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jdvm.core.Report;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.server.pmix.deliver.EventRouter;
+import org.jdvm.server.pmix.deliver.OutputRouter;
+import org.jdvm.server.pmix.transport.Peer;
+
+/**
+ * Events and I/O forwarding (spec 8.2.1.9.5; docs/protocol.md, "Events" and "Output"): NOTIFY,
+ * REGEVENTS, DEREGEVENTS, IOF_PULL and IOF_DEREG. What a connection registers is kept by the
+ * delivering half ({@link EventRouter}, {@link OutputRouter}); this file reads the requests and
+ * bounds them.
+ */
+public final class EventOps {
+  private final EventRouter events;
+  private final OutputRouter output;
+
+  public EventOps(EventRouter events, OutputRouter output) {
+    this.events = events;
+    this.output = output;
+  }
+
+  /**
+   * NOTIFY from a peer: {@code STATUS | DATA_RANGE | SIZE n | INFO}. The scheduler's timeout
+   * warning goes to the core, which relays it to the allocation's requester alone (spec 8.2.1.9.5);
+   * any other event is delivered by its range.
+   */
+  void notify(Exchange x) throws BadRequest {
+    int status = x.in().unpackStatus();
+    int range = (int) x.in().unpackInteger(DataType.DATA_RANGE);
+    List<Info> infos = x.infos();
+    if (status == PmixStatus.ALLOC_TIMEOUT_WARNING && x.peer().role() == Peer.Role.SCHEDULER) {
+      x.upstream().report(timeoutWarning(infos));
+    } else {
+      List<Proc> custom = range == EventRouter.RANGE_CUSTOM ? customRange(infos) : List.of();
+      events.fromPeer(x.connection(), status, range, custom, infos);
+    }
+    x.replyStatus(PmixStatus.SUCCESS);
+  }
+
+  private static Report timeoutWarning(List<Info> infos) throws BadRequest {
+    String allocId = null;
+    Long remaining = null;
+    for (Info i : infos) {
+      if (i.key().equals(PmixKeys.ALLOC_ID)) {
+        allocId = Values.string(i);
+      } else if (i.key().equals(PmixKeys.TIME_REMAINING)) {
+        remaining = Values.unsigned(i);
+      }
+    }
+    if (allocId == null) {
+      throw BadRequest.param("a timeout warning without PMIX_ALLOC_ID");
+    }
+    return new Report.SchedulerTimeoutWarning(allocId, remaining);
+  }
+
+  private static List<Proc> customRange(List<Info> infos) throws BadRequest {
+    for (Info i : infos) {
+      if (i.key().equals(PmixKeys.EVENT_CUSTOM_RANGE)) {
+        return Values.procs(i);
+      }
+    }
+    throw BadRequest.param("a CUSTOM range without pmix.evrange");
+  }
+
+  /** REGEVENTS: {@code SIZE n | STATUS… | SIZE n | INFO}; no codes is a default handler. */
+  void register(Exchange x) throws BadRequest {
+    long n = x.in().unpackSize();
+    List<Integer> codes = new ArrayList<>();
+    if (n > 0) {
+      List<Object> values = x.in().unpack(DataType.STATUS);
+      if (values.size() != n) {
+        throw new BadRequest(PmixStatus.ERR_UNPACK_FAILURE, "SIZE " + n + " but " + values.size());
+      }
+      for (Object v : values) {
+        codes.add((int) (long) (Long) v);
+      }
+    }
+    int limit = x.limits().eventCodesPerConnection();
+    if (events.registeredCodes(x.connection()) + codes.size() > limit) {
+      throw BadRequest.outOfResource("more than " + limit + " event codes on one connection");
+    }
+    boolean feed = false;
+    for (Info i : x.infos()) {
+      if (i.key().equals(JdvmProtocol.EVENT_FEED)) {
+        feed = Values.bool(i);
+      }
+    }
+    if (feed) {
+      events.subscribeFeed(x.connection(), codes);
+    } else {
+      events.register(x.connection(), codes);
+    }
+    x.replyStatus(PmixStatus.SUCCESS);
+  }
+
+  /** DEREGEVENTS: {@code STATUS…}; libpmix does not wait for an answer, so none is sent. */
+  void deregister(Exchange x) {
+    while (x.in().hasRemaining()) {
+      events.deregister(x.connection(), x.in().unpackStatus());
+    }
+  }
+
+  /** IOF_PULL: {@code SIZE n | PROC… | SIZE n | INFO | IOF_CHANNEL | SIZE id}. */
+  void iofPull(Exchange x) throws BadRequest {
+    List<Proc> procs = x.procs();
+    x.infos();
+    int channels = (int) x.in().unpackInteger(DataType.IOF_CHANNEL);
+    long localId = x.in().unpackSize();
+    int limit = x.limits().iofPullsPerConnection();
+    if (output.pulls(x.connection()) >= limit) {
+      throw BadRequest.outOfResource("more than " + limit + " output registrations");
+    }
+    long serverId = output.pull(x.connection(), procs, channels, localId);
+    x.reply(x.packer().packStatus(PmixStatus.SUCCESS).packSize(serverId).toByteArray());
+  }
+
+  /** IOF_DEREG: {@code SIZE n | INFO | SIZE server id}. */
+  void iofDeregister(Exchange x) throws BadRequest {
+    x.infos();
+    long serverId = x.in().unpackSize();
+    boolean found = output.deregister(x.connection(), serverId);
+    x.replyStatus(found ? PmixStatus.SUCCESS : PmixStatus.ERR_NOT_FOUND);
+  }
+}

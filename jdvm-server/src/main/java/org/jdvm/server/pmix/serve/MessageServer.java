@@ -1,0 +1,123 @@
+package org.jdvm.server.pmix.serve;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.codec.Unpacker;
+import org.jdvm.pmix.codec.WireException;
+import org.jdvm.pmix.frame.Commands;
+import org.jdvm.pmix.frame.ConnectRequest;
+import org.jdvm.server.pmix.transport.Connection;
+import org.jdvm.server.pmix.transport.Peer;
+
+/**
+ * Serves an admitted connection's messages one at a time (docs/protocol.md, "Commands served"):
+ * decodes the command, finds its {@link OperationTable} row and runs the operation with an {@link
+ * Exchange}. A command without a row is answered {@code PMIX_ERR_NOT_SUPPORTED}; a malformed body
+ * is answered with the decoder's status and the connection goes on, unless the decoder says the
+ * stream itself is broken.
+ *
+ * <p>It is the transport's {@link Connection.Handler}: admission goes to {@link Admission}, and a
+ * closed tool or scheduler connection that did not finalize is its namespace's departure
+ * (decisions.md 11), reported once.
+ */
+public final class MessageServer implements Connection.Handler {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  /** What else must forget a closed connection (the delivering half). */
+  public interface Forget {
+    void closed(Connection c);
+  }
+
+  private final OperationTable table;
+  private final Admission admission;
+  private final Upstream upstream;
+  private final EndpointLimits limits;
+  private final Forget forget;
+  private final Departures departures;
+  private final Map<Connection, AtomicInteger> pending = new ConcurrentHashMap<>();
+
+  public MessageServer(
+      OperationTable table,
+      Admission admission,
+      Upstream upstream,
+      EndpointLimits limits,
+      Departures departures,
+      Forget forget) {
+    this.table = table;
+    this.admission = admission;
+    this.upstream = upstream;
+    this.limits = limits;
+    this.departures = departures;
+    this.forget = forget;
+  }
+
+  @Override
+  public Peer admit(Connection c, ConnectRequest request) throws IOException {
+    Peer peer = admission.admit(c, request);
+    if (peer != null && c.isClosed()) {
+      // Lost while the DVM registered it: it registered, so it departs.
+      departures.depart(c, true);
+      departures.forget(c);
+      return null;
+    }
+    return peer;
+  }
+
+  @Override
+  public void message(Connection c, int tag, byte[] body) {
+    Unpacker in = new Unpacker(c.peer().format(), body);
+    OperationTable.Row row = null;
+    int command = -1;
+    try {
+      command = in.unpackCommand();
+      row = table.row(command);
+      if (row == null) {
+        c.send(tag, c.packer().packStatus(PmixStatus.ERR_NOT_SUPPORTED).toByteArray());
+        return;
+      }
+      row.operation().serve(exchange(c, tag, row, in));
+    } catch (WireException e) {
+      if (e.poisonsConnection()) {
+        c.close("broken message: " + e.getMessage());
+      } else {
+        refused(c, command, "malformed=" + e.getMessage());
+        fail(c, tag, row, e.status());
+      }
+    } catch (BadRequest e) {
+      refused(c, command, "refused=\"" + e.getMessage() + "\"");
+      fail(c, tag, row, e.status());
+    }
+  }
+
+  private Exchange exchange(Connection c, int tag, OperationTable.Row row, Unpacker in) {
+    AtomicInteger waiting = pending.computeIfAbsent(c, k -> new AtomicInteger());
+    return new Exchange(c, tag, row, in, upstream, limits, waiting);
+  }
+
+  private static void fail(Connection c, int tag, OperationTable.Row row, int status) {
+    byte[] body =
+        row == null
+            ? c.packer().packStatus(status).toByteArray()
+            : row.errorShape().error(c.packer(), status);
+    if (body != null) {
+      c.send(tag, body);
+    }
+  }
+
+  private static void refused(Connection c, int command, String what) {
+    LOG.log(
+        System.Logger.Level.INFO,
+        "peer=" + c.index() + " cmd=" + Commands.name(command) + " " + what);
+  }
+
+  @Override
+  public void closed(Connection c) {
+    forget.closed(c);
+    departures.depart(c, true);
+    departures.forget(c);
+    pending.remove(c);
+  }
+}

@@ -1,0 +1,64 @@
+package org.jdvm.server.pmix.serve;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.frame.Commands;
+
+/**
+ * The PMIx commands the endpoint serves: one row per command, naming the family file that serves it
+ * and the shape of its error reply. A command without a row is answered {@code
+ * PMIX_ERR_NOT_SUPPORTED} at once. Adding an operation is a file (or a method in its family's file)
+ * and a row here.
+ */
+public final class OperationTable {
+  /** One command: how it is served, and how its errors are shaped. */
+  public record Row(int command, Operation.ErrorShape errorShape, Operation operation) {}
+
+  private final Map<Integer, Row> rows = new HashMap<>();
+
+  private OperationTable(List<Row> rows) {
+    for (Row r : rows) {
+      if (this.rows.put(r.command(), r) != null) {
+        throw new IllegalArgumentException("two rows for command " + r.command());
+      }
+    }
+  }
+
+  /** The table of the DVM's endpoint, from its operation families. */
+  public static OperationTable of(
+      PeerOps peers, AllocationOps allocations, JobOps jobs, QueryOps queries, EventOps events) {
+    return new OperationTable(
+        List.of(
+            // the peer's own life: finalize, commit, stop the DVM
+            new Row(Commands.FINALIZE_CMD, Operation.ErrorShape.STATUS, peers::finalizeTool),
+            new Row(Commands.COMMIT_CMD, Operation.ErrorShape.NONE, peers::commit),
+            new Row(JdvmProtocol.STOP_CMD, Operation.ErrorShape.STATUS, peers::stop),
+            // allocation and session control
+            new Row(Commands.ALLOC_CMD, Operation.ErrorShape.STATUS_INFOS, allocations::allocate),
+            new Row(
+                Commands.SESSION_CTRL_CMD,
+                Operation.ErrorShape.STATUS_INFOS,
+                allocations::sessionControl),
+            // jobs
+            new Row(Commands.SPAWNNB_CMD, Operation.ErrorShape.STATUS_NSPACE, jobs::spawn),
+            new Row(Commands.JOB_CONTROL_CMD, Operation.ErrorShape.STATUS_INFOS, jobs::jobControl),
+            new Row(Commands.ABORT_CMD, Operation.ErrorShape.STATUS, jobs::abort),
+            // queries: query, job data, get
+            new Row(Commands.QUERY_CMD, Operation.ErrorShape.STATUS_INFOS, queries::query),
+            new Row(Commands.REQ_CMD, Operation.ErrorShape.STATUS, queries::jobData),
+            new Row(Commands.GETNB_CMD, Operation.ErrorShape.STATUS, queries::get),
+            // events and I/O forwarding
+            new Row(Commands.NOTIFY_CMD, Operation.ErrorShape.STATUS, events::notify),
+            new Row(Commands.REGEVENTS_CMD, Operation.ErrorShape.STATUS, events::register),
+            new Row(Commands.DEREGEVENTS_CMD, Operation.ErrorShape.NONE, events::deregister),
+            new Row(Commands.IOF_PULL_CMD, Operation.ErrorShape.STATUS, events::iofPull),
+            new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister)));
+  }
+
+  /** The row serving {@code command}; {@code null} when it is not served. */
+  public Row row(int command) {
+    return rows.get(command);
+  }
+}

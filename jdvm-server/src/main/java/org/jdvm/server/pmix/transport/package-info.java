@@ -1,0 +1,15 @@
+/**
+ * The PMIx endpoint's transport: one {@link org.jdvm.server.pmix.transport.Connection} per peer,
+ * frames in and out, a bounded write queue, the handshake deadline, close; and {@link
+ * org.jdvm.server.pmix.transport.Peer}, who an admitted connection acts for.
+ *
+ * <p>Layering (enforced by {@code EndpointLayeringTest}): this package imports nothing from {@code
+ * deliver}, {@code serve}, {@code upstream} or the endpoint's face. It holds no event, subscription
+ * or request state: what a message means is its {@link
+ * org.jdvm.server.pmix.transport.Connection.Handler}'s business.
+ *
+ * <p>Invariants: a connection's bytes are written by one thread in queue order; the controller
+ * thread only queues; a closed connection queues nothing; the handler hears of a close exactly
+ * once.
+ */
+package org.jdvm.server.pmix.transport;

@@ -1,0 +1,43 @@
+package org.jdvm.server.pmix.upstream;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jdvm.core.RequestId;
+import org.jdvm.pmix.Info;
+import org.jdvm.server.pmix.serve.Upstream;
+
+/**
+ * Requests the endpoint handed to the core and not yet answered. The core answers every request
+ * exactly once, on the controller thread, which completes the request's future; its continuation
+ * may only pack and queue.
+ */
+final class Pending {
+  private final AtomicLong next = new AtomicLong();
+  private final ConcurrentHashMap<Long, CompletableFuture<Upstream.Answer>> waiting =
+      new ConcurrentHashMap<>();
+
+  RequestId next() {
+    return new RequestId(next.incrementAndGet());
+  }
+
+  /** The future that the answer to {@code id} completes; call before the request is submitted. */
+  CompletableFuture<Upstream.Answer> expect(RequestId id) {
+    CompletableFuture<Upstream.Answer> f = new CompletableFuture<>();
+    waiting.put(id.value(), f);
+    return f;
+  }
+
+  /** Answers a request; an unknown or already answered id is ignored. */
+  void complete(RequestId id, int status, List<Info> infos) {
+    CompletableFuture<Upstream.Answer> f = waiting.remove(id.value());
+    if (f != null) {
+      f.complete(new Upstream.Answer(status, infos));
+    }
+  }
+
+  int size() {
+    return waiting.size();
+  }
+}

@@ -101,6 +101,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private PmixEndpoint(
       String dvmName,
       Credentials credentials,
+      EndpointLimits limits,
       Path unixPath,
       ServerSocketChannel unixServer,
       ServerSocketChannel tcpServer) {
@@ -127,7 +128,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
             table,
             new Admission(upstream, events, serverProc, credentials),
             upstream,
-            EndpointLimits.DEFAULT,
+            limits,
             departures,
             this::forget);
   }
@@ -142,7 +143,15 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
    */
   public static PmixEndpoint open(
       String dvmName, Path unixSocket, int tcpPort, Credentials credentials) throws IOException {
+    return open(dvmName, unixSocket, tcpPort, credentials, EndpointLimits.DEFAULT);
+  }
+
+  /** As {@link #open(String, Path, int, Credentials)}, with what one peer may make it hold. */
+  public static PmixEndpoint open(
+      String dvmName, Path unixSocket, int tcpPort, Credentials credentials, EndpointLimits limits)
+      throws IOException {
     Objects.requireNonNull(dvmName, "dvmName");
+    Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(credentials, "credentials");
     ServerSocketChannel tcp = ServerSocketChannel.open(StandardProtocolFamily.INET);
     ServerSocketChannel unix = null;
@@ -160,7 +169,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       }
       throw e;
     }
-    return new PmixEndpoint(dvmName, credentials, unixSocket, unix, tcp);
+    return new PmixEndpoint(dvmName, credentials, limits, unixSocket, unix, tcp);
   }
 
   private static InetSocketAddress localAddress(ServerSocketChannel server) {

@@ -14,6 +14,7 @@ import org.jdvm.core.query.CoreView;
 import org.jdvm.server.Dvm;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.identity.Credentials;
+import org.jdvm.server.pmix.serve.EndpointLimits;
 import org.jdvm.server.shell.LaunchEnvironment;
 
 /**
@@ -31,8 +32,13 @@ final class EndpointFixture implements AutoCloseable {
   private final Set<Long> pids = ConcurrentHashMap.newKeySet();
 
   EndpointFixture(Path home, int nodes, int slots, int spare) throws IOException {
+    this(home, nodes, slots, spare, EndpointLimits.DEFAULT);
+  }
+
+  EndpointFixture(Path home, int nodes, int slots, int spare, EndpointLimits limits)
+      throws IOException {
     String name = "e" + ProcessHandle.current().pid() + "x" + NAMES.incrementAndGet();
-    endpoint = PmixEndpoint.open(name, home.resolve("dvm.sock"), 0, credentials);
+    endpoint = PmixEndpoint.open(name, home.resolve("dvm.sock"), 0, credentials, limits);
     LaunchEnvironment env =
         new LaunchEnvironment(
             Map.of("PATH", "/usr/bin:/bin"),

@@ -65,7 +65,12 @@ final class RawPeer implements AutoCloseable {
 
   /** Connects as a tool that asks for an identity; the reply names it. */
   static RawPeer tool(InetSocketAddress server) throws IOException {
-    RawPeer p = open(server, WireFormat.V41);
+    return tool(server, WireFormat.V41);
+  }
+
+  /** A tool that speaks {@code format}. */
+  static RawPeer tool(InetSocketAddress server, WireFormat format) throws IOException {
+    RawPeer p = open(server, format);
     p.writeRaw(connect(ConnectFlag.TOOL_NEEDS_ID, null, List.of(), p.format).encode());
     ToolConnectReply reply = ToolConnectReply.decode(p.readRaw(4 + 260 + 260 + 4), true);
     p.self = reply.assigned();

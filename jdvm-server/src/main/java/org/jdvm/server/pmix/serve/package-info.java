@@ -20,11 +20,12 @@
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports {@code transport} and {@code
  * deliver}, never {@code upstream} or the endpoint's face.
  *
- * <p>Invariants: a value of the wrong PMIx type is refused {@code PMIX_ERR_BAD_PARAM} before the DVM
- * sees anything; a request past an {@link org.jdvm.server.pmix.serve.EndpointLimits} limit is refused
- * {@code PMIX_ERR_OUT_OF_RESOURCE} and submits nothing; every request is answered on its tag, in its
- * operation's error shape when refused, except DEREGEVENTS and COMMIT, which libpmix does not wait
- * for; a command without a row is {@code PMIX_ERR_NOT_SUPPORTED}; {@code PMIX_ERR_PARTIAL_SUCCESS} is
- * never sent; a peer is refused only by closing its socket, the only refusal libpmix 4.2.2 notices.
+ * <p>Invariants: a value of the wrong PMIx type is refused {@code PMIX_ERR_BAD_PARAM} before the
+ * DVM sees anything; a request past an {@link org.jdvm.server.pmix.serve.EndpointLimits} limit is
+ * refused {@code PMIX_ERR_OUT_OF_RESOURCE} and submits nothing; every request is answered on its
+ * tag, in its operation's error shape when refused, except DEREGEVENTS and COMMIT, which libpmix
+ * does not wait for; a command without a row is {@code PMIX_ERR_NOT_SUPPORTED}; {@code
+ * PMIX_ERR_PARTIAL_SUCCESS} is never sent; a peer is refused only by closing its socket, the only
+ * refusal libpmix 4.2.2 notices.
  */
 package org.jdvm.server.pmix.serve;

@@ -1,9 +1,9 @@
 /**
  * The controller's side of the serving half's seam: {@link
  * org.jdvm.server.pmix.upstream.ControllerUpstream} implements {@link
- * org.jdvm.server.pmix.serve.Upstream} with the {@link org.jdvm.server.Dvm}: requests go to the core
- * and come back through the shell's {@code PeerGateway.reply}; reads run on the controller thread
- * against the core's views: a launched process's job data ({@code ClientData}), {@code
+ * org.jdvm.server.pmix.serve.Upstream} with the {@link org.jdvm.server.Dvm}: requests go to the
+ * core and come back through the shell's {@code PeerGateway.reply}; reads run on the controller
+ * thread against the core's views: a launched process's job data ({@code ClientData}), {@code
  * PMIx_Query_info} answers ({@code QueryAnswers}) and jdvm's listings ({@code Listings}).
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports {@code serve} (the interface it

@@ -16,6 +16,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
+import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireComponent;
 import org.jdvm.pmix.codec.Packer;
@@ -354,9 +355,14 @@ public final class JdvmClient implements AutoCloseable {
    * Sends a signal to every process of a job (the job itself, its ancestors and the scheduler may).
    *
    * <pre>{@code
-   * dvm.signal(job.nspace(), 15);
+   * dvm.signal(job.nspace(), Signal.TERM);
    * }</pre>
    */
+  public void signal(String nspace, Signal signal) throws PmixException {
+    signal(nspace, signal.number());
+  }
+
+  /** Sends the signal with this Linux number, named in {@link Signal} or not (a real-time one). */
   public void signal(String nspace, int signal) throws PmixException {
     await(jobControlAsync(nspace, Info.of("pmix.jctrl.sig", Value.integer(signal))));
   }

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
@@ -329,21 +330,21 @@ public final class JdvmClient implements AutoCloseable {
    * PMIX_ALLOC_TIMEOUT_WARNING} goes to the allocation's requester alone.
    *
    * <pre>{@code
-   * scheduler.notifyEvent(PmixStatus.ALLOC_TIMEOUT_WARNING, Event.RANGE_CUSTOM, List.of(
+   * scheduler.notifyEvent(PmixStatus.ALLOC_TIMEOUT_WARNING, DataRange.CUSTOM, List.of(
    *     Info.of(PmixKeys.ALLOC_ID, Value.string(allocId)),
    *     Info.of(PmixKeys.TIME_REMAINING, Value.uint32(60))));
    * }</pre>
    */
-  public void notifyEvent(int status, int range, List<Info> infos) throws PmixException {
+  public void notifyEvent(int status, DataRange range, List<Info> infos) throws PmixException {
     await(notifyEventAsync(status, range, infos));
   }
 
-  public CompletableFuture<Void> notifyEventAsync(int status, int range, List<Info> infos) {
+  public CompletableFuture<Void> notifyEventAsync(int status, DataRange range, List<Info> infos) {
     byte[] body =
         packer()
             .packCommand(Commands.NOTIFY_CMD)
             .packStatus(status)
-            .packInteger(DataType.DATA_RANGE, range)
+            .packInteger(DataType.DATA_RANGE, range.code())
             .packInfos(forWire(infos))
             .toByteArray();
     return wire.call(body, in -> statusOrThrow(in, "notification"));

@@ -175,7 +175,7 @@ public final class JdvmClient implements AutoCloseable {
    * left out.
    *
    * <pre>{@code
-   * List<Info> r = dvm.query(new Query(List.of("pmix.qry.ns"), List.of()));
+   * List<Info> r = dvm.query(new Query(List.of(PmixKeys.QUERY_NAMESPACES), List.of()));
    * }</pre>
    */
   public List<Info> query(Query... queries) throws PmixException {
@@ -365,7 +365,7 @@ public final class JdvmClient implements AutoCloseable {
 
   /** Sends the signal with this Linux number, named in {@link Signal} or not (a real-time one). */
   public void signal(String nspace, int signal) throws PmixException {
-    await(jobControlAsync(nspace, Info.of("pmix.jctrl.sig", Value.integer(signal))));
+    await(jobControlAsync(nspace, Info.of(PmixKeys.JOB_CTRL_SIGNAL, Value.integer(signal))));
   }
 
   /**
@@ -376,7 +376,7 @@ public final class JdvmClient implements AutoCloseable {
    * }</pre>
    */
   public void terminate(String nspace) throws PmixException {
-    await(jobControlAsync(nspace, Info.of("pmix.jctrl.term", Value.bool(true))));
+    await(jobControlAsync(nspace, Info.of(PmixKeys.JOB_CTRL_TERMINATE, Value.bool(true))));
   }
 
   public CompletableFuture<Void> jobControlAsync(String nspace, Info directive) {

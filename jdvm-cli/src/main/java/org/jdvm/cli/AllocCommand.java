@@ -17,6 +17,7 @@ import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.Role;
 import org.jdvm.pmix.AllocInheritance;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.json.Json;
@@ -299,7 +300,7 @@ public final class AllocCommand implements Runnable {
         m.put("allocId", e.info(PmixKeys.ALLOC_ID));
         m.put("reqId", e.info(PmixKeys.ALLOC_REQ_ID));
         m.put("timeRemaining", e.info(PmixKeys.TIME_REMAINING));
-        m.put("end", e.info("jdvm.alloc.end"));
+        m.put("end", e.info(JdvmProtocol.ALLOCATION_END));
         m.values().removeIf(java.util.Objects::isNull);
         err.println(Json.write(m));
       } else if (e.status() == PmixStatus.ALLOC_TIMEOUT_WARNING) {
@@ -314,7 +315,7 @@ public final class AllocCommand implements Runnable {
             "jdvm: allocation "
                 + e.info(PmixKeys.ALLOC_ID)
                 + " ended: "
-                + endText(e.info("jdvm.alloc.end")));
+                + endText(e.info(JdvmProtocol.ALLOCATION_END)));
       }
     }
 

@@ -213,7 +213,7 @@ public final class DemoCommand implements Callable<Integer> {
               + ": "
               + end.info(PmixKeys.ALLOC_ID)
               + " "
-              + end.info("jdvm.alloc.end")
+              + end.info(JdvmProtocol.ALLOCATION_END)
               + " by the scheduler at its deadline");
       awaitChange("AllocationEnded", 5);
     }

@@ -3,12 +3,12 @@ package org.jdvm.cli;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jdvm.client.AllocationResult;
 import org.jdvm.client.SessionControlRequest;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.json.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -256,7 +256,7 @@ public final class SessionCommand implements Runnable {
           String signal) {
     int number;
     try {
-      number = signalNumber(signal);
+      number = Signal.parse(signal);
     } catch (IllegalArgumentException e) {
       t.err.println("jdvm session signal: " + e.getMessage());
       return Main.EXIT_USAGE;
@@ -274,28 +274,5 @@ public final class SessionCommand implements Runnable {
           boolean attach) {
     return t.send(
         SessionControlRequest.separate(t.id, !attach).build(), attach ? "attached" : "separated");
-  }
-
-  /** A signal by number or POSIX name (with or without SIG). */
-  static int signalNumber(String s) {
-    try {
-      return Integer.parseInt(s);
-    } catch (NumberFormatException e) {
-      String name = s.toUpperCase(Locale.ROOT);
-      name = name.startsWith("SIG") ? name.substring(3) : name;
-      return switch (name) {
-        case "HUP" -> 1;
-        case "INT" -> 2;
-        case "QUIT" -> 3;
-        case "KILL" -> 9;
-        case "USR1" -> 10;
-        case "USR2" -> 12;
-        case "TERM" -> 15;
-        case "CONT" -> 18;
-        case "STOP" -> 19;
-        case "TSTP" -> 20;
-        default -> throw new IllegalArgumentException("unknown signal '" + s + "'");
-      };
-    }
   }
 }

@@ -1,6 +1,7 @@
 package org.jdvm.client;
 
 import java.util.List;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 
@@ -9,21 +10,10 @@ import org.jdvm.pmix.Proc;
  * PMIX_ALLOC_TIMEOUT_WARNING} with {@code PMIX_ALLOC_ID}, {@code PMIX_ALLOC_REQ_ID} and {@code
  * PMIX_TIME_REMAINING}).
  *
- * @param range the {@code pmix_data_range_t} it was sent with
+ * @param range the {@code pmix_data_range_t} it was sent with ({@link DataRange#INVALID} for a code
+ *     PMIx does not define)
  */
-public record Event(int status, Proc source, List<Info> infos, int range) {
-  /** {@code PMIX_RANGE_NAMESPACE}: every process of the sender's job. */
-  public static final int RANGE_NAMESPACE = 3;
-
-  /** {@code PMIX_RANGE_SESSION}. */
-  public static final int RANGE_SESSION = 4;
-
-  /** {@code PMIX_RANGE_GLOBAL}: everyone. */
-  public static final int RANGE_GLOBAL = 5;
-
-  /** {@code PMIX_RANGE_CUSTOM}: the processes named by {@code PMIX_EVENT_CUSTOM_RANGE}. */
-  public static final int RANGE_CUSTOM = 6;
-
+public record Event(int status, Proc source, List<Info> infos, DataRange range) {
   public Event {
     infos = List.copyOf(infos);
   }

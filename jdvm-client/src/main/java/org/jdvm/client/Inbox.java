@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.jdvm.pmix.ByteObject;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
@@ -54,7 +55,8 @@ final class Inbox implements Wire.Listener {
       int status = in.unpackStatus();
       Proc source = in.unpackProc();
       List<Info> infos = in.unpackInfos();
-      int range = in.hasRemaining() ? (int) in.unpackInteger(DataType.DATA_RANGE) : 2;
+      DataRange range =
+          in.hasRemaining() ? range((int) in.unpackInteger(DataType.DATA_RANGE)) : DataRange.LOCAL;
       e = new Event(status, source, infos, range);
     } catch (WireException bad) {
       return;
@@ -110,6 +112,12 @@ final class Inbox implements Wire.Listener {
           }
           gone.complete(null);
         });
+  }
+
+  /** The range a wire code names; a code PMIx does not define becomes {@link DataRange#INVALID}. */
+  private static DataRange range(int code) {
+    DataRange r = DataRange.fromCode(code);
+    return r == null ? DataRange.INVALID : r;
   }
 
   private static JobEnd jobEnd(Event e) {

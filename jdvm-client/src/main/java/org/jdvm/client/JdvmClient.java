@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
@@ -16,6 +17,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
+import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireComponent;
 import org.jdvm.pmix.codec.Packer;
@@ -173,7 +175,7 @@ public final class JdvmClient implements AutoCloseable {
    * left out.
    *
    * <pre>{@code
-   * List<Info> r = dvm.query(new Query(List.of("pmix.qry.ns"), List.of()));
+   * List<Info> r = dvm.query(new Query(List.of(PmixKeys.QUERY_NAMESPACES), List.of()));
    * }</pre>
    */
   public List<Info> query(Query... queries) throws PmixException {
@@ -328,21 +330,21 @@ public final class JdvmClient implements AutoCloseable {
    * PMIX_ALLOC_TIMEOUT_WARNING} goes to the allocation's requester alone.
    *
    * <pre>{@code
-   * scheduler.notifyEvent(PmixStatus.ALLOC_TIMEOUT_WARNING, Event.RANGE_CUSTOM, List.of(
+   * scheduler.notifyEvent(PmixStatus.ALLOC_TIMEOUT_WARNING, DataRange.CUSTOM, List.of(
    *     Info.of(PmixKeys.ALLOC_ID, Value.string(allocId)),
    *     Info.of(PmixKeys.TIME_REMAINING, Value.uint32(60))));
    * }</pre>
    */
-  public void notifyEvent(int status, int range, List<Info> infos) throws PmixException {
+  public void notifyEvent(int status, DataRange range, List<Info> infos) throws PmixException {
     await(notifyEventAsync(status, range, infos));
   }
 
-  public CompletableFuture<Void> notifyEventAsync(int status, int range, List<Info> infos) {
+  public CompletableFuture<Void> notifyEventAsync(int status, DataRange range, List<Info> infos) {
     byte[] body =
         packer()
             .packCommand(Commands.NOTIFY_CMD)
             .packStatus(status)
-            .packInteger(DataType.DATA_RANGE, range)
+            .packInteger(DataType.DATA_RANGE, range.code())
             .packInfos(forWire(infos))
             .toByteArray();
     return wire.call(body, in -> statusOrThrow(in, "notification"));
@@ -354,11 +356,16 @@ public final class JdvmClient implements AutoCloseable {
    * Sends a signal to every process of a job (the job itself, its ancestors and the scheduler may).
    *
    * <pre>{@code
-   * dvm.signal(job.nspace(), 15);
+   * dvm.signal(job.nspace(), Signal.TERM);
    * }</pre>
    */
+  public void signal(String nspace, Signal signal) throws PmixException {
+    signal(nspace, signal.number());
+  }
+
+  /** Sends the signal with this Linux number, named in {@link Signal} or not (a real-time one). */
   public void signal(String nspace, int signal) throws PmixException {
-    await(jobControlAsync(nspace, Info.of("pmix.jctrl.sig", Value.integer(signal))));
+    await(jobControlAsync(nspace, Info.of(PmixKeys.JOB_CTRL_SIGNAL, Value.integer(signal))));
   }
 
   /**
@@ -369,7 +376,7 @@ public final class JdvmClient implements AutoCloseable {
    * }</pre>
    */
   public void terminate(String nspace) throws PmixException {
-    await(jobControlAsync(nspace, Info.of("pmix.jctrl.term", Value.bool(true))));
+    await(jobControlAsync(nspace, Info.of(PmixKeys.JOB_CTRL_TERMINATE, Value.bool(true))));
   }
 
   public CompletableFuture<Void> jobControlAsync(String nspace, Info directive) {

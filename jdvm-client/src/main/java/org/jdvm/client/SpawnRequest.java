@@ -24,9 +24,6 @@ import org.jdvm.pmix.Value;
  * @param infos the job-level attributes
  */
 public record SpawnRequest(List<App> apps, List<Info> infos) {
-  static final String FWD_STDOUT = "pmix.fwd.stdout";
-  static final String FWD_STDERR = "pmix.fwd.stderr";
-
   public SpawnRequest {
     apps = List.copyOf(apps);
     infos = List.copyOf(infos);
@@ -152,8 +149,8 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
         all.add(Info.of(PmixKeys.SPAWN_TARGET, Value.array(DataArray.ofStrings(targets))));
       }
       all.add(Info.of(PmixKeys.NOTIFY_COMPLETION, Value.bool(notify)));
-      all.add(Info.of(FWD_STDOUT, Value.bool(forward)));
-      all.add(Info.of(FWD_STDERR, Value.bool(forward)));
+      all.add(Info.of(PmixKeys.FWD_STDOUT, Value.bool(forward)));
+      all.add(Info.of(PmixKeys.FWD_STDERR, Value.bool(forward)));
       all.addAll(infos);
       return new SpawnRequest(built, all);
     }

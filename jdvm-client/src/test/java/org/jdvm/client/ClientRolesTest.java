@@ -8,6 +8,7 @@ import java.util.List;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.BufferType;
 import org.jdvm.pmix.DataArray;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
@@ -93,7 +94,7 @@ class ClientRolesTest {
     v41.onEvents(seen, -3400);
     v61.notifyEvent(
         -3400,
-        Event.RANGE_CUSTOM,
+        DataRange.CUSTOM,
         List.of(
             Info.of(
                 PmixKeys.EVENT_CUSTOM_RANGE,

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.jdvm.core.query.JobView;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.DataArray;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
@@ -73,7 +74,7 @@ class EventProtocolTest {
         Info.of(
             PmixKeys.EVENT_CUSTOM_RANGE,
             Value.array(DataArray.of(DataType.PROC, List.of(to.self()))));
-    from.notifyEvent(MARKER, Event.RANGE_CUSTOM, List.of(range));
+    from.notifyEvent(MARKER, DataRange.CUSTOM, List.of(range));
     seen.await(MARKER);
   }
 
@@ -113,7 +114,7 @@ class EventProtocolTest {
     AllocationResult a = requester.allocate(AllocationRequest.newAllocation().nodes(1).build());
     scheduler.notifyEvent(
         PmixStatus.ALLOC_TIMEOUT_WARNING,
-        Event.RANGE_GLOBAL,
+        DataRange.GLOBAL,
         List.of(
             Info.of(PmixKeys.ALLOC_ID, Value.string(a.allocId())),
             Info.of(PmixKeys.TIME_REMAINING, Value.uint32(60))));
@@ -185,7 +186,7 @@ class EventProtocolTest {
         Info.of(
             PmixKeys.EVENT_CUSTOM_RANGE,
             Value.array(DataArray.of(DataType.PROC, List.of(named.self()))));
-    sender.notifyEvent(-3200, Event.RANGE_CUSTOM, List.of(range, Info.of("x", Value.string("y"))));
+    sender.notifyEvent(-3200, DataRange.CUSTOM, List.of(range, Info.of("x", Value.string("y"))));
     Event e = namedSeen.await(-3200);
     assertThat(e.source()).isEqualTo(sender.self());
     assertThat(e.info("x")).isEqualTo("y");
@@ -204,10 +205,10 @@ class EventProtocolTest {
         Info.of(
             PmixKeys.EVENT_CUSTOM_RANGE,
             Value.array(DataArray.of(DataType.PROC, List.of(listener.self()))));
-    sender.notifyEvent(-3300, Event.RANGE_CUSTOM, List.of(range));
+    sender.notifyEvent(-3300, DataRange.CUSTOM, List.of(range));
     seen.await(-3300);
     r.close();
-    sender.notifyEvent(-3300, Event.RANGE_CUSTOM, List.of(range));
+    sender.notifyEvent(-3300, DataRange.CUSTOM, List.of(range));
     flush(sender, listener, seen);
     assertThat(seen.statuses()).containsExactly(-3300, MARKER);
     marker.close();

@@ -10,6 +10,7 @@ import org.jdvm.pmix.DataArray;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,7 +123,7 @@ class SessionControlProtocolTest {
     scheduler.sessionControl(
         SessionControlRequest.instantiate(9).nodes("sig0:1").allocId("s9").build());
     Job job = scheduler.spawn(SpawnRequest.of("sleep", "60").target("s9").build());
-    scheduler.sessionControl(SessionControlRequest.signal(9, 15).build());
+    scheduler.sessionControl(SessionControlRequest.signal(9, Signal.TERM.number()).build());
     assertThat(job.awaitEnd().exitCode()).isEqualTo(128 + 15);
     scheduler.sessionControl(SessionControlRequest.extend(9).time("1").build());
     completions.await(PmixStatus.EVENT_SESSION_END);

@@ -11,6 +11,7 @@ import org.jdvm.core.query.JobView;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -202,7 +203,7 @@ class SpawnProtocolTest {
     // a process-group leader; a signal to its group alone was lost then (and the job ran on).
     for (int i = 0; i < 30; i++) {
       Job job = tool.spawn(SpawnRequest.of("sleep", "60").build());
-      tool.signal(job.nspace(), 15);
+      tool.signal(job.nspace(), Signal.TERM);
       JobEnd end = job.end().get(10, java.util.concurrent.TimeUnit.SECONDS);
       assertThat(end.exitCode()).isEqualTo(128 + 15);
     }
@@ -212,7 +213,7 @@ class SpawnProtocolTest {
   void theSpawnerSignalsAndTerminatesItsJobsAndOthersMayNot() throws Exception {
     Job sleeper = tool.spawn(SpawnRequest.of("sleep", "60").build());
     JdvmClient stranger = t.tool();
-    assertThat(refusal(() -> stranger.signal(sleeper.nspace(), 15)))
+    assertThat(refusal(() -> stranger.signal(sleeper.nspace(), Signal.TERM)))
         .isEqualTo(PmixStatus.ERR_NO_PERMISSIONS);
     assertThat(refusal(() -> stranger.terminate(sleeper.nspace())))
         .isEqualTo(PmixStatus.ERR_NO_PERMISSIONS);
@@ -223,7 +224,7 @@ class SpawnProtocolTest {
                         tool.jobControlAsync(
                             sleeper.nspace(), Info.of("pmix.jctrl.ckpt", Value.string("/x"))))))
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
-    tool.signal(sleeper.nspace(), 15);
+    tool.signal(sleeper.nspace(), Signal.TERM);
     JobEnd end = sleeper.awaitEnd();
     assertThat(end.exitCode()).isEqualTo(128 + 15);
 
@@ -231,7 +232,7 @@ class SpawnProtocolTest {
     tool.terminate(other.nspace());
     assertThat(other.awaitEnd().status()).isEqualTo(PmixStatus.ERR_JOB_CANCELED);
     assertThat(t.jobState(other.nspace())).isEqualTo(JobView.State.TERMINATED);
-    assertThat(refusal(() -> tool.signal(new Proc(other.nspace(), 0).nspace(), 15)))
+    assertThat(refusal(() -> tool.signal(new Proc(other.nspace(), 0).nspace(), Signal.TERM)))
         .isEqualTo(PmixStatus.ERR_NOT_FOUND);
   }
 }

@@ -1,5 +1,7 @@
 package org.jdvm.core;
 
+import org.jdvm.pmix.Signal;
+
 /** How a process ended. */
 public record ProcEnd(int exitCode, int signal, Cause cause) {
   /** What ended it. */
@@ -21,7 +23,7 @@ public record ProcEnd(int exitCode, int signal, Cause cause) {
    */
   public static final ProcEnd FAILED = new ProcEnd(127, 0, Cause.FAILED_TO_START);
 
-  public static final ProcEnd DEPARTED = new ProcEnd(0, Signals.KILL, Cause.NODE_DEPARTED);
+  public static final ProcEnd DEPARTED = new ProcEnd(0, Signal.KILL.number(), Cause.NODE_DEPARTED);
 
   /** Whether this end makes the job's status an error. */
   public boolean abnormal() {
@@ -30,6 +32,6 @@ public record ProcEnd(int exitCode, int signal, Cause cause) {
 
   /** The exit code as a shell reports it: the code, or 128 + the signal. */
   public int shellExitCode() {
-    return signal > 0 ? 128 + signal : exitCode;
+    return signal > 0 ? Signal.shellExitStatus(signal) : exitCode;
   }
 }

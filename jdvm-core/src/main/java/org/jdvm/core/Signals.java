@@ -1,11 +1,15 @@
 package org.jdvm.core;
 
-/** The Linux signal numbers the core asks the shell to send. */
+import org.jdvm.pmix.Signal;
+
+/**
+ * The signal numbers {@code server/pmix/Translator} still reads from here; the table is {@link
+ * Signal}, and the core itself uses it. Delete this class once Translator uses {@link Signal} too
+ * (issue 9).
+ */
 public final class Signals {
   private Signals() {}
 
-  public static final int KILL = 9;
-  public static final int TERM = 15;
-  public static final int CONT = 18;
-  public static final int STOP = 19;
+  public static final int STOP = Signal.STOP.number();
+  public static final int CONT = Signal.CONT.number();
 }

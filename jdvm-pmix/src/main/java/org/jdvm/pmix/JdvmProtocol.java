@@ -42,6 +42,12 @@ public final class JdvmProtocol {
    */
   public static final String FEED_REPLAYED = "jdvm.feed.replayed";
 
+  /**
+   * {@code PMIX_EVENT_SESSION_END} info to an allocation's requester: how the allocation ended
+   * ({@code RELEASED}, {@code UNRESERVED} or {@code RECLAIMED}), as a STRING.
+   */
+  public static final String ALLOCATION_END = "jdvm.alloc.end";
+
   /** The status of an operator feed event, in the implementer range below -3000. */
   public static final int EVENT_CHANGE = -3001;
 

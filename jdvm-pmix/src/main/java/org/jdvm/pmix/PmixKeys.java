@@ -3,7 +3,12 @@ package org.jdvm.pmix;
 /**
  * Attribute keys that jdvm's own code reads or writes. Keys travel as these strings (never as the
  * numeric dictionary ids); the full dictionary with types and descriptions is {@code
- * org.jdvm.pmix.dict.AttributeDictionary}, which holds every key here.
+ * org.jdvm.pmix.dict.AttributeDictionary}, which holds every key here. Each constant is named after
+ * the key's C name without {@code PMIX_}.
+ *
+ * <p>This class and {@link JdvmProtocol} (jdvm's own keys) are the registry: main code everywhere
+ * else names a key only through their constants, never as a {@code "pmix.…"} or {@code "jdvm.…"}
+ * literal, which {@code KeyLiteralsTest} checks.
  *
  * <p>Sources: node-reservation-spec 8.2.1.4, prrte-behavior.md §5.3, pmix-wire.md §10.
  */
@@ -64,8 +69,36 @@ public final class PmixKeys {
   public static final String APPNUM = "pmix.appnum";
   public static final String LOCAL_PEERS = "pmix.lpeers";
   public static final String LOCAL_SIZE = "pmix.local.size";
+  public static final String JOBID = "pmix.jobid";
+  public static final String UNIV_SIZE = "pmix.univ.size";
+  public static final String LOCALLDR = "pmix.lldr";
+  public static final String NODE_LIST = "pmix.nlist";
+  public static final String NODEID = "pmix.nodeid";
+  public static final String LOCAL_RANK = "pmix.lrank";
+  public static final String NODE_RANK = "pmix.nrank";
+  public static final String NUM_NODES = "pmix.num.nodes";
+  public static final String PROC_PID = "pmix.ppid";
+  public static final String PROC_INFO_ARRAY = "pmix.pdata";
+
+  // Output forwarding (spawn)
+  public static final String FWD_STDOUT = "pmix.fwd.stdout";
+  public static final String FWD_STDERR = "pmix.fwd.stderr";
+
+  // Job control (PMIx_Job_control)
+  public static final String JOB_CTRL_PAUSE = "pmix.jctrl.pause";
+  public static final String JOB_CTRL_RESUME = "pmix.jctrl.resume";
+  public static final String JOB_CTRL_CANCEL = "pmix.jctrl.cancel";
+  public static final String JOB_CTRL_KILL = "pmix.jctrl.kill";
+  public static final String JOB_CTRL_RESTART = "pmix.jctrl.restart";
+  public static final String JOB_CTRL_CHECKPOINT = "pmix.jctrl.ckpt";
+  public static final String JOB_CTRL_SIGNAL = "pmix.jctrl.sig";
+  public static final String JOB_CTRL_PROVISION = "pmix.jctrl.pvn";
+  public static final String JOB_CTRL_TERMINATE = "pmix.jctrl.term";
+  public static final String JOB_CTRL_DEFINE_PSET = "pmix.jctrl.defpset";
 
   // Queries
+  public static final String QUERY_NAMESPACES = "pmix.qry.ns";
+  public static final String QUERY_JOB_STATUS = "pmix.qry.jst";
   public static final String QUERY_ALLOC_STATUS = "pmix.query.alloc";
   public static final String QUERY_ALLOCATION = "pmix.query.allc";
   public static final String QUERY_ALLOC_IDS = "pmix.query.alloc.ids";

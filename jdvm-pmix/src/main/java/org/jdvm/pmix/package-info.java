@@ -9,7 +9,9 @@
  * status codes and their names, {@link org.jdvm.pmix.AllocDirective} and {@link
  * org.jdvm.pmix.AllocInheritance} the allocation enumerations with their string converters, {@link
  * org.jdvm.pmix.WireComponent} and {@link org.jdvm.pmix.WireFormat} what a connection speaks,
- * {@link org.jdvm.pmix.PmixKeys} the attribute keys jdvm's own code uses.
+ * {@link org.jdvm.pmix.DataRange} the event and data ranges, {@link org.jdvm.pmix.Signal} the Linux
+ * signals by name and number. {@link org.jdvm.pmix.PmixKeys} and {@link org.jdvm.pmix.JdvmProtocol}
+ * are the registry of attribute keys: other code names a key only through their constants.
  *
  * <p>Invariants: values are immutable and checked on construction (each type has one Java
  * representation, documented on {@link org.jdvm.pmix.Value}; integers are range-checked {@code

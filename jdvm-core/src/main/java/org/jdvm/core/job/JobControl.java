@@ -8,6 +8,7 @@ import org.jdvm.core.Request.TerminateJob;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Signal;
 
 /**
  * Signal or terminate a job. Authorised for the job itself, any of its ancestors (a job is
@@ -20,7 +21,7 @@ public final class JobControl {
   public static void signal(SignalJob request, Txn txn) {
     Job requester = Requesters.job(txn.state(), request.requester());
     JobControlRejection why =
-        request.signal() <= 0 || request.signal() > 64
+        !Signal.isSignalNumber(request.signal())
             ? JobControlRejection.BAD_SIGNAL
             : check(requester, request.namespace(), txn);
     if (why != null) {

@@ -17,6 +17,7 @@ import org.jdvm.core.state.Job;
 import org.jdvm.core.state.Node;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
@@ -66,9 +67,6 @@ public final class AllocationEnding {
     notifyRequester(a, how, txn);
   }
 
-  /** The infos key naming how an allocation ended (jdvm's own: RELEASED, UNRESERVED, RECLAIMED). */
-  public static final String END_KEY = "jdvm.alloc.end";
-
   /**
    * Tells the allocation's requester, and only it, that the allocation ended and how, with {@code
    * PMIX_EVENT_SESSION_END}: the event a tool holding an allocation (e.g. {@code jdvm alloc new --
@@ -89,7 +87,7 @@ public final class AllocationEnding {
       infos.add(Info.of(PmixKeys.ALLOC_REQ_ID, Value.string(a.allocReqId())));
     }
     infos.add(Info.of(PmixKeys.SESSION_ID, Value.uint32(a.sessionId())));
-    infos.add(Info.of(END_KEY, Value.string(how.name())));
+    infos.add(Info.of(JdvmProtocol.ALLOCATION_END, Value.string(how.name())));
     Proc source = new Proc(txn.state().config().controllerNamespace(), 0);
     txn.effect(new NotifyProc(a.requester(), PmixStatus.EVENT_SESSION_END, source, infos));
   }

@@ -15,6 +15,7 @@ import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 
 /**
@@ -87,7 +88,7 @@ public final class SessionControls {
     } else if (p.badTime()) {
       return SessionRejection.BAD_TIME_LIMIT;
     } else if (p.op() == SessionOp.SIGNAL
-        && (r.signal() == null || r.signal() <= 0 || r.signal() > 64)) {
+        && (r.signal() == null || !Signal.isSignalNumber(r.signal()))) {
       return SessionRejection.BAD_SIGNAL;
     } else if (p.inheritanceRefused()) {
       return SessionRejection.INHERITANCE_NOT_SUPPORTED;

@@ -10,7 +10,6 @@ import org.jdvm.core.Change.SessionSeparated;
 import org.jdvm.core.Change.SessionTerminating;
 import org.jdvm.core.Change.TimeLimitSet;
 import org.jdvm.core.Request.SessionControl;
-import org.jdvm.core.Signals;
 import org.jdvm.core.alloc.Creation;
 import org.jdvm.core.job.Aborts;
 import org.jdvm.core.lifecycle.Lifecycle;
@@ -18,6 +17,7 @@ import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Signal;
 
 /**
  * The operations on an existing session (decisions.md 13–14). Pause and preempt stop jobs with
@@ -96,7 +96,7 @@ public final class SessionOps {
     List<String> stopped = new ArrayList<>();
     for (Job j : jobs) {
       if (!j.stopped()) {
-        Aborts.signalRunning(j, Signals.STOP, txn);
+        Aborts.signalRunning(j, Signal.STOP.number(), txn);
         stopped.add(j.namespace());
       }
     }
@@ -109,7 +109,7 @@ public final class SessionOps {
     List<String> continued = new ArrayList<>();
     for (Job j : jobs) {
       if (j.stopped()) {
-        Aborts.signalRunning(j, Signals.CONT, txn);
+        Aborts.signalRunning(j, Signal.CONT.number(), txn);
         continued.add(j.namespace());
       }
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.jdvm.core.Feature;
 import org.jdvm.core.JobKind;
 import org.jdvm.core.Request.Spawn;
+import org.jdvm.core.alloc.Ownership;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.Sessions;
@@ -16,10 +17,9 @@ import org.jdvm.core.state.State;
  * <p>In priority order: {@code PMIX_SPAWN_TARGET} (each entry an allocation id, {@code ""} the
  * default session; the union of them all), then the single-session attributes ({@code
  * PMIX_SESSION_ID}, {@code PMIX_ALLOC_ID}, {@code PMIX_ALLOC_REQ_ID}, the first given), then the
- * parent job's primary session for an application requester, then the default session. A target
- * passes the ownership check if it is the default session (a shared allocation's nodes are in it),
- * the requester's namespace is in its owner set, or the requester is the scheduler. If any entry
- * fails, the whole spawn is refused: every entry is looked up before any is authorised, so an
+ * parent job's primary session for an application requester, then the default session. Whether the
+ * requester may spawn into a target is {@link Ownership#mayTarget}, the owner-set rule. If any
+ * entry fails, the whole spawn is refused: every entry is looked up before any is authorised, so an
  * unknown entry reports NOT_FOUND even when another is not owned.
  */
 final class Targeting {
@@ -36,7 +36,7 @@ final class Targeting {
       sessions.add(inherited(requester, state));
     }
     for (Allocation a : sessions) {
-      if (a != null && a.reserved() && !mayTarget(a, requester)) {
+      if (!Ownership.mayTarget(a, requester)) {
         why[0] = SpawnRejection.TARGET_NOT_OWNED;
         return null;
       }
@@ -48,11 +48,6 @@ final class Targeting {
       }
     }
     return sessions.isEmpty() ? Targets.defaultSession(state) : Targets.of(sessions, state);
-  }
-
-  /** Spec 8.2.1.7: in the owner set, or the scheduler. */
-  static boolean mayTarget(Allocation a, Job requester) {
-    return requester.kind() == JobKind.SCHEDULER || a.ownedBy(requester.namespace());
   }
 
   /** Reads the targeting attributes into {@code out}; false if none was given. */

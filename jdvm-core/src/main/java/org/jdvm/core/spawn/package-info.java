@@ -1,10 +1,11 @@
 /**
- * Spawn targeting and the ownership model (node-reservation-spec 8.2.1.6–8.2.1.8; decisions.md 15;
- * issue 3 rules 3–5).
+ * Spawn targeting and the growth of owner sets (node-reservation-spec 8.2.1.6–8.2.1.8; decisions.md
+ * 15; issue 3 rules 3–5).
  *
  * <p>Role: resolve a spawn's targets (PMIX_SPAWN_TARGET, the single-session attributes, the
- * parent's session, the default session), authorise each, check the fit, and create, place and
- * launch the job.
+ * parent's session, the default session), authorise each with the owner-set rule {@link
+ * org.jdvm.core.alloc.Ownership#mayTarget} (which this package does not restate), check the fit,
+ * and create, place and launch the job.
  *
  * <p>Invariants: a spawn is refused whole if any target fails (never narrowed to the permitted
  * subset); a refused spawn changes nothing; a job's candidate nodes are exactly the union of its

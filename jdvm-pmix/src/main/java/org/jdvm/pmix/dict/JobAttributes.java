@@ -76,6 +76,7 @@ final class JobAttributes {
           pmix.job.arr | PMIX_JOB_INFO_ARRAY | DATA_ARRAY | DATA_ARRAY | An array of job-level infos, the first of which names the job.
           pmix.app.arr | PMIX_APP_INFO_ARRAY | DATA_ARRAY | DATA_ARRAY | An array of application-level infos, the first of which names the application.
           pmix.node.arr | PMIX_NODE_INFO_ARRAY | DATA_ARRAY | DATA_ARRAY | An array of node-level infos, the first of which names the node.
+          pmix.pdata | PMIX_PROC_INFO_ARRAY, PMIX_PROC_DATA | DATA_ARRAY | DATA_ARRAY | An array of process-level infos, the first of which names the process by its rank.
           pmix.srv.arr | PMIX_SERVER_INFO_ARRAY | DATA_ARRAY | DATA_ARRAY | An array of infos about a server.
           pmix.collect | PMIX_COLLECT_DATA | BOOL | BOOL | Collect the data processes posted while taking part in a fence.
           pmix.range | PMIX_RANGE | UINT8 | UINT8 | The range of processes data or an event is meant for.

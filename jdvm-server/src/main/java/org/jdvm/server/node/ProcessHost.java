@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jdvm.pmix.Signal;
 
 /**
  * Starts, signals and reaps the real processes of this host (architecture.md §5, "node agent").

@@ -26,13 +26,13 @@ import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Report;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Signal;
 import org.jdvm.server.controller.EffectSink;
 import org.jdvm.server.node.LaunchException;
 import org.jdvm.server.node.LaunchRequest;
 import org.jdvm.server.node.NodeAgent;
 import org.jdvm.server.node.NodeEvents;
 import org.jdvm.server.node.ProcListener;
-import org.jdvm.server.node.Signal;
 import org.jdvm.server.scheduler.Ask;
 import org.jdvm.server.scheduler.SchedulerPort;
 
@@ -273,10 +273,10 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   @Override
   public void exited(String node, String nspace, int rank, int exitStatus) {
     Integer sent = signalled.remove(nspace + "." + rank);
-    boolean bySignal = exitStatus > 128 && sent != null && exitStatus == 128 + sent;
+    boolean bySignal = sent != null && sent > 0 && exitStatus == Signal.shellExitStatus(sent);
     submit.accept(
         bySignal
-            ? new Report.ProcExited(nspace, rank, 0, exitStatus - 128)
+            ? new Report.ProcExited(nspace, rank, 0, sent)
             : new Report.ProcExited(nspace, rank, exitStatus, 0));
   }
 

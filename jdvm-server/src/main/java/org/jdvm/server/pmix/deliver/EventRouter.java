@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jdvm.core.Change;
 import org.jdvm.core.Effect;
 import org.jdvm.pmix.DataArray;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
@@ -39,17 +40,6 @@ import org.jdvm.server.pmix.transport.PeerFormat;
  */
 public final class EventRouter {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
-
-  /** {@code pmix_data_range_t}. */
-  public static final int RANGE_UNDEF = 0;
-
-  public static final int RANGE_RM = 1;
-  public static final int RANGE_LOCAL = 2;
-  public static final int RANGE_NAMESPACE = 3;
-  public static final int RANGE_SESSION = 4;
-  public static final int RANGE_GLOBAL = 5;
-  public static final int RANGE_CUSTOM = 6;
-  public static final int RANGE_PROC_LOCAL = 7;
 
   /** What one connection registered. */
   private static final class Registration {
@@ -178,7 +168,7 @@ public final class EventRouter {
       Registration r = registration(c);
       boolean completion = ended != null && r.completionWanted.remove(ended);
       if (completion || r.wants(status)) {
-        send(c, status, source, withRange(infos, c.peer().proc()), RANGE_CUSTOM);
+        send(c, status, source, withRange(infos, c.peer().proc()), DataRange.CUSTOM);
       }
     }
   }
@@ -228,7 +218,7 @@ public final class EventRouter {
               Info.of(PmixKeys.JOB_TERM_STATUS, Value.status(j.status())));
       infos.add(Info.of(PmixKeys.JOB_INFO_ARRAY, Value.array(DataArray.ofInfos(job))));
     }
-    send(c, PmixStatus.EVENT_SESSION_END, serverProc, infos, RANGE_CUSTOM);
+    send(c, PmixStatus.EVENT_SESSION_END, serverProc, infos, DataRange.CUSTOM);
   }
 
   /** How many recent changes a new feed subscriber is shown first. */
@@ -270,7 +260,7 @@ public final class EventRouter {
         JdvmProtocol.EVENT_CHANGE,
         serverProc,
         List.of(Info.of(JdvmProtocol.FEED_REPLAYED, Value.bool(true))),
-        RANGE_CUSTOM);
+        DataRange.CUSTOM);
     Registration r = registration(c);
     synchronized (r) {
       r.codes.addAll(codes);
@@ -283,7 +273,7 @@ public final class EventRouter {
         List.of(
             Info.of(JdvmProtocol.CHANGE, Value.string(ChangeFeed.line(change))),
             Info.of(JdvmProtocol.CHANGE_JSON, Value.string(ChangeFeed.json(change))));
-    send(c, JdvmProtocol.EVENT_CHANGE, serverProc, infos, RANGE_CUSTOM);
+    send(c, JdvmProtocol.EVENT_CHANGE, serverProc, infos, DataRange.CUSTOM);
   }
 
   // ---- from peers ----------------------------------------------------------------------------
@@ -294,17 +284,17 @@ public final class EventRouter {
    * GLOBAL are everyone here; RM and PROC_LOCAL reach no other peer.
    */
   public void fromPeer(
-      Connection sender, int status, int range, List<Proc> customRange, List<Info> infos) {
+      Connection sender, int status, DataRange range, List<Proc> customRange, List<Info> infos) {
     Proc source = sender.peer().proc();
     List<Connection> targets = new ArrayList<>();
     switch (range) {
-      case RANGE_CUSTOM -> {
+      case CUSTOM -> {
         for (Proc p : customRange) {
           targets.addAll(actingFor(p));
         }
       }
-      case RANGE_NAMESPACE -> targets.addAll(actingFor(Proc.wildcard(source.nspace())));
-      case RANGE_UNDEF, RANGE_LOCAL, RANGE_SESSION, RANGE_GLOBAL -> targets.addAll(all.keySet());
+      case NAMESPACE -> targets.addAll(actingFor(Proc.wildcard(source.nspace())));
+      case UNDEF, LOCAL, SESSION, GLOBAL -> targets.addAll(all.keySet());
       default -> {}
     }
     List<Info> clean = new ArrayList<>(infos.size());
@@ -322,7 +312,8 @@ public final class EventRouter {
 
   // ---- the wire ------------------------------------------------------------------------------
 
-  private static void send(Connection c, int status, Proc source, List<Info> infos, int range) {
+  private static void send(
+      Connection c, int status, Proc source, List<Info> infos, DataRange range) {
     Peer p = c.peer();
     try {
       byte[] body =
@@ -331,7 +322,7 @@ public final class EventRouter {
               .packStatus(status)
               .packProc(source)
               .packInfos(PeerFormat.infos(infos, p.format()))
-              .packInteger(DataType.DATA_RANGE, range)
+              .packInteger(DataType.DATA_RANGE, range.code())
               .toByteArray();
       c.send(Tags.NOTIFY, body);
     } catch (WireException e) {

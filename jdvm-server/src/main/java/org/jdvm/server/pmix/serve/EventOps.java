@@ -3,6 +3,7 @@ package org.jdvm.server.pmix.serve;
 import java.util.ArrayList;
 import java.util.List;
 import org.jdvm.core.Report;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
@@ -35,12 +36,13 @@ public final class EventOps {
    */
   void notify(Exchange x) throws BadRequest {
     int status = x.in().unpackStatus();
-    int range = (int) x.in().unpackInteger(DataType.DATA_RANGE);
+    int code = (int) x.in().unpackInteger(DataType.DATA_RANGE);
+    DataRange range = DataRange.fromCode(code);
     List<Info> infos = x.infos();
     if (status == PmixStatus.ALLOC_TIMEOUT_WARNING && x.peer().role() == Peer.Role.SCHEDULER) {
       x.upstream().report(timeoutWarning(infos));
-    } else {
-      List<Proc> custom = range == EventRouter.RANGE_CUSTOM ? customRange(infos) : List.of();
+    } else if (range != null) { // a range PMIx does not define reaches no other peer
+      List<Proc> custom = range == DataRange.CUSTOM ? customRange(infos) : List.of();
       events.fromPeer(x.connection(), status, range, custom, infos);
     }
     x.replyStatus(PmixStatus.SUCCESS);

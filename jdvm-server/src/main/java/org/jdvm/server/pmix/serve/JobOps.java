@@ -7,12 +7,12 @@ import java.util.function.Function;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
-import org.jdvm.core.Signals;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Signal;
 import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.deliver.OutputRouter;
 
@@ -25,9 +25,6 @@ import org.jdvm.server.pmix.deliver.OutputRouter;
  */
 public final class JobOps {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
-
-  static final String FWD_STDOUT = "pmix.fwd.stdout";
-  static final String FWD_STDERR = "pmix.fwd.stderr";
 
   private final OutcomeWatcher outcomes;
 
@@ -91,8 +88,10 @@ public final class JobOps {
         case PmixKeys.ALLOC_REQ_ID -> allocReqId = Values.string(i);
         case PmixKeys.MAPBY -> mapBy = mapBy(i);
         case PmixKeys.NOTIFY_COMPLETION -> notify = Values.bool(i);
-        case FWD_STDOUT -> channels = flag(channels, OutputRouter.STDOUT_CHANNEL, Values.bool(i));
-        case FWD_STDERR -> channels = flag(channels, OutputRouter.STDERR_CHANNEL, Values.bool(i));
+        case PmixKeys.FWD_STDOUT ->
+            channels = flag(channels, OutputRouter.STDOUT_CHANNEL, Values.bool(i));
+        case PmixKeys.FWD_STDERR ->
+            channels = flag(channels, OutputRouter.STDERR_CHANNEL, Values.bool(i));
         default -> {}
       }
     }
@@ -161,15 +160,15 @@ public final class JobOps {
     boolean terminate = false;
     for (Info i : directives) {
       switch (i.key()) {
-        case "pmix.jctrl.sig" -> signal = Values.signed(i);
-        case "pmix.jctrl.term", "pmix.jctrl.kill" -> terminate |= Values.bool(i);
-        case "pmix.jctrl.pause" -> signal = Values.bool(i) ? Signals.STOP : signal;
-        case "pmix.jctrl.resume" -> signal = Values.bool(i) ? Signals.CONT : signal;
-        case "pmix.jctrl.cancel",
-            "pmix.jctrl.restart",
-            "pmix.jctrl.ckpt",
-            "pmix.jctrl.pvn",
-            "pmix.jctrl.defpset" ->
+        case PmixKeys.JOB_CTRL_SIGNAL -> signal = Values.signed(i);
+        case PmixKeys.JOB_CTRL_TERMINATE, PmixKeys.JOB_CTRL_KILL -> terminate |= Values.bool(i);
+        case PmixKeys.JOB_CTRL_PAUSE -> signal = Values.bool(i) ? Signal.STOP.number() : signal;
+        case PmixKeys.JOB_CTRL_RESUME -> signal = Values.bool(i) ? Signal.CONT.number() : signal;
+        case PmixKeys.JOB_CTRL_CANCEL,
+            PmixKeys.JOB_CTRL_RESTART,
+            PmixKeys.JOB_CTRL_CHECKPOINT,
+            PmixKeys.JOB_CTRL_PROVISION,
+            PmixKeys.JOB_CTRL_DEFINE_PSET ->
             throw BadRequest.notSupported(i.key());
         default -> {
           if (i.isRequired()) {

@@ -30,17 +30,6 @@ import org.jdvm.pmix.Value;
 final class ClientData {
   private ClientData() {}
 
-  static final String JOBID = "pmix.jobid";
-  static final String UNIV_SIZE = "pmix.univ.size";
-  static final String LOCAL_LEADER = "pmix.lldr";
-  static final String NODE_LIST = "pmix.nlist";
-  static final String PROC_DATA = "pmix.pdata";
-  static final String NODEID = "pmix.nodeid";
-  static final String LOCAL_RANK = "pmix.lrank";
-  static final String NODE_RANK = "pmix.nrank";
-  static final String NUM_NODES = "pmix.num.nodes";
-  static final String PROC_PID = "pmix.ppid";
-
   /** One process of a job as the job data describes it. */
   private record Rank(int rank, String node, int appIndex, long pid, int localRank) {}
 
@@ -85,9 +74,11 @@ final class ClientData {
     List<Rank> local = job.on(self.node);
     kvals.add(new KVal(PmixKeys.LOCAL_SIZE, Value.uint32(local.size())));
     kvals.add(new KVal(PmixKeys.LOCAL_PEERS, Value.string(ranksText(local))));
-    kvals.add(new KVal(LOCAL_LEADER, Value.rank(local.get(0).rank)));
+    kvals.add(new KVal(PmixKeys.LOCALLDR, Value.rank(local.get(0).rank)));
     for (Rank r : job.ranks) {
-      kvals.add(new KVal(PROC_DATA, Value.array(DataArray.ofInfos(rankLevel(r, nodeIds)))));
+      kvals.add(
+          new KVal(
+              PmixKeys.PROC_INFO_ARRAY, Value.array(DataArray.ofInfos(rankLevel(r, nodeIds)))));
     }
     return Optional.of(kvals);
   }
@@ -114,7 +105,7 @@ final class ClientData {
       candidates.add(new KVal(PmixKeys.LOCAL_SIZE, Value.uint32(local.size())));
       candidates.add(new KVal(PmixKeys.LOCAL_PEERS, Value.string(ranksText(local))));
       if (r.pid > 0) {
-        candidates.add(new KVal(PROC_PID, Value.pid(r.pid)));
+        candidates.add(new KVal(PmixKeys.PROC_PID, Value.pid(r.pid)));
       }
     }
     return candidates.stream().filter(k -> k.key().equals(key)).findFirst();
@@ -123,10 +114,10 @@ final class ClientData {
   private static List<KVal> jobLevel(Job job) {
     List<KVal> kvals = new ArrayList<>(8);
     kvals.add(new KVal(PmixKeys.JOB_SIZE, Value.uint32(job.ranks.size())));
-    kvals.add(new KVal(UNIV_SIZE, Value.uint32(job.univ)));
-    kvals.add(new KVal(JOBID, Value.string(job.nspace)));
-    kvals.add(new KVal(NUM_NODES, Value.uint32(job.nodes().size())));
-    kvals.add(new KVal(NODE_LIST, Value.string(String.join(",", job.nodes()))));
+    kvals.add(new KVal(PmixKeys.UNIV_SIZE, Value.uint32(job.univ)));
+    kvals.add(new KVal(PmixKeys.JOBID, Value.string(job.nspace)));
+    kvals.add(new KVal(PmixKeys.NUM_NODES, Value.uint32(job.nodes().size())));
+    kvals.add(new KVal(PmixKeys.NODE_LIST, Value.string(String.join(",", job.nodes()))));
     kvals.add(new KVal(PmixKeys.SESSION_ID, Value.uint32(job.sessionId)));
     if (job.allocId != null) {
       kvals.add(new KVal(PmixKeys.ALLOC_ID, Value.string(job.allocId)));
@@ -138,10 +129,10 @@ final class ClientData {
     return List.of(
         Info.of(PmixKeys.RANK, Value.rank(r.rank)),
         Info.of(PmixKeys.HOSTNAME, Value.string(r.node)),
-        Info.of(NODEID, Value.uint32(nodeIds.getOrDefault(r.node, 0))),
+        Info.of(PmixKeys.NODEID, Value.uint32(nodeIds.getOrDefault(r.node, 0))),
         Info.of(PmixKeys.APPNUM, Value.uint32(r.appIndex)),
-        Info.of(LOCAL_RANK, Value.uint16(r.localRank)),
-        Info.of(NODE_RANK, Value.uint16(r.localRank)));
+        Info.of(PmixKeys.LOCAL_RANK, Value.uint16(r.localRank)),
+        Info.of(PmixKeys.NODE_RANK, Value.uint16(r.localRank)));
   }
 
   private static String ranksText(List<Rank> ranks) {

@@ -57,8 +57,8 @@ final class QueryAnswers {
       case PmixKeys.QUERY_ALLOC_IDS ->
           Value.array(DataArray.ofStrings(new ArrayList<>(v.allocationIds())));
       case PmixKeys.QUERY_ALLOCATION -> allocation(v, qualifiers);
-      case "pmix.qry.ns" -> Value.string(String.join(",", liveNamespaces(v)));
-      case "pmix.qry.jst" -> jobStatus(v, qualifiers);
+      case PmixKeys.QUERY_NAMESPACES -> Value.string(String.join(",", liveNamespaces(v)));
+      case PmixKeys.QUERY_JOB_STATUS -> jobStatus(v, qualifiers);
       case PmixKeys.NUM_SLOTS -> Value.uint32(slots(v, qualifiers));
       case JdvmProtocol.QUERY_NODES -> Value.string(Listings.nodes(v));
       case JdvmProtocol.QUERY_ALLOCS -> Value.string(Listings.allocs(v));

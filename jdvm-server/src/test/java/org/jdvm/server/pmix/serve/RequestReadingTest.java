@@ -152,7 +152,7 @@ class RequestReadingTest {
                     PmixKeys.SPAWN_TARGET, Value.array(new DataArray(DataType.STRING, 2, targets))),
                 Info.of(PmixKeys.MAPBY, Value.string("node:OVERSUBSCRIBE")),
                 Info.of(PmixKeys.NOTIFY_COMPLETION, Value.bool(true)),
-                Info.of(JobOps.FWD_STDERR, Value.bool(false))),
+                Info.of(PmixKeys.FWD_STDERR, Value.bool(false))),
             List.of(app));
     assertThat(many.request().spawnTarget()).containsExactly("a1", "");
     assertThat(many.request().mapBy()).isEqualTo(MapBy.NODE);

@@ -89,11 +89,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final MessageServer server;
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "jdvm-endpoint-timer");
-            t.setDaemon(true);
-            return t;
-          });
+          Thread.ofPlatform().daemon().name("jdvm-endpoint-timer").factory());
   private volatile Dvm dvm;
   private volatile Runnable stopHook = () -> {};
   private volatile boolean closed;
@@ -125,12 +121,13 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
             new EventOps(events, output));
     this.server =
         new MessageServer(
-            table,
-            new Admission(upstream, events, serverProc, credentials),
-            upstream,
-            limits,
-            departures,
-            this::forget);
+            new MessageServer.Parts(
+                table,
+                new Admission(upstream, events, serverProc, credentials),
+                upstream,
+                limits,
+                departures,
+                this::forget));
   }
 
   /**
@@ -264,7 +261,9 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "cannot set TCP_NODELAY: " + e);
       }
     }
-    Connection c = new Connection(server, timer, channel, unix, nextIndex.incrementAndGet());
+    Connection c =
+        new Connection(
+            server, timer, new Connection.Link(channel, unix, nextIndex.incrementAndGet()));
     connections.add(c);
     if (closed) {
       c.close("the endpoint is closed");

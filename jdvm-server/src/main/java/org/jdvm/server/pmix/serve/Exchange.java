@@ -30,29 +30,24 @@ import org.jdvm.server.pmix.transport.PeerFormat;
 public final class Exchange {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
+  /**
+   * What one connection's requests share: where they go, the limits, and how many of them wait for
+   * the DVM now.
+   */
+  record PeerContext(Upstream upstream, EndpointLimits limits, AtomicInteger pending) {}
+
   private final Connection conn;
   private final int tag;
   private final OperationTable.Row row;
   private final Unpacker in;
-  private final Upstream upstream;
-  private final EndpointLimits limits;
-  private final AtomicInteger pending;
+  private final PeerContext context;
 
-  Exchange(
-      Connection conn,
-      int tag,
-      OperationTable.Row row,
-      Unpacker in,
-      Upstream upstream,
-      EndpointLimits limits,
-      AtomicInteger pending) {
+  Exchange(Connection conn, int tag, OperationTable.Row row, Unpacker in, PeerContext context) {
     this.conn = conn;
     this.tag = tag;
     this.row = row;
     this.in = in;
-    this.upstream = upstream;
-    this.limits = limits;
-    this.pending = pending;
+    this.context = context;
   }
 
   // ---- what came in --------------------------------------------------------------------------
@@ -76,15 +71,15 @@ public final class Exchange {
   }
 
   public EndpointLimits limits() {
-    return limits;
+    return context.limits();
   }
 
   /** {@code SIZE n | INFO…}, at most {@link EndpointLimits#infosPerRequest}. */
   public List<Info> infos() throws BadRequest {
     List<Info> infos = in.unpackInfos();
-    if (infos.size() > limits.infosPerRequest()) {
+    if (infos.size() > limits().infosPerRequest()) {
       throw BadRequest.outOfResource(
-          infos.size() + " infos in one request; at most " + limits.infosPerRequest());
+          infos.size() + " infos in one request; at most " + limits().infosPerRequest());
     }
     return infos;
   }
@@ -100,9 +95,9 @@ public final class Exchange {
       throw WireException.message(
           PmixStatus.ERR_UNPACK_FAILURE, in.position(), "SIZE " + n + " but " + values.size());
     }
-    if (n > limits.namespacesPerRequest()) {
+    if (n > limits().namespacesPerRequest()) {
       throw BadRequest.outOfResource(
-          n + " processes named in one request; at most " + limits.namespacesPerRequest());
+          n + " processes named in one request; at most " + limits().namespacesPerRequest());
     }
     List<Proc> procs = new ArrayList<>(values.size());
     for (Object v : values) {
@@ -114,12 +109,12 @@ public final class Exchange {
   // ---- the DVM -------------------------------------------------------------------------------
 
   public Upstream upstream() {
-    return upstream;
+    return context.upstream();
   }
 
   /** A fresh request id, for an operation that must note it before submitting. */
   public RequestId nextId() {
-    return upstream.nextId();
+    return upstream().nextId();
   }
 
   /**
@@ -130,11 +125,11 @@ public final class Exchange {
   public void submit(RequestId id, Request request, Consumer<Upstream.Answer> then)
       throws BadRequest {
     reserve(1);
-    upstream
+    upstream()
         .submit(id, request)
         .whenComplete(
             (answer, t) -> {
-              pending.decrementAndGet();
+              context.pending().decrementAndGet();
               then.accept(answer != null ? answer : new Upstream.Answer(statusOf(t), List.of()));
             });
   }
@@ -150,7 +145,7 @@ public final class Exchange {
   public void submitAll(List<Function<RequestId, Request>> requests, IntConsumer done)
       throws BadRequest {
     reserve(requests.size());
-    pending.addAndGet(-requests.size());
+    context.pending().addAndGet(-requests.size());
     AtomicInteger left = new AtomicInteger(requests.size());
     AtomicInteger first = new AtomicInteger(PmixStatus.SUCCESS);
     for (Function<RequestId, Request> r : requests) {
@@ -168,10 +163,10 @@ public final class Exchange {
   }
 
   private void reserve(int n) throws BadRequest {
-    if (pending.addAndGet(n) > limits.pendingRequests()) {
-      pending.addAndGet(-n);
+    if (context.pending().addAndGet(n) > limits().pendingRequests()) {
+      context.pending().addAndGet(-n);
       throw BadRequest.outOfResource(
-          "more than " + limits.pendingRequests() + " requests of one connection waiting");
+          "more than " + limits().pendingRequests() + " requests of one connection waiting");
     }
   }
 

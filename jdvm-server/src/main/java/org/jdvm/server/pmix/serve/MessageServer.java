@@ -31,36 +31,29 @@ public final class MessageServer implements Connection.Handler {
     void closed(Connection c);
   }
 
-  private final OperationTable table;
-  private final Admission admission;
-  private final Upstream upstream;
-  private final EndpointLimits limits;
-  private final Forget forget;
-  private final Departures departures;
-  private final Map<Connection, AtomicInteger> pending = new ConcurrentHashMap<>();
-
-  public MessageServer(
+  /** What the server is made of; the endpoint's face builds them. */
+  public record Parts(
       OperationTable table,
       Admission admission,
       Upstream upstream,
       EndpointLimits limits,
       Departures departures,
-      Forget forget) {
-    this.table = table;
-    this.admission = admission;
-    this.upstream = upstream;
-    this.limits = limits;
-    this.departures = departures;
-    this.forget = forget;
+      Forget forget) {}
+
+  private final Parts parts;
+  private final Map<Connection, Exchange.PeerContext> contexts = new ConcurrentHashMap<>();
+
+  public MessageServer(Parts parts) {
+    this.parts = parts;
   }
 
   @Override
   public Peer admit(Connection c, ConnectRequest request) throws IOException {
-    Peer peer = admission.admit(c, request);
+    Peer peer = parts.admission().admit(c, request);
     if (peer != null && c.isClosed()) {
       // Lost while the DVM registered it: it registered, so it departs.
-      departures.depart(c, true);
-      departures.forget(c);
+      parts.departures().depart(c, true);
+      parts.departures().forget(c);
       return null;
     }
     return peer;
@@ -73,7 +66,7 @@ public final class MessageServer implements Connection.Handler {
     int command = -1;
     try {
       command = in.unpackCommand();
-      row = table.row(command);
+      row = parts.table().row(command);
       if (row == null) {
         c.send(tag, c.packer().packStatus(PmixStatus.ERR_NOT_SUPPORTED).toByteArray());
         return;
@@ -93,8 +86,11 @@ public final class MessageServer implements Connection.Handler {
   }
 
   private Exchange exchange(Connection c, int tag, OperationTable.Row row, Unpacker in) {
-    AtomicInteger waiting = pending.computeIfAbsent(c, k -> new AtomicInteger());
-    return new Exchange(c, tag, row, in, upstream, limits, waiting);
+    Exchange.PeerContext context =
+        contexts.computeIfAbsent(
+            c,
+            k -> new Exchange.PeerContext(parts.upstream(), parts.limits(), new AtomicInteger()));
+    return new Exchange(c, tag, row, in, context);
   }
 
   private static void fail(Connection c, int tag, OperationTable.Row row, int status) {
@@ -115,9 +111,9 @@ public final class MessageServer implements Connection.Handler {
 
   @Override
   public void closed(Connection c) {
-    forget.closed(c);
-    departures.depart(c, true);
-    departures.forget(c);
-    pending.remove(c);
+    parts.forget().closed(c);
+    parts.departures().depart(c, true);
+    parts.departures().forget(c);
+    contexts.remove(c);
   }
 }

@@ -59,11 +59,18 @@ public final class Connection {
     void closed(Connection c);
   }
 
+  /**
+   * The socket a connection reads and writes.
+   *
+   * @param unix whether the peer came over the Unix socket (else loopback TCP)
+   * @param index the connection's number, for logs and as the client's server-side index
+   */
+  public record Link(SocketChannel channel, boolean unix, int index) {}
+
   private final Handler handler;
   private final ScheduledExecutorService timer;
+  private final Link link;
   private final SocketChannel channel;
-  private final boolean unix;
-  private final int index;
   private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
   private final AtomicLong queuedBytes = new AtomicLong();
   private final CountDownLatch writerDone = new CountDownLatch(1);
@@ -72,32 +79,25 @@ public final class Connection {
 
   /**
    * @param timer arms the handshake deadline
-   * @param index the connection's number, for logs and as the client's server-side index
    */
-  public Connection(
-      Handler handler,
-      ScheduledExecutorService timer,
-      SocketChannel channel,
-      boolean unix,
-      int index) {
+  public Connection(Handler handler, ScheduledExecutorService timer, Link link) {
     this.handler = handler;
     this.timer = timer;
-    this.channel = channel;
-    this.unix = unix;
-    this.index = index;
+    this.link = link;
+    this.channel = link.channel();
   }
 
   public int index() {
-    return index;
+    return link.index();
   }
 
   /** Whether the peer came over the Unix socket (else loopback TCP). */
   public boolean unix() {
-    return unix;
+    return link.unix();
   }
 
   public SocketChannel channel() {
-    return channel;
+    return link.channel();
   }
 
   /** Who the connection acts for; {@code null} until admitted. */
@@ -126,7 +126,7 @@ public final class Connection {
 
   /** Reads the connection until it ends; run on a thread of its own. */
   public void run() {
-    Thread.ofVirtual().name("jdvm-peer-" + index + "-out").start(this::writeLoop);
+    Thread.ofVirtual().name("jdvm-peer-" + link.index() + "-out").start(this::writeLoop);
     ScheduledFuture<?> deadline = armHandshakeDeadline();
     try {
       ConnectRequest request = readConnect();
@@ -150,7 +150,7 @@ public final class Connection {
     } catch (WireException e) {
       close("broken frame: " + e.getMessage());
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.ERROR, "peer " + index + " failed", e);
+      LOG.log(System.Logger.Level.ERROR, "peer " + link.index() + " failed", e);
       close("internal error: " + e);
     }
   }
@@ -280,7 +280,12 @@ public final class Connection {
     Peer p = peer;
     LOG.log(
         System.Logger.Level.DEBUG,
-        "peer=" + index + " proc=" + (p == null ? "-" : p.proc()) + " closed=" + quote(reason));
+        "peer="
+            + link.index()
+            + " proc="
+            + (p == null ? "-" : p.proc())
+            + " closed="
+            + quote(reason));
     handler.closed(this);
   }
 
@@ -304,6 +309,6 @@ public final class Connection {
   @Override
   public String toString() {
     Peer p = peer;
-    return "peer " + index + (p == null ? "" : " (" + p.proc() + ", " + p.role() + ")");
+    return "peer " + link.index() + (p == null ? "" : " (" + p.proc() + ", " + p.role() + ")");
   }
 }

@@ -5,12 +5,12 @@ package org.jdvm.pmix;
  * numeric dictionary ids); the full dictionary with types and descriptions is {@code
  * org.jdvm.pmix.dict.AttributeDictionary}, which holds every key here.
  *
- * <p>Sources: node-reservation-spec 8.2.1.4, prrte-behavior.md §5.3, pmix-wire.md §10.
+ * <p>Sources: spec §8.2.1.4, prrte-behavior.md §5.3, pmix-wire.md §10.
  */
 public final class PmixKeys {
   private PmixKeys() {}
 
-  // Allocation requests (RFC 0005, node-reservation-spec 8.2.1.4)
+  // Allocation requests (rfc0005-allocation-api.txt "Description", spec §8.2.1.4)
   public static final String ALLOC_ID = "pmix.alloc.id";
   public static final String ALLOC_REQ_ID = "pmix.alloc.reqid";
   public static final String ALLOC_TARGET = "pmix.alloc.tgt";

@@ -1,7 +1,6 @@
 /**
  * Allocations: routing, the scheduler conversation, release, lending, cancellation and the timeout
- * warning relay (node-reservation-spec 8.2.1.4–8.2.1.5, 8.2.1.8, 8.2.1.9.1, 8.2.1.9.5; decisions.md
- * 1–9; issue 3 rules 1, 2, 5, 7).
+ * warning relay (spec §8.2.1.4–§8.2.1.5, §8.2.1.8, §8.2.1.9.1, §8.2.1.9.5; decisions.md #1–#9).
  *
  * <p>Role: decide NEW and EXTEND by requester class and attributes; hand node selection to the
  * scheduler and turn its answers into allocations; release whole or partial allocations, lend and

@@ -11,7 +11,7 @@ import org.jdvm.core.state.Sessions;
 import org.jdvm.core.state.State;
 
 /**
- * Which sessions a spawn targets and whether it may (spec 8.2.1.6–8.2.1.7; decisions.md 15).
+ * Which sessions a spawn targets and whether it may (spec §8.2.1.6–§8.2.1.7; decisions.md #15).
  *
  * <p>In priority order: {@code PMIX_SPAWN_TARGET} (each entry an allocation id, {@code ""} the
  * default session; the union of them all), then the single-session attributes ({@code
@@ -50,7 +50,7 @@ final class Targeting {
     return sessions.isEmpty() ? Targets.defaultSession(state) : Targets.of(sessions, state);
   }
 
-  /** Spec 8.2.1.7: in the owner set, or the scheduler. */
+  /** Spec §8.2.1.7: in the owner set, or the scheduler. */
   static boolean mayTarget(Allocation a, Job requester) {
     return requester.kind() == JobKind.SCHEDULER || a.ownedBy(requester.namespace());
   }

@@ -1,6 +1,5 @@
 /**
- * Spawn targeting and the ownership model (node-reservation-spec 8.2.1.6–8.2.1.8; decisions.md 15;
- * issue 3 rules 3–5).
+ * Spawn targeting and the ownership model (spec §8.2.1.6–§8.2.1.8; decisions.md #15).
  *
  * <p>Role: resolve a spawn's targets (PMIX_SPAWN_TARGET, the single-session attributes, the
  * parent's session, the default session), authorise each, check the fit, and create, place and

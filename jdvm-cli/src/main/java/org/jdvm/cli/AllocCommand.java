@@ -28,8 +28,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jdvm alloc}: the five allocation directives (RFC 0005, node-reservation spec 8.2.1.5,
- * decisions.md 4–8), and the salloc-style {@code alloc new -- CMD} (docs/cli.md).
+ * {@code jdvm alloc}: the five allocation directives (rfc0005-allocation-api.txt "Description",
+ * spec §8.2.1.5, decisions.md #4–#8), and the salloc-style {@code alloc new -- CMD} (docs/cli.md).
  */
 @Command(
     name = "alloc",

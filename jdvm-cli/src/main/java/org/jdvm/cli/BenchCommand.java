@@ -30,12 +30,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jdvm bench}: measures what users wait for on the embedded default (issue 4) — the latency
- * of spawning a one-process {@code /bin/true} job and waiting for its end, job throughput with 1, 8
- * and 32 concurrent clients, allocation NEW+RELEASE round trips, and a fresh {@code jdvm run -n 1
- * /bin/true} command from start to exit. It starts its own DVM in a scratch directory, shows
- * progress while it runs, and prints a table (or JSON). Benchmarks are not tests: nothing here
- * asserts a time.
+ * {@code jdvm bench}: measures what users wait for on the embedded default (docs/cli.md "jdvm
+ * bench") — the latency of spawning a one-process {@code /bin/true} job and waiting for its end,
+ * job throughput with 1, 8 and 32 concurrent clients, allocation NEW+RELEASE round trips, and a
+ * fresh {@code jdvm run -n 1 /bin/true} command from start to exit. It starts its own DVM in a
+ * scratch directory, shows progress while it runs, and prints a table (or JSON). Benchmarks are not
+ * tests: nothing here asserts a time.
  */
 @Command(
     name = "bench",

@@ -8,7 +8,7 @@ import org.jdvm.client.PmixException;
 import picocli.CommandLine.Option;
 
 /**
- * How a command finds the DVM (docs/cli.md, "Finding the DVM"): {@code --dvm FILE}, then {@code
+ * How a command finds the DVM (docs/cli.md "Finding the DVM"): {@code --dvm FILE}, then {@code
  * JDVM_URI}, then the contact file in {@code --dir} (default {@code ~/.jdvm}). Inside a process
  * jdvm launched, the command acts as that process's job; elsewhere as a tool.
  */

@@ -8,7 +8,7 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.json.Json;
 
 /**
- * How a command reports a failure and which exit status it gets (docs/cli.md, "Exit statuses"): not
+ * How a command reports a failure and which exit status it gets (docs/cli.md "Exit statuses"): not
  * reaching the DVM is 1, a refusal is 3 with the PMIx status name printed.
  */
 public final class Outcomes {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jdvm session}: {@code PMIx_Session_control} as the scheduler (decisions.md 13–14,
+ * {@code jdvm session}: {@code PMIx_Session_control} as the scheduler (decisions.md #13–#14,
  * prrte-behavior.md §1.14). The scheduler credential is read from the DVM's directory.
  */
 @Command(

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code jdvm stop}: the DVM tears down (spec 8.2.1.9.1 trigger 2) — every session ends, scheduler
+ * {@code jdvm stop}: the DVM tears down (spec §8.2.1.9.1 trigger 2) — every session ends, scheduler
  * nodes go back, every process is ended — and exits. Waits until it has.
  */
 @Command(

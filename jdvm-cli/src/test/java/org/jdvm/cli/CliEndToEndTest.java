@@ -2,9 +2,12 @@ package org.jdvm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
@@ -23,7 +26,7 @@ class CliEndToEndTest {
 
   @BeforeAll
   static void startDvm() throws Exception {
-    server = DvmServer.start(DvmConfig.embedded("clitest", 2, 2, 4, dir).withShrinkGrace(300));
+    server = DvmServer.start(DvmConfig.embedded("clitest", 2, 2, 8, dir).withShrinkGrace(300));
   }
 
   @AfterAll
@@ -115,6 +118,71 @@ class CliEndToEndTest {
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.out()).startsWith("allocation ").contains(" granted: node");
     assertThat(r.err()).contains("ends when the command exits");
+  }
+
+  @Test
+  void theAllocationOutputHasTheShapeOfDocsCliMdsExamples() throws Exception {
+    String doc = Files.readString(Path.of("../docs/cli.md"));
+    String alloc = doc.substring(doc.indexOf("### `jdvm alloc`"), doc.indexOf("### `jdvm nodes"));
+    String granted = between(alloc, "`allocation ", "`");
+    String refused = between(alloc, "`refused: ", "`");
+    Map<String, Object> json = object(between(alloc, "```json\n", "```"));
+
+    // NONE: the nodes go back to the scheduler when the command's tool namespace ends.
+    CliRun r =
+        jdvm(
+            "alloc", "new", "--nodes", "2", "--req-id", "r7", "--time", "600", "--inherit", "none");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out().strip()).matches(shape("allocation " + granted));
+
+    CliRun j =
+        jdvm(
+            "alloc",
+            "new",
+            "--nodes",
+            "2",
+            "--req-id",
+            "r8",
+            "--time",
+            "600",
+            "--inherit",
+            "none",
+            "--json");
+    assertThat(j.status()).as(j.err()).isZero();
+    Map<String, Object> real = object(j.out());
+    assertThat(real.keySet()).containsExactlyInAnyOrderElementsOf(json.keySet());
+    for (String key : json.keySet()) {
+      assertThat(String.valueOf(real.get(key))).as(key).matches(shape(json.get(key)));
+    }
+
+    CliRun no = jdvm("alloc", "extend", "--id", "no-such-allocation", "--nodes", "1");
+    assertThat(no.err().strip()).matches(shape("refused: " + refused));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(String json) {
+    return (Map<String, Object>) Json.parse(json);
+  }
+
+  private static String between(String text, String from, String to) {
+    int start = text.indexOf(from) + from.length();
+    return text.substring(start, text.indexOf(to, start));
+  }
+
+  /**
+   * A documented example as a pattern that real output must match: every number and every PMIx
+   * status name may differ, everything else (the form of each id) may not.
+   */
+  private static String shape(Object example) {
+    Matcher m = Pattern.compile("\\d+|PMIX_[A-Z_]+").matcher(String.valueOf(example));
+    StringBuilder b = new StringBuilder();
+    int at = 0;
+    while (m.find()) {
+      b.append(Pattern.quote(String.valueOf(example).substring(at, m.start())));
+      b.append(m.group().startsWith("PMIX_") ? "PMIX_[A-Z_]+" : "\\d+");
+      at = m.end();
+    }
+    return b.append(Pattern.quote(String.valueOf(example).substring(at))).toString();
   }
 
   @Test

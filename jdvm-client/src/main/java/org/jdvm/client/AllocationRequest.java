@@ -10,8 +10,9 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Value;
 
 /**
- * A {@code PMIx_Allocation_request}: one of the five directives and its attributes (RFC 0005,
- * node-reservation-spec 8.2.1.4, decisions.md 1–9), built with a {@link Builder}.
+ * A {@code PMIx_Allocation_request}: one of the five directives and its attributes
+ * (rfc0005-allocation-api.txt "Description", spec §8.2.1.4, decisions.md #1–#9), built with a
+ * {@link Builder}.
  *
  * <pre>{@code
  * // two scheduler nodes, reserved to me, kept for my children after I end, with a warning

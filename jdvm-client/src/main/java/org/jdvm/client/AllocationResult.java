@@ -6,7 +6,7 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 
 /**
- * A successful allocation or session-control request (decisions.md 9): the allocation's id, the
+ * A successful allocation or session-control request (decisions.md #9): the allocation's id, the
  * request id if one is known, the session id, the nodes the request added (or released), and the
  * time limit the scheduler set; every info of the reply is kept in {@link #infos}.
  *

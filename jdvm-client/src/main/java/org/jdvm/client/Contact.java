@@ -10,7 +10,7 @@ import org.jdvm.pmix.json.Json;
 import org.jdvm.pmix.json.JsonException;
 
 /**
- * How to reach a DVM (docs/protocol.md, "Endpoints and the contact file"): its PMIx URI, its
+ * How to reach a DVM (docs/protocol.md "Endpoints and the contact file"): its PMIx URI, its
  * loopback TCP address, its Unix socket if it has one, and the directory holding its contact file
  * (where the scheduler credential and the secret are).
  *

@@ -445,7 +445,7 @@ public final class JdvmClient implements AutoCloseable {
 
   /**
    * Finalizes and disconnects (bounded by {@value #FINALIZE_WAIT_MS} ms). For a tool this is its
-   * namespace's termination: the dispositions of what it owns fire (decisions.md 11). Idempotent.
+   * namespace's termination: the dispositions of what it owns fire (decisions.md #11). Idempotent.
    */
   @Override
   public void close() {

@@ -3,7 +3,7 @@ package org.jdvm.client;
 import org.jdvm.pmix.Proc;
 
 /**
- * Receives the output of jobs the client spawned with forwarding (tag 2, research REPORT.md §9),
+ * Receives the output of jobs the client spawned with forwarding (tag 2, pmix-interop-notes.md §3),
  * chunk by chunk, in the order each process wrote it, before the job's end is reported. Runs on the
  * client's delivery thread.
  */

@@ -12,9 +12,9 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Value;
 
 /**
- * A {@code PMIx_Session_control} request of the scheduler (decisions.md 13–14): one operation on a
- * session, and its directives. {@link #ALL_SESSIONS} as the id acts on every session the requester
- * may act on.
+ * A {@code PMIx_Session_control} request of the scheduler (decisions.md #13–#14): one operation on
+ * a session, and its directives. {@link #ALL_SESSIONS} as the id acts on every session the
+ * requester may act on.
  *
  * <pre>{@code
  * // a standing reservation of two new nodes for an hour, then pause and end it

@@ -10,9 +10,9 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Value;
 
 /**
- * A {@code PMIx_Spawn}: one or more apps and the job's attributes (spec 8.2.1.6, decisions.md 15),
- * built with a {@link Builder}. By default the job's output is forwarded to the client and its end
- * is notified ({@code PMIX_NOTIFY_COMPLETION}), so {@link Job#awaitEnd()} works.
+ * A {@code PMIx_Spawn}: one or more apps and the job's attributes (spec §8.2.1.6, decisions.md
+ * #15), built with a {@link Builder}. By default the job's output is forwarded to the client and
+ * its end is notified ({@code PMIX_NOTIFY_COMPLETION}), so {@link Job#awaitEnd()} works.
  *
  * <pre>{@code
  * SpawnRequest r = SpawnRequest.of("hostname").procs(4)

@@ -1,6 +1,6 @@
 /**
- * jdvm's Java client (architecture.md §2–§4, issue 4): a PMIx peer of the DVM in the tool,
- * application and scheduler roles, interchangeable with a C program linked against libpmix.
+ * jdvm's Java client (architecture.md §2–§4): a PMIx peer of the DVM in the tool, application and
+ * scheduler roles, interchangeable with a C program linked against libpmix.
  *
  * <p>Role: {@link org.jdvm.client.JdvmClient} connects through a {@link org.jdvm.client.Connector}
  * (finding the DVM with {@link org.jdvm.client.Contact}) and offers every operation blocking and as

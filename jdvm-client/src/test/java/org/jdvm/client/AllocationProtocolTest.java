@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Allocation requests through the real protocol (spec 8.2.1.5, 8.2.1.5.1, 8.2.1.8; decisions.md
- * 1–9): every row of the routing table, EXTEND by either id, and every row of the error table that
- * an allocation can hit, each with its status and no partial effect.
+ * Allocation requests through the real protocol (spec §8.2.1.5, §8.2.1.5.1, §8.2.1.8; decisions.md
+ * #1–#9): every row of the routing table, EXTEND by either id, and every row of the error table
+ * that an allocation can hit, each with its status and no partial effect.
  */
 class AllocationProtocolTest {
   @TempDir Path home;
@@ -68,7 +68,7 @@ class AllocationProtocolTest {
     void run() throws Exception;
   }
 
-  // ---- the routing table (spec 8.2.1.5) ------------------------------------------------------
+  // ---- the routing table (spec §8.2.1.5) ------------------------------------------------------
 
   @Test
   void aToolNamingATargetReservesForThatNamespace() throws Exception {
@@ -133,7 +133,7 @@ class AllocationProtocolTest {
     assertThat(t.nodeNames()).containsExactly("node0");
   }
 
-  // ---- new versus extend (spec 8.2.1.5.1) ----------------------------------------------------
+  // ---- new versus extend (spec §8.2.1.5.1) ----------------------------------------------------
 
   @Test
   void extendAddsNodesToTheReservationNamedByEitherId() throws Exception {
@@ -161,7 +161,7 @@ class AllocationProtocolTest {
     assertThat(t.reservedNodes()).hasSize(2);
   }
 
-  // ---- the error table (spec 8.2.1.8) --------------------------------------------------------
+  // ---- the error table (spec §8.2.1.8) --------------------------------------------------------
 
   @Test
   void extendOfAnAllocationTheRequesterDoesNotOwnIsNoPermissionsAndChangesNothing()

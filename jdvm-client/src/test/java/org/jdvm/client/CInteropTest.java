@@ -20,8 +20,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * C programs linked against Debian's libpmix 4.2.2 as peers of a running jdvm (issue 4, "Done
- * means"; research REPORT.md §14): a tool that allocates with 4.2 attribute types, spawns into the
+ * C programs linked against Debian's libpmix 4.2.2 as peers of a running jdvm
+ * (pmix-interop-notes.md §7): a tool that allocates with 4.2 attribute types, spawns into the
  * allocation, queries it, receives the timeout warning and finalizes; and a client jdvm launches
  * that initializes and gets its job data. The programs are compiled here; without gcc or libpmix
  * the tests are skipped, saying why.
@@ -79,7 +79,7 @@ class CInteropTest {
     }
   }
 
-  /** The tool in libpmix's default buffers, and fully described (research REPORT.md §11). */
+  /** The tool in libpmix's default buffers, and fully described (pmix-wire.md §2.4). */
   @ParameterizedTest
   @ValueSource(strings = {"PMIX_BFROP_BUFFER_NON_DESC", "PMIX_BFROP_BUFFER_FULLY_DESC"})
   void aLibpmixToolAllocatesSpawnsQueriesHearsTheWarningAndFinalizes(String buffers)

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Ending reservations while jobs still run on them, through the real protocol (spec 8.2.1.9.2,
- * 8.2.1.9.4): a job dies only when its nodes leave the DVM, never because a reservation was merely
+ * Ending reservations while jobs still run on them, through the real protocol (spec §8.2.1.9.2,
+ * §8.2.1.9.4): a job dies only when its nodes leave the DVM, never because a reservation was merely
  * unreserved; CHILD_DEFAULT waits for the last derived child.
  */
 class DispositionProtocolTest {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Events and departures through the real protocol: the timeout warning reaches only the requester
- * (spec 8.2.1.9.5), a tool's departure fires its dispositions (decisions.md 11, spec 8.2.1.9.2),
+ * (spec §8.2.1.9.5), a tool's departure fires its dispositions (decisions.md #11, spec §8.2.1.9.2),
  * events a peer notifies go only where their range says, and the operator feed.
  */
 class EventProtocolTest {
@@ -78,7 +78,7 @@ class EventProtocolTest {
     seen.await(MARKER);
   }
 
-  // ---- the timeout warning (spec 8.2.1.9.5) --------------------------------------------------
+  // ---- the timeout warning (spec §8.2.1.9.5) --------------------------------------------------
 
   @Test
   void theTimeoutWarningReachesOnlyTheRequester() throws Exception {
@@ -124,7 +124,7 @@ class EventProtocolTest {
     assertThat(theirs.statuses()).containsExactly(MARKER);
   }
 
-  // ---- departures (decisions.md 11) ----------------------------------------------------------
+  // ---- departures (decisions.md #11) ----------------------------------------------------------
 
   @Test
   void aToolFinalizingWithANoneReservationReturnsItsNodesToTheScheduler() throws Exception {

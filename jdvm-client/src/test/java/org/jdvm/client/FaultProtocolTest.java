@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Faults seen through the Java client (issue 4, "Faults"): each is handled with nothing lost, and a
- * request that succeeds afterwards shows the DVM still serving. (The wire-level faults, malformed
- * messages and bad handshakes, are in the endpoint's own EndpointWireTest.)
+ * Faults seen through the Java client: each is handled with nothing lost, and a request that
+ * succeeds afterwards shows the DVM still serving. (The wire-level faults, malformed messages and
+ * bad handshakes, are in the endpoint's own EndpointWireTest.)
  */
 class FaultProtocolTest {
   @TempDir Path home;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Queries through the real protocol (decisions.md 9, prrte-behavior.md §2.1, docs/protocol.md
+ * Queries through the real protocol (decisions.md #9, prrte-behavior.md §2 #1, docs/protocol.md
  * "Listings"): the standard keys, jdvm's JSON listings with their fields, and the rule that a reply
  * is SUCCESS with what could be answered, never PARTIAL_SUCCESS.
  */

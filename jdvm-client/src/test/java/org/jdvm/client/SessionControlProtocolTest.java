@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Session control by the scheduler role through the real protocol (decisions.md 13–14,
+ * Session control by the scheduler role through the real protocol (decisions.md #13–#14,
  * docs/protocol.md "Session completion"): standing and running sessions, pause and resume, signal,
  * extend, terminate, time limits, the refusals, and the completion reported to the scheduler once.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Spawns through the real protocol (spec 8.2.1.6–8.2.1.8; decisions.md 15): targets and their
+ * Spawns through the real protocol (spec §8.2.1.6–§8.2.1.8; decisions.md #15): targets and their
  * unions, isolation of reserved nodes, the owner set growing with the jobs spawned into a
  * reservation, output before the job's end, and job control.
  */
@@ -59,7 +59,7 @@ class SpawnProtocolTest {
     return t.read(v -> v.jobs().size());
   }
 
-  // ---- targets (spec 8.2.1.6) ----------------------------------------------------------------
+  // ---- targets (spec §8.2.1.6) ----------------------------------------------------------------
 
   @Test
   void aJobTargetingTwoReservationsMapsOntoTheirUnionOnly() throws Exception {
@@ -127,7 +127,7 @@ class SpawnProtocolTest {
     assertThat(t.nodesOf(job.nspace())).containsExactlyInAnyOrderElementsOf(a.nodes());
   }
 
-  // ---- the owner set (spec 8.2.1.7) ----------------------------------------------------------
+  // ---- the owner set (spec §8.2.1.7) ----------------------------------------------------------
 
   @Test
   void aJobSpawnedIntoAReservationOwnsItAndItsProcessMaySpawnThereWithItsCredential()

@@ -1,6 +1,6 @@
 package org.jdvm.core;
 
-/** How an allocation ended (spec 8.2.1.9), which decides where its nodes went. */
+/** How an allocation ended (spec §8.2.1.9), which decides where its nodes went. */
 public enum AllocationEnd {
   /**
    * Returned to the scheduler: an owner's PMIX_ALLOC_RELEASE, a NONE or CHILD disposition.

@@ -1,6 +1,6 @@
 package org.jdvm.core;
 
-/** What the core asks the scheduler for (decisions.md 4, 8). */
+/** What the core asks the scheduler for (decisions.md #4, #8). */
 public enum AskKind {
   /** Nodes for a new allocation (PMIX_ALLOC_NEW). */
   NEW,

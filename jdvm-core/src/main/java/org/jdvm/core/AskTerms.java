@@ -5,7 +5,7 @@ import org.jdvm.pmix.AllocInheritance;
 
 /**
  * What an allocation request asked for, kept with the ask until the scheduler answers, so the
- * answer can be turned into exactly what was requested (spec 8.2.1.5).
+ * answer can be turned into exactly what was requested (spec §8.2.1.5).
  *
  * @param owner the owning namespace of a NEW allocation (TARGET for a tool, else the requester)
  * @param reserved false for a shared (PMIX_ALLOC_SHARE) NEW allocation

@@ -41,7 +41,7 @@ public sealed interface Change {
     }
   }
 
-  /** A namespace joined a reservation's owner set (spec 8.2.1.7). */
+  /** A namespace joined a reservation's owner set (spec §8.2.1.7). */
   record OwnerAdded(String allocId, String namespace) implements Change {}
 
   /** One process's place: its rank, its node, and the index of its app. */
@@ -130,7 +130,7 @@ public sealed interface Change {
   /**
    * A new allocation, with no nodes yet ({@link NodesJoined} follows in the same outcome).
    *
-   * @param parentSession the session it is a child of (decisions.md 14), or {@code null}
+   * @param parentSession the session it is a child of (decisions.md #14), or {@code null}
    * @param detached whether the owner's termination leaves it alone (session-control sessions)
    * @param scheduled non-null for a session the scheduler instantiated
    */
@@ -178,7 +178,7 @@ public sealed interface Change {
     }
   }
 
-  /** An EXTEND's requester became the allocation's requester (spec 8.2.1.9.5). */
+  /** An EXTEND's requester became the allocation's requester (spec §8.2.1.9.5). */
   record RequesterRefreshed(String allocId, Proc requester) implements Change {}
 
   /** An EXTEND or a session EXTEND replaced the disposition. */
@@ -206,7 +206,7 @@ public sealed interface Change {
   /** The allocation's loan is over: the scheduler gave the nodes back. */
   record LoanReturned(String allocId) implements Change {}
 
-  /** The allocation ended; it had no member nodes left (spec 8.2.1.9). */
+  /** The allocation ended; it had no member nodes left (spec §8.2.1.9). */
   record AllocationEnded(String allocId, AllocationEnd how) implements Change {}
 
   /** The DVM tore down: every job terminated, every allocation and ask is gone. */

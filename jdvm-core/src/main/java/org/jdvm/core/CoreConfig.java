@@ -13,7 +13,7 @@ import java.util.Set;
  *     <dvmName>@0} is the controller's own namespace, the source of the events the core relays
  * @param startupPool the nodes found at start-up; they form the default session, and the first is
  *     the controller's own node, which is never shrunk out of the DVM
- * @param disabledFeatures the attributes this DVM runs without (decisions.md 16)
+ * @param disabledFeatures the attributes this DVM runs without (decisions.md #16)
  * @param retainedTerminatedJobs how many terminated jobs stay visible to queries once nothing needs
  *     them any more; older ones are retired, so a long-lived DVM's job table stays bounded
  */

@@ -27,7 +27,7 @@ public sealed interface Effect {
   }
 
   /**
-   * Ask the scheduler (decisions.md 4, 8). The scheduler answers with a report naming {@code
+   * Ask the scheduler (decisions.md #4, #8). The scheduler answers with a report naming {@code
    * askId}: granted, refused, queued, or (for a queued ask) cancelled.
    *
    * @param allocId the allocation an EXTEND, REAQUIRE or LEND is for; {@code null} for NEW

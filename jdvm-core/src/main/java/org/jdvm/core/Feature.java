@@ -3,9 +3,9 @@ package org.jdvm.core;
 import org.jdvm.pmix.PmixKeys;
 
 /**
- * The five optional attributes of node-reservation-spec 8.2.1.4. A DVM may run with any of them
- * disabled (decisions.md 16); the core then behaves exactly as spec 8.2.1.10 prescribes for a PMIx
- * that lacks the attribute.
+ * The five optional attributes of spec §8.2.1.4. A DVM may run with any of them disabled
+ * (decisions.md #16); the core then behaves exactly as spec §8.2.1.10 prescribes for a PMIx that
+ * lacks the attribute.
  */
 public enum Feature {
   /** Without it an allocation is always reserved to the requester's own namespace. */

@@ -9,7 +9,7 @@ public enum JobKind {
   /** The scheduler: a tool that is the implicit owner of every session. */
   SCHEDULER;
 
-  /** Spec 8.2.1.5: a tool-class requester may name PMIX_ALLOC_TARGET; an application may not. */
+  /** Spec §8.2.1.5: a tool-class requester may name PMIX_ALLOC_TARGET; an application may not. */
   public boolean isToolClass() {
     return this != APPLICATION;
   }

@@ -71,7 +71,7 @@ public sealed interface Report extends Command {
   record SchedulerCancelled(long askId) implements Report {}
 
   /**
-   * The scheduler's {@code PMIX_ALLOC_TIMEOUT_WARNING} for an allocation (spec 8.2.1.9.5).
+   * The scheduler's {@code PMIX_ALLOC_TIMEOUT_WARNING} for an allocation (spec §8.2.1.9.5).
    *
    * @param allocId the allocation, by {@code PMIX_ALLOC_ID} or by the scheduler's own id
    * @param secondsRemaining {@code PMIX_TIME_REMAINING}, if the scheduler supplied it
@@ -89,7 +89,7 @@ public sealed interface Report extends Command {
   }
 
   /**
-   * The scheduler terminated an allocation (spec 8.2.1.9.1 trigger 3): its nodes are already the
+   * The scheduler terminated an allocation (spec §8.2.1.9.1 trigger 3): its nodes are already the
    * scheduler's again.
    */
   record SchedulerReclaimed(String allocId, ReclaimReason reason) implements Report {
@@ -101,7 +101,7 @@ public sealed interface Report extends Command {
 
   /**
    * A tool (or the scheduler) finalized or lost its connection: its namespace terminates
-   * (decisions.md 11).
+   * (decisions.md #11).
    */
   record ToolDeparted(String namespace, boolean connectionLost) implements Report {
     public ToolDeparted {

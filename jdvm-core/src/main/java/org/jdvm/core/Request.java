@@ -28,7 +28,7 @@ public sealed interface Request extends Command {
   }
 
   /**
-   * The scheduler connects (decisions.md 13). Like a tool, but it is the implicit owner of every
+   * The scheduler connects (decisions.md #13). Like a tool, but it is the implicit owner of every
    * session; there is at most one live scheduler.
    */
   record RegisterScheduler(RequestId requestId, String namespace) implements Request {
@@ -38,8 +38,8 @@ public sealed interface Request extends Command {
   }
 
   /**
-   * {@code PMIx_Allocation_request} with any of the five directives (RFC 0005, spec 8.2.1.5,
-   * decisions.md 1–9).
+   * {@code PMIx_Allocation_request} with any of the five directives (rfc0005-allocation-api.txt
+   * "Description", spec §8.2.1.5, decisions.md #1–#9).
    *
    * @param targetNamespace {@code PMIX_ALLOC_TARGET}
    * @param share {@code PMIX_ALLOC_SHARE}
@@ -190,7 +190,7 @@ public sealed interface Request extends Command {
   }
 
   /**
-   * {@code PMIx_Spawn} (spec 8.2.1.6–8.2.1.7, decisions.md 15). The reply carries {@code
+   * {@code PMIx_Spawn} (spec §8.2.1.6–§8.2.1.7, decisions.md #15). The reply carries {@code
    * PMIX_NSPACE} once every process is launched, or an error status.
    *
    * @param spawnTarget {@code PMIX_SPAWN_TARGET} as a list of allocation ids, {@code ""} being the
@@ -258,8 +258,8 @@ public sealed interface Request extends Command {
   }
 
   /**
-   * {@code PMIx_Session_control} (decisions.md 13–14, prrte-behavior.md §1.14). The shell collects
-   * every directive; the core checks them all before acting.
+   * {@code PMIx_Session_control} (decisions.md #13–#14, prrte-behavior.md §1.14). The shell
+   * collects every directive; the core checks them all before acting.
    *
    * @param sessionId the API's session id argument ({@code UINT32_MAX}: every session the requester
    *     may act on, never the default pool)

@@ -1,7 +1,7 @@
 package org.jdvm.core;
 
 /**
- * The operations of {@code PMIx_Session_control} (decisions.md 13, prrte-behavior.md §1.14). A
+ * The operations of {@code PMIx_Session_control} (decisions.md #13, prrte-behavior.md §1.14). A
  * request names at most one; {@code PMIX_SESSION_SEP} is a modifier and may come alone.
  */
 public enum SessionOp {

@@ -1,6 +1,6 @@
 /**
- * The reservation engine (issue 3): the whole state of the DVM and every rule of
- * node-reservation-spec 8.2.1, as a pure, single-threaded, deterministic state machine.
+ * The reservation engine: the whole state of the DVM and every rule of spec §8.2.1, as a pure,
+ * single-threaded, deterministic state machine.
  *
  * <p>Role: {@link org.jdvm.core.Core#handle} takes a {@link org.jdvm.core.Command} (a client's
  * {@link org.jdvm.core.Request} or a {@link org.jdvm.core.Report} of an outside fact) and the

@@ -12,7 +12,7 @@ import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.PmixStatus;
 import org.junit.jupiter.api.Test;
 
-/** The conformance summary of node-reservation-spec 8.2.1.11, one test per guarantee. */
+/** The conformance summary of spec §8.2.1.11, one test per guarantee. */
 class ConformanceTest {
 
   @Test

@@ -12,9 +12,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The error table of node-reservation-spec 8.2.1.8, row by row: each condition gets its status, and
- * leaves no observable partial effect (the state digest is unchanged and the only effect is the
- * reply).
+ * The error table of spec §8.2.1.8, row by row: each condition gets its status, and leaves no
+ * observable partial effect (the state digest is unchanged and the only effect is the reply).
  */
 class ErrorSemanticsTest {
 

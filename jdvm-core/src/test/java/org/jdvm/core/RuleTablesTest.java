@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The spec's decision tables as parameterized rule tables: allocation routing (8.2.1.5) and the
- * namespace-termination dispositions (8.2.1.9.2) with descendants running, elsewhere, or gone.
+ * The spec's decision tables as parameterized rule tables: allocation routing (spec §8.2.1.5) and
+ * the namespace-termination dispositions (§8.2.1.9.2) with descendants running, elsewhere, or gone.
  */
 class RuleTablesTest {
 
@@ -24,7 +24,9 @@ class RuleTablesTest {
     APPLICATION
   }
 
-  /** Spec 8.2.1.5 rows, plus decision 1 (an application's TARGET is refused whatever SHARE). */
+  /**
+   * Spec §8.2.1.5 rows, plus decisions.md #1 (an application's TARGET is refused whatever SHARE).
+   */
   static Stream<Arguments> routing() {
     return Stream.of(
         Arguments.of(Requester.TOOL, true, null, "reservation owned by the target"),

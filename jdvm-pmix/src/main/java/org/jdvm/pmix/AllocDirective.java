@@ -3,8 +3,9 @@ package org.jdvm.pmix;
 /**
  * The directive of an allocation request ({@code pmix_alloc_directive_t}, one byte on the wire).
  *
- * <p>RFC 0005 and pmix-wire.md §8.2. {@link #REQ_CANCEL} exists only in master headers; a 4.2.2
- * peer never sends it. Values from 128 up are free for implementers.
+ * <p>rfc0005-allocation-api.txt "Description" and pmix-wire.md §8.2. {@link #REQ_CANCEL} exists
+ * only in master headers; a 4.2.2 peer never sends it. Values from 128 up are free for
+ * implementers.
  */
 public enum AllocDirective {
   NEW(1),

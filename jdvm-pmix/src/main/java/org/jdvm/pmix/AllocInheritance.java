@@ -4,10 +4,10 @@ package org.jdvm.pmix;
  * What becomes of an allocation when its owning namespace terminates ({@code
  * pmix_alloc_inheritance_t}, wire type {@link DataType#ALLOC_INHERIT} = 75, one byte).
  *
- * <p>pmix-allocation-inheritance.txt, "The data type"; node-reservation-spec 8.2.1.9.2. The two
- * axes: when the disposition fires (owning namespace, or last derived child) and what it does
- * (return nodes to the scheduler, or unreserve them within the session). Absence of the attribute
- * means {@link #DEFAULT}.
+ * <p>pmix-allocation-inheritance.txt "The data type"; spec §8.2.1.9.2. The two axes: when the
+ * disposition fires (owning namespace, or last derived child) and what it does (return nodes to the
+ * scheduler, or unreserve them within the session). Absence of the attribute means {@link
+ * #DEFAULT}.
  */
 public enum AllocInheritance {
   /** Released to the scheduler when the owning namespace terminates (the legacy behaviour). */

@@ -10,12 +10,12 @@ package org.jdvm.pmix;
  * else names a key only through their constants, never as a {@code "pmix.…"} or {@code "jdvm.…"}
  * literal, which {@code KeyLiteralsTest} checks.
  *
- * <p>Sources: node-reservation-spec 8.2.1.4, prrte-behavior.md §5.3, pmix-wire.md §10.
+ * <p>Sources: spec §8.2.1.4, prrte-behavior.md §5.3, pmix-wire.md §10.
  */
 public final class PmixKeys {
   private PmixKeys() {}
 
-  // Allocation requests (RFC 0005, node-reservation-spec 8.2.1.4)
+  // Allocation requests (rfc0005-allocation-api.txt "Description", spec §8.2.1.4)
   public static final String ALLOC_ID = "pmix.alloc.id";
   public static final String ALLOC_REQ_ID = "pmix.alloc.reqid";
   public static final String ALLOC_TARGET = "pmix.alloc.tgt";

@@ -7,7 +7,7 @@ import java.util.Map;
  * PMIx status codes ({@code pmix_status_t}) and their names, the equivalent of {@code
  * PMIx_Error_string}.
  *
- * <p>Generated once from {@code reference/wire/status_table.md} (OpenPMIx master headers, 168
+ * <p>Generated once from {@code docs/spec/wire/status_table.md} (OpenPMIx master headers, 168
  * rows). No value differs between 4.2.2 and master; master only adds the eight codes marked "master
  * only" below. Where a deprecated alias shares a value with a current name, {@link #name(int)}
  * returns the current name.

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.jdvm.pmix.json.Json;
 
 /**
- * The golden vectors of {@code reference/wire/vectors.json} (libpmix 4.2.2, one {@code
+ * The golden vectors of pmix-wire.md §12.2 ({@code wire/vectors.json}) (libpmix 4.2.2, one {@code
  * PMIx_Data_pack} call each, count unit included), copied into the test resources so that a clean
  * clone can run the tests.
  */

@@ -134,7 +134,7 @@ public final class Dvm implements AutoCloseable {
   }
 
   /**
-   * Tears the DVM down (spec 8.2.1.9.1 trigger 2): every session ends, scheduler nodes go back,
+   * Tears the DVM down (spec §8.2.1.9.1 trigger 2): every session ends, scheduler nodes go back,
    * every process is ended. Idempotent.
    */
   @Override

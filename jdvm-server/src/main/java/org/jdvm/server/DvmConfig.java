@@ -10,13 +10,13 @@ import org.jdvm.core.NodeSpec;
 import org.jdvm.server.scheduler.NodeGrant;
 
 /**
- * How a DVM is started (architecture.md §5, issue 4's {@code jdvm start}).
+ * How a DVM is started (architecture.md §5; docs/cli.md "jdvm start").
  *
  * @param name the DVM's name; namespaces are {@code <name>@<n>}
  * @param startupNodes the start-up pool; the first is the controller's own node
  * @param spareNodes the embedded scheduler's pool (ignored without a scheduler)
  * @param scheduler which scheduler serves requests for new nodes
- * @param disabledFeatures attributes the DVM runs without (decisions.md 16)
+ * @param disabledFeatures attributes the DVM runs without (decisions.md #16)
  * @param home the DVM's directory: contact file, secrets, log, scratch
  * @param shrinkGraceMillis how long processes on a departing node get between TERM and KILL
  */

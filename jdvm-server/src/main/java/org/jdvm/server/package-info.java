@@ -10,6 +10,6 @@
  *
  * <p>Invariants: only the controller thread touches the core; every other thread submits commands
  * or read-only queries and executes effects. Start order is directory, endpoint, DVM, serve,
- * publish; stop order is the reverse, with the DVM's teardown (spec 8.2.1.9.1 trigger 2) first.
+ * publish; stop order is the reverse, with the DVM's teardown (spec §8.2.1.9.1 trigger 2) first.
  */
 package org.jdvm.server;

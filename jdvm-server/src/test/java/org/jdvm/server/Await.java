@@ -3,7 +3,7 @@ package org.jdvm.server;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-/** Waits for a condition with a bound (house-style: no sleeps to wait for something). */
+/** Waits for a condition with a bound (house-style.md "Tests": no sleeps to wait for something). */
 public final class Await {
   private static final long LIMIT_NS = TimeUnit.SECONDS.toNanos(20);
 

@@ -24,11 +24,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Spawning a one-process job into a 4-node reservation (issue 3 target: under 10 µs per {@code
- * handle}, independent of the pool's size). The pool has {@code poolSize} start-up nodes, 40% of
- * them in {@code poolSize / 10} four-node reservations owned by one tool; 1,000 nodes (100
- * reservations) against 100,000 nodes (10,000 reservations) shows the cost does not depend on the
- * pool.
+ * Spawning a one-process job into a 4-node reservation (target: under 10 µs per {@code handle},
+ * independent of the pool's size). The pool has {@code poolSize} start-up nodes, 40% of them in
+ * {@code poolSize / 10} four-node reservations owned by one tool; 1,000 nodes (100 reservations)
+ * against 100,000 nodes (10,000 reservations) shows the cost does not depend on the pool.
  *
  * <p>{@code spawn} times the spawn alone (the job is launched and reaped outside the measurement,
  * which needs a per-invocation teardown, so it is sampled); {@code spawnLaunchExit} times the whole

@@ -18,14 +18,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Draining a 1,000,000-job genealogy of depth 20 under CHILD reservations (issue 3 target: under 5
- * µs per termination, the whole drain under 5 s). A tool spawns {@value #ROOTS} root jobs; each
- * root reserves one node with PMIX_ALLOC_INHERIT_CHILD and spawns {@value #CHAINS} chains of
- * {@value #CHAIN} jobs into it, each job the parent of the next: depth 20 counting the root, and
- * {@value #JOBS} jobs in all. The drain reports every process exited, roots first, then level by
- * level, so every root terminates while its descendants live and each reservation drains (and is
- * released) at the last of its 988 descendants. One invocation is the whole drain; the score is per
- * termination, and the whole drain is that times {@value #JOBS}.
+ * Draining a 1,000,000-job genealogy of depth 20 under CHILD reservations (target: under 5 µs per
+ * termination, the whole drain under 5 s). A tool spawns {@value #ROOTS} root jobs; each root
+ * reserves one node with PMIX_ALLOC_INHERIT_CHILD and spawns {@value #CHAINS} chains of {@value
+ * #CHAIN} jobs into it, each job the parent of the next: depth 20 counting the root, and {@value
+ * #JOBS} jobs in all. The drain reports every process exited, roots first, then level by level, so
+ * every root terminates while its descendants live and each reservation drains (and is released) at
+ * the last of its 988 descendants. One invocation is the whole drain; the score is per termination,
+ * and the whole drain is that times {@value #JOBS}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)

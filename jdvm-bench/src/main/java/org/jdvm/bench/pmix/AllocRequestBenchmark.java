@@ -27,10 +27,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Encoding and decoding a typical allocation request body (issue 2's target: encode + decode under
- * 1 µs): COMMAND 17, ALLOC_DIRECTIVE NEW, SIZE 6 and six infos (node count, request id,
- * inheritance, share, warn timeout, time), as a client packs it and the server reads it. The packer
- * is reused, as a connection's would be; the decoder works on a fresh slice each time.
+ * Encoding and decoding a typical allocation request body (target: encode + decode under 1 µs):
+ * COMMAND 17, ALLOC_DIRECTIVE NEW, SIZE 6 and six infos (node count, request id, inheritance,
+ * share, warn timeout, time), as a client packs it and the server reads it. The packer is reused,
+ * as a connection's would be; the decoder works on a fresh slice each time.
  *
  * <p>Run with {@code ./dev bench AllocRequest}.
  */

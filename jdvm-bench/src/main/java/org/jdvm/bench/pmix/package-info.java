@@ -1,5 +1,5 @@
 /**
- * JMH benchmarks of the PMIx codec (issue 2). Benchmarks are measurements, not tests: nothing here
- * asserts a time. Run with {@code ./dev bench <pattern>}.
+ * JMH benchmarks of the PMIx codec. Benchmarks are measurements, not tests: nothing here asserts a
+ * time. Run with {@code ./dev bench <pattern>}.
  */
 package org.jdvm.bench.pmix;

@@ -7,8 +7,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code jdvm pmix}: the wire codec as a debugging tool. {@code encode} turns the JSON form of a
  * value into the bytes of one {@code PMIx_Data_pack} call; {@code decode} turns such bytes, from a
- * capture say, back into JSON. The JSON form is the one {@code reference/wire/vectors.json} uses,
- * so the tool's output can be checked against the real library's.
+ * capture say, back into JSON. The JSON form is the one the golden vectors of pmix-wire.md §12.2
+ * use (jdvm-pmix's test resource {@code wire/vectors.json}), so the tool's output can be checked
+ * against the real library's.
  */
 @Command(
     name = "pmix",

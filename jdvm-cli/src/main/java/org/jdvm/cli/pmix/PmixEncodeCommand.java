@@ -32,7 +32,8 @@ public final class PmixEncodeCommand implements Callable<Integer> {
       names = "--json",
       required = true,
       paramLabel = "JSON",
-      description = "The value(s) in the JSON form of reference/wire/vectors.json.")
+      description =
+          "The value(s) in the JSON form of the golden vectors (docs/spec/pmix-wire.md §12.2).")
   String json;
 
   @Override

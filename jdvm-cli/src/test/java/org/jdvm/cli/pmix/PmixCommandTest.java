@@ -7,8 +7,8 @@ import org.jdvm.cli.Main;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code jdvm pmix encode|decode}, in-process, against vectors of libpmix 4.2.2 ({@code
- * reference/wire/vectors.json}).
+ * {@code jdvm pmix encode|decode}, in-process, against vectors of libpmix 4.2.2 (jdvm-pmix's test
+ * resource {@code wire/vectors.json}, pmix-wire.md §12.2).
  */
 class PmixCommandTest {
   private static final String INFO_JSON =

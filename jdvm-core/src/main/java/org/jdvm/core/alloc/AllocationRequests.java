@@ -16,11 +16,11 @@ import org.jdvm.pmix.AllocDirective;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * PMIX_ALLOC_NEW and PMIX_ALLOC_EXTEND (spec 8.2.1.5; decisions.md 1–6, 9; issue 3 rule 1).
+ * PMIX_ALLOC_NEW and PMIX_ALLOC_EXTEND (spec §8.2.1.5; decisions.md #1–#6, #9).
  *
  * <p>Routing, by requester class: a tool may name PMIX_ALLOC_TARGET, which becomes the owning
  * namespace; an application may not. PMIX_ALLOC_SHARE makes the allocation shared (its nodes in the
- * default session) but still tracked, owned and subject to its disposition (decisions.md 2). NEW
+ * default session) but still tracked, owned and subject to its disposition (decisions.md #2). NEW
  * always mints a fresh allocation; EXTEND names its target by PMIX_ALLOC_ID or PMIX_ALLOC_REQ_ID
  * and needs ownership, whatever SHARE says. Nodes come from the scheduler, except named start-up
  * nodes of the default session, which the core carves out itself; a request satisfied entirely from

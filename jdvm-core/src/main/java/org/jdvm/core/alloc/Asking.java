@@ -10,9 +10,10 @@ import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.Proc;
 
 /**
- * Handing a request to the scheduler: node selection is the scheduler's (spec 8.2.1.2.2). The
+ * Handing a request to the scheduler: node selection is the scheduler's (spec §8.2.1.2.2). The
  * request waits, with what it asked for and the nodes of the DVM it claims meanwhile, until the
- * scheduler grants, refuses, queues or cancels it. PMIX_ALLOC_WARN_TIMEOUT rides along (8.2.1.9.5).
+ * scheduler grants, refuses, queues or cancels it. PMIX_ALLOC_WARN_TIMEOUT rides along (spec
+ * §8.2.1.9.5).
  */
 public final class Asking {
   private Asking() {}

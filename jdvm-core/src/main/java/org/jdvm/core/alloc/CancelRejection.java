@@ -3,7 +3,7 @@ package org.jdvm.core.alloc;
 import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
-/** Why a PMIX_ALLOC_REQ_CANCEL was refused, in check order (decisions.md 4, 7). */
+/** Why a PMIX_ALLOC_REQ_CANCEL was refused, in check order (decisions.md #4, #7). */
 public enum CancelRejection implements Rejection {
   /** No waiting request matches. */
   NOTHING_PENDING(PmixStatus.ERR_NOT_FOUND),

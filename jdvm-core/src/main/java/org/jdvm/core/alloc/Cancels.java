@@ -15,10 +15,10 @@ import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * PMIX_ALLOC_REQ_CANCEL (RFC 0005; decisions.md 4): withdraw requests still waiting for the
- * scheduler, named by PMIX_ALLOC_REQ_ID (or the PMIX_ALLOC_ID a NEW asked for); without either,
- * every request of the requester's namespace. Each cancelled request is answered {@code
- * PMIX_ERR_JOB_CANCELED}, the cancel itself {@code PMIX_SUCCESS}.
+ * PMIX_ALLOC_REQ_CANCEL (rfc0005-allocation-api.txt "Description"; decisions.md #4): withdraw
+ * requests still waiting for the scheduler, named by PMIX_ALLOC_REQ_ID (or the PMIX_ALLOC_ID a NEW
+ * asked for); without either, every request of the requester's namespace. Each cancelled request is
+ * answered {@code PMIX_ERR_JOB_CANCELED}, the cancel itself {@code PMIX_SUCCESS}.
  */
 public final class Cancels {
   private Cancels() {}

@@ -16,10 +16,10 @@ import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.Proc;
 
 /**
- * Creating an allocation once its nodes are known (spec 8.2.1.5): nodes new to the DVM join it
+ * Creating an allocation once its nodes are known (spec §8.2.1.5): nodes new to the DVM join it
  * (their agents are started first), the allocation is recorded with its owning namespace seeding
  * the owner set, and every node becomes its member. Nothing is reserved before nodes are granted:
- * an empty reservation is never created (decisions.md 4).
+ * an empty reservation is never created (decisions.md #4).
  */
 public final class Creation {
   private Creation() {}

@@ -12,8 +12,8 @@ import org.jdvm.pmix.Proc;
 
 /**
  * What an EXTEND does to the allocation besides adding nodes: a supplied inheritance replaces the
- * disposition (spec 8.2.1.4: honoured on EXTEND), the extender becomes the requester the timeout
- * warning goes to (8.2.1.9.5), and a time limit the scheduler set is recorded. If the new
+ * disposition (spec §8.2.1.4: honoured on EXTEND), the extender becomes the requester the timeout
+ * warning goes to (spec §8.2.1.9.5), and a time limit the scheduler set is recorded. If the new
  * disposition is already due (the owner terminated and, for CHILD flavours, its descendants have
  * drained), it fires now.
  */

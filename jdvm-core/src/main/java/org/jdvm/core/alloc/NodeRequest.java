@@ -10,7 +10,7 @@ import org.jdvm.core.state.State;
 /**
  * Nodes a request names, split into those already in the DVM, which the core carves out of the
  * default session itself, and those it must get from the scheduler. A node already in the DVM is
- * available only if it is in no allocation and no pending request has claimed it (decisions.md 5:
+ * available only if it is in no allocation and no pending request has claimed it (decisions.md #5:
  * naming a node reserved elsewhere is refused, never a silent move).
  */
 public record NodeRequest(List<Node> present, List<String> absent, boolean available) {

@@ -6,7 +6,7 @@ import org.jdvm.core.state.Job;
 
 /**
  * The owner-set rule, the one place that answers "may requester R act on allocation or session S"
- * (spec 8.2.1.7; decisions.md 10 and 15): R's namespace is in S's owner set, or R is the scheduler,
+ * (spec §8.2.1.7; decisions.md #10, #15): R's namespace is in S's owner set, or R is the scheduler,
  * the implicit owner of every session. Release, extend, reacquire, cancel, session control and
  * spawn targeting all ask here.
  *

@@ -8,9 +8,9 @@ import org.jdvm.core.state.State;
 import org.jdvm.pmix.AllocInheritance;
 
 /**
- * An allocation request as the rules see it once the feature profile is applied (decisions.md 16,
- * spec 8.2.1.10): an attribute the DVM runs without is treated as absent, except that a non-default
- * PMIX_ALLOC_INHERITANCE is refused rather than ignored.
+ * An allocation request as the rules see it once the feature profile is applied (decisions.md #16,
+ * spec §8.2.1.10): an attribute the DVM runs without is treated as absent, except that a
+ * non-default PMIX_ALLOC_INHERITANCE is refused rather than ignored.
  *
  * @param target PMIX_ALLOC_TARGET, or {@code null} (also when the DVM runs without it)
  * @param share PMIX_ALLOC_SHARE, false without the feature

@@ -3,7 +3,7 @@ package org.jdvm.core.alloc;
 import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
-/** Why a PMIX_ALLOC_REAQUIRE was refused, in check order (decisions.md 8). */
+/** Why a PMIX_ALLOC_REAQUIRE was refused, in check order (decisions.md #8). */
 public enum ReacquireRejection implements Rejection {
   /** Neither PMIX_ALLOC_ID nor PMIX_ALLOC_REQ_ID names the allocation. */
   NOTHING_NAMED(PmixStatus.ERR_BAD_PARAM),

@@ -12,8 +12,9 @@ import org.jdvm.core.state.Job;
 import org.jdvm.core.state.Txn;
 
 /**
- * PMIX_ALLOC_REAQUIRE (RFC 0005 "lend and reacquire"; decisions.md 8): ask the scheduler for the
- * nodes an allocation lent, back into the same allocation. PMIX_ALLOC_INHERITANCE is ignored here.
+ * PMIX_ALLOC_REAQUIRE (lend and reacquire, rfc0005-allocation-api.txt "Description"; decisions.md
+ * #8): ask the scheduler for the nodes an allocation lent, back into the same allocation.
+ * PMIX_ALLOC_INHERITANCE is ignored here.
  */
 public final class Reacquires {
   private Reacquires() {}

@@ -3,7 +3,7 @@ package org.jdvm.core.alloc;
 import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
-/** Why a PMIX_ALLOC_RELEASE was refused, in check order (decisions.md 7, 8). */
+/** Why a PMIX_ALLOC_RELEASE was refused, in check order (decisions.md #7, #8). */
 public enum ReleaseRejection implements Rejection {
   /**
    * A negative count or lend time, a repeated node, both a count and a list, or a bare count from

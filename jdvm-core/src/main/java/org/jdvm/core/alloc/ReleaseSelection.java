@@ -14,10 +14,11 @@ import org.jdvm.core.state.ProcRecord;
 import org.jdvm.core.state.State;
 
 /**
- * Which nodes a RELEASE names (decisions.md 7): a whole allocation by PMIX_ALLOC_ID or
+ * Which nodes a RELEASE names (decisions.md #7): a whole allocation by PMIX_ALLOC_ID or
  * PMIX_ALLOC_REQ_ID; nodes by PMIX_ALLOC_NODE_LIST; or a count, which takes the most recently
  * granted nodes (of the named allocation, else of the requester's own), never the node the
- * requesting process runs on (RFC 0005).
+ * requesting process runs on (a release gives up resources no longer required:
+ * rfc0005-allocation-api.txt "Description").
  *
  * @param whole the allocation released as a whole, or {@code null} for a partial release
  * @param nodes the nodes of a partial release

@@ -24,7 +24,7 @@ import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * PMIX_ALLOC_RELEASE (spec 8.2.1.9.1 trigger 1; decisions.md 7, 8; issue 3 rule 2).
+ * PMIX_ALLOC_RELEASE (spec §8.2.1.9.1 trigger 1; decisions.md #7, #8).
  *
  * <p>Whole or partial, always checked: every allocation the nodes belong to must be owned by the
  * requester (or the requester is the scheduler). A whole release ends the allocation. Released

@@ -8,7 +8,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Value;
 
 /**
- * What a successful allocation reply carries (spec 8.2.1.5.2; decisions.md 9): {@code
+ * What a successful allocation reply carries (spec §8.2.1.5.2; decisions.md #9): {@code
  * PMIX_ALLOC_ID}, {@code PMIX_ALLOC_REQ_ID} when one is known (the request's own, else the
  * allocation's), {@code PMIX_SESSION_ID}, the nodes this request added as {@code
  * PMIX_ALLOC_NODE_LIST} (absent when it added none, e.g. an EXTEND in time only), and the

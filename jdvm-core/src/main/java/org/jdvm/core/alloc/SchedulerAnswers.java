@@ -27,10 +27,10 @@ import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * The scheduler's answers to an ask (decisions.md 4, 8; issue 3 rule 1): a grant becomes the
- * allocation (or its extension, its reacquired nodes, or an accepted loan); a refusal is the
- * requester's answer; a queued ask keeps waiting and can be cancelled. An answer to an ask the core
- * no longer has is stale: nodes granted for it that are not in the DVM are handed straight back.
+ * The scheduler's answers to an ask (decisions.md #4, #8): a grant becomes the allocation (or its
+ * extension, its reacquired nodes, or an accepted loan); a refusal is the requester's answer; a
+ * queued ask keeps waiting and can be cancelled. An answer to an ask the core no longer has is
+ * stale: nodes granted for it that are not in the DVM are handed straight back.
  */
 public final class SchedulerAnswers {
   private SchedulerAnswers() {}

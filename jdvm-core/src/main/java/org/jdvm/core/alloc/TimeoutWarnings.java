@@ -15,9 +15,9 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 
 /**
- * The allocation timeout warning relay (spec 8.2.1.9.5; issue 3 rule 7). The core neither sets the
- * timeout nor makes the warning: PMIX_ALLOC_WARN_TIMEOUT goes to the scheduler with NEW and EXTEND,
- * and the scheduler's PMIX_ALLOC_TIMEOUT_WARNING is delivered to the allocation's requester alone
+ * The allocation timeout warning relay (spec §8.2.1.9.5). The core neither sets the timeout nor
+ * makes the warning: PMIX_ALLOC_WARN_TIMEOUT goes to the scheduler with NEW and EXTEND, and the
+ * scheduler's PMIX_ALLOC_TIMEOUT_WARNING is delivered to the allocation's requester alone
  * (refreshed by EXTEND), carrying PMIX_ALLOC_ID, PMIX_ALLOC_REQ_ID when known and
  * PMIX_TIME_REMAINING when the scheduler gave it. A warning for an unknown allocation, or whose
  * requester is gone, is dropped. The warning changes nothing.

@@ -1,12 +1,11 @@
 /**
  * Allocations: routing, the scheduler conversation, release, lending, cancellation and the timeout
- * warning relay (node-reservation-spec 8.2.1.4–8.2.1.5, 8.2.1.8, 8.2.1.9.1, 8.2.1.9.5; decisions.md
- * 1–9; issue 3 rules 1, 2, 5, 7).
+ * warning relay (spec §8.2.1.4–§8.2.1.5, §8.2.1.8, §8.2.1.9.1, §8.2.1.9.5; decisions.md #1–#9).
  *
  * <p>Role: decide NEW and EXTEND by requester class and attributes; hand node selection to the
  * scheduler and turn its answers into allocations; release whole or partial allocations, lend and
  * reacquire nodes, cancel waiting requests; relay the scheduler's timeout warning to the requester.
- * {@link org.jdvm.core.alloc.Ownership} is the owner-set rule (spec 8.2.1.7; decisions.md 10, 15):
+ * {@link org.jdvm.core.alloc.Ownership} is the owner-set rule (spec §8.2.1.7; decisions.md #10, #15):
  * the only answer to "may this requester act on this allocation or session", which release, extend,
  * reacquire, cancel, session control and spawn targeting all ask.
  *

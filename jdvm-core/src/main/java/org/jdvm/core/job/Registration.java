@@ -14,8 +14,8 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 
 /**
- * A tool or the scheduler connects and gets its namespace (architecture.md §4; decisions.md 11,
- * 13). Namespaces are minted deterministically as {@code <dvm>@<n>}; a tool may bring its own name
+ * A tool or the scheduler connects and gets its namespace (architecture.md §4; decisions.md #11,
+ * #13). Namespaces are minted deterministically as {@code <dvm>@<n>}; a tool may bring its own name
  * if it was never used.
  */
 public final class Registration {

@@ -1,7 +1,6 @@
 /**
  * Jobs and namespaces: who a requester is, registration of tools and the scheduler, what agents
- * report about processes, and job control (architecture.md §4; decisions.md 11; issue 3 rules 3,
- * 6).
+ * report about processes, and job control (architecture.md §4; decisions.md #11).
  *
  * <p>Role: identity (a namespace is a tool, an application or the scheduler, decided from the job
  * table, never from the connection), namespace minting ({@code <dvm>@<n>}), the launch handshake (a

@@ -24,13 +24,13 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 
 /**
- * The end of an allocation (spec 8.2.1.9): release, unreserve, or reclaim.
+ * The end of an allocation (spec §8.2.1.9): release, unreserve, or reclaim.
  *
  * <p>Release and reclaim send the scheduler's nodes out of the DVM (their processes die with them:
- * the existing shrink behaviour, 8.2.1.9.4), while start-up nodes, the controller's among them,
- * revert to the default session (decisions.md 7); a release also hands the nodes back. Unreserve
- * keeps every node in the DVM and only clears the reservation: no process is killed. Either way the
- * allocation itself never kills a job; only departing nodes do.
+ * the existing shrink behaviour, spec §8.2.1.9.4), while start-up nodes, the controller's among
+ * them, revert to the default session (decisions.md #7); a release also hands the nodes back.
+ * Unreserve keeps every node in the DVM and only clears the reservation: no process is killed.
+ * Either way the allocation itself never kills a job; only departing nodes do.
  */
 public final class AllocationEnding {
   private AllocationEnding() {}
@@ -70,7 +70,7 @@ public final class AllocationEnding {
   /**
    * Tells the allocation's requester, and only it, that the allocation ended and how, with {@code
    * PMIX_EVENT_SESSION_END}: the event a tool holding an allocation (e.g. {@code jdvm alloc new --
-   * CMD}) waits for. Directed like the timeout warning (spec 8.2.1.9.5); a teardown tells nobody,
+   * CMD}) waits for. Directed like the timeout warning (spec §8.2.1.9.5); a teardown tells nobody,
    * since every connection closes with the DVM.
    */
   private static void notifyRequester(Allocation a, AllocationEnd how, Txn txn) {
@@ -94,7 +94,7 @@ public final class AllocationEnding {
 
   /**
    * The scheduler terminates a session (trigger 3): its children end with it unless they were
-   * separated (decisions.md 14), and its scheduler nodes leave the DVM.
+   * separated (decisions.md #14), and its scheduler nodes leave the DVM.
    */
   public static void reclaim(Allocation a, Txn txn) {
     for (Allocation child : List.copyOf(a.children())) {

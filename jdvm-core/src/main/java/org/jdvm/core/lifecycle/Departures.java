@@ -15,9 +15,9 @@ import org.jdvm.pmix.PmixStatus;
 
 /**
  * Things that leave on their own: a tool (its departure is its namespace's termination,
- * decisions.md 11), a node (its processes are gone; its allocation shrinks but does not end, since
- * only the spec's triggers end a reservation, guarantee 4), and an allocation the scheduler
- * reclaims (trigger 3; its child sessions go with it unless separated, decisions.md 14).
+ * decisions.md #11), a node (its processes are gone; its allocation shrinks but does not end, since
+ * only the triggers of spec §8.2.1.9.1 end a reservation, §8.2.1.11 #4), and an allocation the
+ * scheduler reclaims (trigger 3; its child sessions go with it unless separated, decisions.md #14).
  */
 public final class Departures {
   private Departures() {}

@@ -23,7 +23,7 @@ import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * The DVM tears down (spec 8.2.1.9.1 trigger 2): every session ends, the scheduler's nodes go back
+ * The DVM tears down (spec §8.2.1.9.1 trigger 2): every session ends, the scheduler's nodes go back
  * to it, every process is killed, and every request still waiting is answered {@code
  * PMIX_ERR_UNREACH}. Afterwards every request is refused with that status.
  */

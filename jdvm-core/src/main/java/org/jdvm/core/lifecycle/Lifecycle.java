@@ -15,7 +15,7 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 
 /**
- * Namespace termination and what it sets off (spec 8.2.1.9.2–8.2.1.9.3; decisions.md 11, 12).
+ * Namespace termination and what it sets off (spec §8.2.1.9.2–§8.2.1.9.3; decisions.md #11, #12).
  *
  * <p>When a namespace terminates: requests still waiting to create an allocation for it are
  * cancelled; its spawner hears {@code PMIX_EVENT_JOB_END}; each allocation it owns meets its

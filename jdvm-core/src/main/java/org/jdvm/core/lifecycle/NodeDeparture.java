@@ -14,11 +14,11 @@ import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * Nodes leaving the DVM take their processes with them (spec 8.2.1.9.4, "nodes leave the DVM": the
- * existing shrink behaviour). The core counts those processes as ended at once, so slots and job
- * lifetimes stay exact; a later exit report for one of them is stale. Processes elsewhere keep
- * running: a job loses only what ran on the departing nodes, unless it was still launching, in
- * which case its launch has failed.
+ * Nodes leaving the DVM take their processes with them (spec §8.2.1.9.4: when nodes physically
+ * depart, the existing shrink behaviour). The core counts those processes as ended at once, so
+ * slots and job lifetimes stay exact; a later exit report for one of them is stale. Processes
+ * elsewhere keep running: a job loses only what ran on the departing nodes, unless it was still
+ * launching, in which case its launch has failed.
  */
 public final class NodeDeparture {
   private NodeDeparture() {}

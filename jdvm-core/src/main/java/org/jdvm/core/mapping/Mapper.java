@@ -11,9 +11,9 @@ import org.jdvm.pmix.App;
 
 /**
  * Places a job's processes on its candidate nodes: exactly the nodes of the sessions it may target
- * (spec 8.2.1.6, conformance guarantee 1), never oversubscribing a node. It walks only nodes with a
- * free slot, in the order they joined their pool, so its cost is the number of processes plus the
- * nodes it touches, never the size of the pool.
+ * (spec §8.2.1.6, §8.2.1.11 #1), never oversubscribing a node. It walks only nodes with a free
+ * slot, in the order they joined their pool, so its cost is the number of processes plus the nodes
+ * it touches, never the size of the pool.
  */
 public final class Mapper {
   private Mapper() {}

@@ -1,12 +1,12 @@
 /**
- * Mapping: where a job's processes go (node-reservation-spec 8.2.1.6; issue 3 rule 4).
+ * Mapping: where a job's processes go (spec §8.2.1.6).
  *
  * <p>Role: turn a job's apps and its candidate pools into one placement per rank, by slot or by
  * node.
  *
  * <p>Invariants: a job's candidate nodes are exactly the union of the pools of the sessions it may
- * target, so it never sees a reserved node it does not own (conformance guarantee 1); a node never
- * runs more processes than it has slots; a spawn that does not fit is refused before anything is
- * placed. The mapper is pure: it reads pools and returns placements; applying them is the state's.
+ * target, so it never sees a reserved node it does not own (spec §8.2.1.11 #1); a node never runs
+ * more processes than it has slots; a spawn that does not fit is refused before anything is placed.
+ * The mapper is pure: it reads pools and returns placements; applying them is the state's.
  */
 package org.jdvm.core.mapping;

@@ -20,7 +20,7 @@ public interface AllocationView {
   /** The scheduler's own id for it, or {@code null}. */
   String schedulerAllocId();
 
-  /** The one namespace whose termination drives the disposition (spec 8.2.1.7). */
+  /** The one namespace whose termination drives the disposition (spec §8.2.1.7). */
   String owner();
 
   /** The owner set: who may target, extend or release it (the scheduler implicitly too). */

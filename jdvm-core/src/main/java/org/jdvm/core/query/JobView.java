@@ -35,7 +35,7 @@ public interface JobView {
   /** Every session it may map onto. */
   List<Long> targetSessionIds();
 
-  /** Its live transitive descendants (decisions.md 12). */
+  /** Its live transitive descendants (decisions.md #12). */
   int liveDescendants();
 
   /** Whether a session pause or preemption has it stopped. */

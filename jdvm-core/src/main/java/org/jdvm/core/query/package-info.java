@@ -1,7 +1,7 @@
 /**
- * Queries the shell serves (issue 3 rule 10; decisions.md 9): read-only views of nodes,
- * allocations, pending requests and jobs, the allocation status ({@code PMIX_QUERY_ALLOC_STATUS})
- * and what a launched process learns at init.
+ * Queries the shell serves (decisions.md #9): read-only views of nodes, allocations, pending
+ * requests and jobs, the allocation status ({@code PMIX_QUERY_ALLOC_STATUS}) and what a launched
+ * process learns at init.
  *
  * <p>Invariants: views are live and never copy the state; the state's entities implement them, so a
  * lookup is a hash lookup and a listing is a view of a table. Read them on the controller thread.

@@ -8,8 +8,8 @@ import org.jdvm.core.state.Txn;
 
 /**
  * Session time limits: the only clock the core keeps. Time arrives with each command; a tick at or
- * past a session's deadline terminates the session (decisions.md 13: expiry is TERMINATE), and each
- * outcome reports the next deadline so the shell knows when to tick.
+ * past a session's deadline terminates the session (decisions.md #13: expiry is TERMINATE), and
+ * each outcome reports the next deadline so the shell knows when to tick.
  */
 public final class Deadlines {
   private Deadlines() {}

@@ -24,7 +24,7 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * Session instantiation by the scheduler (decisions.md 13). Without apps it is a standing
+ * Session instantiation by the scheduler (decisions.md #13). Without apps it is a standing
  * reservation that lasts until terminated, timed out, or the DVM ends; with apps the scheduler's
  * job is launched into it, the answer waits for the launch, and the session completes when its jobs
  * have ended. A session is detached from its requester (its disposition never fires) unless

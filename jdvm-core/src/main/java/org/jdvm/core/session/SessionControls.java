@@ -19,10 +19,10 @@ import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 
 /**
- * {@code PMIx_Session_control} (decisions.md 13–14; prrte-behavior.md §1.14; issue 3 rule 8).
- * Everything is parsed and checked first; then one operation runs on one session, or on every
- * session the requester may act on when the id is {@code UINT32_MAX}. Only the scheduler
- * instantiates; the scheduler and a session's owners may operate on it.
+ * {@code PMIx_Session_control} (decisions.md #13–#14; prrte-behavior.md §1.14). Everything is
+ * parsed and checked first; then one operation runs on one session, or on every session the
+ * requester may act on when the id is {@code UINT32_MAX}. Only the scheduler instantiates; the
+ * scheduler and a session's owners may operate on it.
  */
 public final class SessionControls {
   private SessionControls() {}

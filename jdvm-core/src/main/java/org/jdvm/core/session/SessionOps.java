@@ -20,7 +20,7 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Signal;
 
 /**
- * The operations on an existing session (decisions.md 13–14). Pause and preempt stop jobs with
+ * The operations on an existing session (decisions.md #13–#14). Pause and preempt stop jobs with
  * SIGSTOP, resume and restore continue them with SIGCONT; which jobs are stopped is tracked, so no
  * job is stopped or continued twice. Terminate continues stopped jobs and kills every job; the
  * session ends when its last job has retired, and its children end with it unless separated.

@@ -4,7 +4,7 @@ import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * Why a session-control request was refused, in check order (decisions.md 13; prrte-behavior.md
+ * Why a session-control request was refused, in check order (decisions.md #13; prrte-behavior.md
  * §1.14). Every directive is parsed before any is acted on.
  */
 public enum SessionRejection implements Rejection {

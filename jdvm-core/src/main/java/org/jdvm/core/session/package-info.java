@@ -1,6 +1,6 @@
 /**
- * Sessions and the scheduler: session control and time limits (decisions.md 13–14;
- * session-and-job-objects.txt; prrte-behavior.md §1.14; issue 3 rule 8).
+ * Sessions and the scheduler: session control and time limits (decisions.md #13–#14;
+ * session-and-job-objects.txt §7.2.2; prrte-behavior.md §1.14).
  *
  * <p>Role: instantiate sessions (standing, or auto-completing with apps), terminate, extend, pause
  * and resume, preempt and restore, signal, separate; arm and fire time limits.

@@ -3,7 +3,7 @@ package org.jdvm.core.spawn;
 import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
-/** Why a spawn was refused, in check order (spec 8.2.1.8; decisions.md 15). */
+/** Why a spawn was refused, in check order (spec §8.2.1.8; decisions.md #15). */
 public enum SpawnRejection implements Rejection {
   /** No app, or an app without processes. */
   NO_PROCESSES(PmixStatus.ERR_BAD_PARAM),

@@ -25,11 +25,11 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 
 /**
- * A spawn (spec 8.2.1.6–8.2.1.8; issue 3 rules 3–5): decided completely (processes, targets,
- * ownership, fit) before anything changes, so a refused spawn launches nothing. An accepted spawn
- * mints the namespace, records the job as a child of the requester, adds it to the owner set of
- * every reservation it was spawned into (not transitively: only those), places every process, and
- * asks the agents to launch them. The reply waits for the launch reports.
+ * A spawn (spec §8.2.1.6–§8.2.1.8): decided completely (processes, targets, ownership, fit) before
+ * anything changes, so a refused spawn launches nothing. An accepted spawn mints the namespace,
+ * records the job as a child of the requester, adds it to the owner set of every reservation it was
+ * spawned into (not transitively: only those), places every process, and asks the agents to launch
+ * them. The reply waits for the launch reports.
  */
 public final class SpawnRule {
   private SpawnRule() {}

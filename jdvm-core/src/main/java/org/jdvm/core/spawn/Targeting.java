@@ -12,7 +12,7 @@ import org.jdvm.core.state.Sessions;
 import org.jdvm.core.state.State;
 
 /**
- * Which sessions a spawn targets and whether it may (spec 8.2.1.6–8.2.1.7; decisions.md 15).
+ * Which sessions a spawn targets and whether it may (spec §8.2.1.6–§8.2.1.7; decisions.md #15).
  *
  * <p>In priority order: {@code PMIX_SPAWN_TARGET} (each entry an allocation id, {@code ""} the
  * default session; the union of them all), then the single-session attributes ({@code

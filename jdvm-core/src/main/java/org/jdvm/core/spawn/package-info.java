@@ -1,6 +1,5 @@
 /**
- * Spawn targeting and the growth of owner sets (node-reservation-spec 8.2.1.6–8.2.1.8; decisions.md
- * 15; issue 3 rules 3–5).
+ * Spawn targeting and the growth of owner sets (spec §8.2.1.6–§8.2.1.8; decisions.md #15).
  *
  * <p>Role: resolve a spawn's targets (PMIX_SPAWN_TARGET, the single-session attributes, the
  * parent's session, the default session), authorise each with the owner-set rule {@link

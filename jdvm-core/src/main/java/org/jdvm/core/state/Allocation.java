@@ -14,7 +14,8 @@ import org.jdvm.pmix.Proc;
 
 /**
  * An allocation: a reservation (its own pool of nodes), a shared allocation (members in the default
- * session), or a session the scheduler instantiated. Spec 8.2.1.3–8.2.1.9; decisions.md 2, 13, 14.
+ * session), or a session the scheduler instantiated. Spec §8.2.1.3–§8.2.1.9; decisions.md #2, #13,
+ * #14.
  */
 public final class Allocation implements AllocationView {
   private final String allocId;

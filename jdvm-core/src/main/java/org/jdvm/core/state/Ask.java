@@ -8,7 +8,7 @@ import org.jdvm.core.RequestId;
 import org.jdvm.core.query.PendingView;
 import org.jdvm.pmix.Proc;
 
-/** A request waiting for the scheduler (decisions.md 4, 8). */
+/** A request waiting for the scheduler (decisions.md #4, #8). */
 public final class Ask implements PendingView {
   private final long askId;
   private final AskKind kind;

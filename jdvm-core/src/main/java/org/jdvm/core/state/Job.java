@@ -16,7 +16,7 @@ import org.jdvm.pmix.Proc;
 
 /**
  * A namespace: a tool, the scheduler, or an application job with its processes. Keeps its
- * live-descendant count (decisions.md 12) so a CHILD drain is decided in O(depth).
+ * live-descendant count (decisions.md #12) so a CHILD drain is decided in O(depth).
  */
 public final class Job implements JobView {
   /** The status of every job a DVM teardown ends. */

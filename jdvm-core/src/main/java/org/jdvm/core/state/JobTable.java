@@ -10,7 +10,7 @@ import java.util.Set;
 import org.jdvm.core.JobKind;
 
 /**
- * Every namespace the core knows, and the genealogy's live-descendant counts (decisions.md 12): a
+ * Every namespace the core knows, and the genealogy's live-descendant counts (decisions.md #12): a
  * spawn adds one to each ancestor's count and a termination takes one away, so whether a namespace
  * still has a live descendant anywhere, in any session, is a field read.
  *

@@ -10,9 +10,9 @@ import org.jdvm.core.query.ProcInitInfo;
 import org.jdvm.pmix.Proc;
 
 /**
- * The shell's queries (issue 3 rule 10), answered from the tables' own indexes: lookups are hash
- * lookups, listings are unmodifiable views of the tables, nothing is copied per call except the
- * small records a lookup returns.
+ * The shell's queries (jdvm-core/README.md "Queries"), answered from the tables' own indexes:
+ * lookups are hash lookups, listings are unmodifiable views of the tables, nothing is copied per
+ * call except the small records a lookup returns.
  */
 public final class StateQueries implements CoreView {
   private final State state;

@@ -144,7 +144,7 @@ final class SimShell {
     }
   }
 
-  /** A timeout warning goes to the allocation's requester and nobody else (guarantee 6). */
+  /** A timeout warning goes to the allocation's requester and nobody else (spec §8.2.1.11 #6). */
   private void checkNotification(Effect.NotifyProc n) {
     if (n.status() != PmixStatus.ALLOC_TIMEOUT_WARNING) {
       return;

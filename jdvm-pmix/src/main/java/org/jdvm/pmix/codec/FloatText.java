@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * FLOAT and DOUBLE travel as the text C's {@code printf("%f")} produces (pmix-wire.md §3, §6.3):
+ * FLOAT and DOUBLE travel as the text C's {@code printf("%f")} produces (pmix-wire.md §3, §6 #3):
  * this class writes that text exactly as glibc does and reads it back as {@code strtof}/{@code
  * strtod} would.
  *

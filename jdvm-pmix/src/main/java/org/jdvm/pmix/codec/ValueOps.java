@@ -3,8 +3,9 @@ package org.jdvm.pmix.codec;
 import org.jdvm.pmix.Value;
 
 /**
- * The five operations the allocation-inheritance document requires the library to provide for every
- * type, in one place: pack ({@link Packer}), unpack ({@link Unpacker}), and the three below.
+ * The five operations pmix-allocation-inheritance.txt "Library support" requires the library to
+ * provide for every type, in one place: pack ({@link Packer}), unpack ({@link Unpacker}), and the
+ * three below.
  *
  * <p>Copy: values and everything they hold are immutable (records over unmodifiable lists, {@link
  * String}s, boxed numbers, and {@link org.jdvm.pmix.ByteObject}s that copy their bytes in and out),

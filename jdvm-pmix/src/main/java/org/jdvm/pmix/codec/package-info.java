@@ -1,6 +1,6 @@
 /**
  * The bfrops wire codec: PMIx data to bytes and back, byte for byte what libpmix's "flex" family
- * ({@code v41}, {@code v61}) writes (pmix-wire.md §2–§8, checklist §13).
+ * ({@code v41}, {@code v61}) writes (pmix-wire.md §2–§8, §13).
  *
  * <p>Role: {@link org.jdvm.pmix.codec.Packer} builds a message body as a sequence of units, one per
  * pack call (§2.3); {@link org.jdvm.pmix.codec.Unpacker} reads one back from an exact slice of

@@ -3,13 +3,14 @@ package org.jdvm.pmix.dict;
 import java.util.List;
 
 /**
- * Allocation requests: what to allocate, for whom, and what becomes of it (RFC 0005,
- * node-reservation-spec 8.2.1.4, prrte-behavior.md §5.3).
+ * Allocation requests: what to allocate, for whom, and what becomes of it
+ * (rfc0005-allocation-api.txt "Description", spec §8.2.1.4, prrte-behavior.md §5.3).
  *
  * <p>Data, not code: one attribute per line, "key | C name[, aliases] | type in master | type in
  * 4.2.2 (or absent) | description". Keys, names and types come from libpmix 4.2.2's dictionary and
- * the master headers ({@code reference/wire/dict_422.json}, {@code attr_diff.txt}); the
- * descriptions are jdvm's own. "varies" is a type that depends on the use.
+ * the master headers (jdvm-pmix's test resources {@code wire/dict_422.json} and {@code
+ * wire/attr_diff.txt}, pmix-wire.md §10–§11); the descriptions are jdvm's own. "varies" is a type
+ * that depends on the use.
  */
 final class AllocationAttributes {
   private AllocationAttributes() {}

@@ -12,7 +12,7 @@ import java.util.Optional;
  * The attributes jdvm knows, with lookups both ways: by key string (what arrives on the wire) and
  * by C name (what the specifications and the C headers say), aliases included.
  *
- * <p>It covers every attribute the specifications in {@code shared/spec} name, every key of {@link
+ * <p>It covers every attribute the specifications in {@code docs/spec} name, every key of {@link
  * org.jdvm.pmix.PmixKeys}, the session-control keys, and what a server tells its clients about
  * their job. {@link #markdown()} renders it as {@code docs/attributes.md}, which a test keeps in
  * step.

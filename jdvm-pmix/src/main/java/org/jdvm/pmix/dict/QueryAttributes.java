@@ -7,8 +7,9 @@ import java.util.List;
  *
  * <p>Data, not code: one attribute per line, "key | C name[, aliases] | type in master | type in
  * 4.2.2 (or absent) | description". Keys, names and types come from libpmix 4.2.2's dictionary and
- * the master headers ({@code reference/wire/dict_422.json}, {@code attr_diff.txt}); the
- * descriptions are jdvm's own. "varies" is a type that depends on the use.
+ * the master headers (jdvm-pmix's test resources {@code wire/dict_422.json} and {@code
+ * wire/attr_diff.txt}, pmix-wire.md §10–§11); the descriptions are jdvm's own. "varies" is a type
+ * that depends on the use.
  */
 final class QueryAttributes {
   private QueryAttributes() {}

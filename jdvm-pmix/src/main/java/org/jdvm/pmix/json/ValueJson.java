@@ -7,9 +7,9 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Value;
 
 /**
- * The JSON form of PMIx data, exactly the form {@code reference/wire/vectors.json} uses for its
- * {@code value} field, so that a vector, the CLI and the server's {@code --json} output speak one
- * language.
+ * The JSON form of PMIx data, exactly the form the golden vectors of pmix-wire.md §12.2 use for
+ * their {@code value} field, so that a vector, the CLI and the server's {@code --json} output speak
+ * one language.
  *
  * <ul>
  *   <li>Integer-like types: JSON integers, 64-bit unsigned ones exact (18446744073709551615); BOOL:

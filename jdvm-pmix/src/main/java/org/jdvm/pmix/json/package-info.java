@@ -1,7 +1,7 @@
 /**
  * JSON for PMIx data: a small bounded reader and writer ({@link org.jdvm.pmix.json.Json}) and the
- * mapping between values and the JSON form that {@code reference/wire/vectors.json} uses for its
- * {@code value} field ({@link org.jdvm.pmix.json.ValueJson}).
+ * mapping between values and the JSON form that the golden vectors of pmix-wire.md §12.2 use for
+ * their {@code value} field ({@link org.jdvm.pmix.json.ValueJson}).
  *
  * <p>Role: the CLI's {@code jdvm pmix encode/decode} and every {@code --json} output of the CLI and
  * the server write through here, so a capture, a test vector and a command's output read alike.

@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * FLOAT and DOUBLE text as glibc's {@code printf("%f")} writes it (pmix-wire.md §3, §6.3). The
+ * FLOAT and DOUBLE text as glibc's {@code printf("%f")} writes it (pmix-wire.md §3, §6 #3). The
  * expected strings are glibc's; the libpmix interop test checks many more against the real {@code
  * printf}.
  */

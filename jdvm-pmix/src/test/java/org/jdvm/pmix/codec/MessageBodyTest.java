@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The typed helpers the server and client write messages with, against the bodies libpmix 4.2.2
- * exchanged in {@code reference/wire/handshake_capture.json} (pmix-wire.md §9.5).
+ * exchanged in the capture {@code wire/handshake_capture.json} of the test resources (pmix-wire.md
+ * §9.3, §9.5).
  */
 class MessageBodyTest {
   private static final WireFormat V41 = WireFormat.V41;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every golden vector of libpmix 4.2.2, in both buffer modes: value → bytes is byte-exact, and
  * bytes → value → bytes gives the same bytes back. The DATA_TYPE and REGATTR vectors that libpmix
- * itself cannot round-trip ("MISMATCH", pmix-wire.md §6.1) round-trip here, because jdvm decodes
+ * itself cannot round-trip ("MISMATCH", pmix-wire.md §6 #1) round-trip here, because jdvm decodes
  * DATA_TYPE fields as unsigned. The type-75 vectors, which 4.2.2 refuses to pack, are in {@link
  * AllocInheritTypeTest}.
  */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class AttributeDictionaryTest {
   /**
-   * Every {@code PMIX_} name in {@code shared/spec/*} (by {@code grep -ohE '\bPMIX_[A-Z0-9_]+'}),
+   * Every {@code PMIX_} name in {@code docs/spec/*.txt} (by {@code grep -ohE '\bPMIX_[A-Z0-9_]+'}),
    * less the ones that are not attributes, which are listed below with the reason.
    */
   private static final List<String> SPEC_ATTRIBUTES =
@@ -60,18 +60,25 @@ class AttributeDictionaryTest {
   private static final Map<String, String> NOT_ATTRIBUTES =
       Map.ofEntries(
           Map.entry("PMIX_ALLOC_RESERVED", "removed; PMIX_ALLOC_SHARE replaced it, in no header"),
-          Map.entry("PMIX_NETWORK", "RFC 0005 shorthand for PMIX_ALLOC_NETWORK"),
-          Map.entry("PMIX_NETWORK_ID", "RFC 0005 shorthand for PMIX_ALLOC_NETWORK_ID"),
-          Map.entry("PMIX_BANDWIDTH", "RFC 0005 shorthand for PMIX_ALLOC_BANDWIDTH"),
-          Map.entry("PMIX_CPUS", "RFC 0005 shorthand for a CPU request"),
-          Map.entry("PMIX_NUM_CPU_LIST", "RFC 0005 shorthand for PMIX_ALLOC_NUM_CPU_LIST"),
+          Map.entry(
+              "PMIX_NETWORK", "shorthand for PMIX_ALLOC_NETWORK in rfc0005-allocation-api.txt"),
+          Map.entry(
+              "PMIX_NETWORK_ID",
+              "shorthand for PMIX_ALLOC_NETWORK_ID in rfc0005-allocation-api.txt"),
+          Map.entry(
+              "PMIX_BANDWIDTH", "shorthand for PMIX_ALLOC_BANDWIDTH in rfc0005-allocation-api.txt"),
+          Map.entry("PMIX_CPUS", "shorthand for a CPU request in rfc0005-allocation-api.txt"),
+          Map.entry(
+              "PMIX_NUM_CPU_LIST",
+              "shorthand for PMIX_ALLOC_NUM_CPU_LIST in rfc0005-allocation-api.txt"),
           Map.entry("PMIX_ALLOC_NEW", "an allocation directive"),
           Map.entry("PMIX_ALLOC_EXTEND", "an allocation directive"),
           Map.entry("PMIX_ALLOC_RELEASE", "an allocation directive"),
           Map.entry("PMIX_ALLOC_REAQUIRE", "an allocation directive"),
           Map.entry("PMIX_ALLOC_REACQUIRE", "an allocation directive"),
           Map.entry("PMIX_ALLOC_REQ_CANCEL", "an allocation directive"),
-          Map.entry("PMIX_ALLOC_CANCEL", "RFC 0005's name for the cancel directive"),
+          Map.entry(
+              "PMIX_ALLOC_CANCEL", "the cancel directive's name in rfc0005-allocation-api.txt"),
           Map.entry("PMIX_ALLOC_INHERIT", "the data type, code 75"),
           Map.entry("PMIX_ALLOC_INHERIT_NONE", "an inheritance value"),
           Map.entry("PMIX_ALLOC_INHERIT_CHILD", "an inheritance value"),

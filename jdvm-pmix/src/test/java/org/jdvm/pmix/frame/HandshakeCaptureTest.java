@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The connect handshake and the framing against the real bytes of a libpmix 4.2.2 tool session and
- * client session ({@code reference/wire/handshake_capture.json}): each message decodes to what the
- * capture's notes say and encodes back to the same bytes.
+ * client session ({@code wire/handshake_capture.json} of the test resources, pmix-wire.md §9.3):
+ * each message decodes to what the capture's notes say and encodes back to the same bytes.
  */
 class HandshakeCaptureTest {
   private static final Map<?, ?> CAPTURE =

@@ -6,7 +6,7 @@ import org.jdvm.core.Command;
 import org.jdvm.core.Outcome;
 
 /**
- * The controller's structured log: one {@code key=value} line per command (house-style.md,
+ * The controller's structured log: one {@code key=value} line per command (house-style.md
  * "Logging"). The core never logs; what it decided is in the outcome, so the line says the command,
  * how it was decided, how many changes and effects it made, and how long it took.
  */

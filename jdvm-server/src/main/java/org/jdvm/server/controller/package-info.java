@@ -1,5 +1,6 @@
 /**
- * The controller: the one thread that owns the core (architecture.md §1, house-style "The core").
+ * The controller: the one thread that owns the core (architecture.md §1, house-style.md "The
+ * core").
  *
  * <p>Role: take commands and read-only queries from a queue, in arrival order; hand each command to
  * {@code Core.handle} with the DVM's monotonic time; dispatch the outcome's effects in order

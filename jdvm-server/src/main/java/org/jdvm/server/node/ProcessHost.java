@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jdvm.pmix.Signal;
 
 /**
- * Starts, signals and reaps the real processes of this host (architecture.md §5, "node agent").
+ * Starts, signals and reaps the real processes of this host (the "node agent" of architecture.md
+ * §5).
  *
  * <p>Each process is started as the leader of its own process group and session ({@code setsid}),
  * so a signal reaches whatever the process started too, and with a parent-death signal ({@code

@@ -16,7 +16,7 @@ import org.jdvm.pmix.PmixStatus;
  * #nextDeadlineNs()} and calls {@link #tick} when it fires. Every call returns the events it
  * produced, in order.
  *
- * <p>Policy (architecture.md §5, decisions.md 4 and 8; nothing here is the DVM's own initiative):
+ * <p>Policy (architecture.md §5, decisions.md #4 and #8; nothing here is the DVM's own initiative):
  *
  * <ul>
  *   <li>Grants by count take free nodes in pool order, unlent before lent; grants by name take
@@ -29,10 +29,10 @@ import org.jdvm.pmix.PmixStatus;
  *   <li>An allocation with a time limit is reclaimed as a whole at its deadline; if its requester
  *       asked for a warning, a {@link SchedulerEvent.Warning} precedes it by that many seconds.
  *       EXTEND adds time to the deadline and may renew the warning.
- *   <li>Lending (RFC 0005 "lend and reacquire"): lent nodes return to the pool with the lender's
- *       claim falling due after the lend period. Until then another allocation may borrow them;
- *       when the claim falls due they are reclaimed from the borrower and held for the lender, who
- *       gets them back with REAQUIRE.
+ *   <li>Lending (lend and reacquire, rfc0005-allocation-api.txt "Description"): lent nodes return
+ *       to the pool with the lender's claim falling due after the lend period. Until then another
+ *       allocation may borrow them; when the claim falls due they are reclaimed from the borrower
+ *       and held for the lender, who gets them back with REAQUIRE.
  * </ul>
  */
 public final class EmbeddedScheduler {

@@ -1,5 +1,5 @@
 /**
- * The scheduler port and its implementations (architecture.md §5, decisions.md 4 and 8).
+ * The scheduler port and its implementations (architecture.md §5, decisions.md #4 and #8).
  *
  * <p>{@link org.jdvm.server.scheduler.SchedulerPort} is the DVM's side of a workload manager: ask
  * for nodes, cancel, give back, lend, end. {@link org.jdvm.server.scheduler.EmbeddedScheduler} is

@@ -12,7 +12,7 @@ import org.jdvm.server.identity.Credentials;
  *
  * <p>Only {@code PMIX_SERVER_URI41} is exported, with {@code URI61} for master-era clients: a
  * client takes the first URI variable of its highest wire component, and jdvm speaks v41 and v61
- * but not the older encodings (research REPORT.md §11). {@code PMIX_GDS_MODULE=hash} and no {@code
+ * but not the older encodings (pmix-wire.md §9.1). {@code PMIX_GDS_MODULE=hash} and no {@code
  * PMIX_DSTORE_*} keep job data on the wire, where jdvm serves it.
  */
 public final class LaunchEnvironment {

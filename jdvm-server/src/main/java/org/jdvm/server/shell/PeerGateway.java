@@ -16,7 +16,7 @@ public interface PeerGateway {
   /** The answer to a request the endpoint submitted under {@code requestId}. */
   void reply(RequestId requestId, int status, List<Info> infos);
 
-  /** A directed event for one process (spec 8.2.1.9.5: never a broadcast). */
+  /** A directed event for one process (spec §8.2.1.9.5: never a broadcast). */
   void notify(Proc target, int status, Proc source, List<Info> infos);
 
   /** Output of a process, for whoever follows its job (the spawner, IOF pulls). */

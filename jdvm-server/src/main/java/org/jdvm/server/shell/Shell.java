@@ -37,9 +37,9 @@ import org.jdvm.server.scheduler.Ask;
 import org.jdvm.server.scheduler.SchedulerPort;
 
 /**
- * Executes the core's effects (architecture.md §1, "thin shell"), and turns what agents observe
- * into reports. On the controller thread it only dispatches: replies and events are queued on
- * connections, asks go to the scheduler port's own thread, and everything that blocks (starting,
+ * Executes the core's effects (the "thin shell" of architecture.md §1), and turns what agents
+ * observe into reports. On the controller thread it only dispatches: replies and events are queued
+ * on connections, asks go to the scheduler port's own thread, and everything that blocks (starting,
  * signalling and ending processes) runs on virtual threads whose findings come back as reports.
  *
  * <p>Ordering obligations of the core (jdvm-core README): effects of one outcome are dispatched in

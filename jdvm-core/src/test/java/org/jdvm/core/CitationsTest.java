@@ -23,22 +23,9 @@ class CitationsTest {
   /** The checkout's root; Maven runs a module's tests in the module's directory. */
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-  /**
-   * Files whose citations are being rewritten by another change; docs/spec/CITATIONS-TODO.md holds
-   * the rewrite for them. Skipped until then: delete an entry once its files are rewritten.
-   */
-  static final List<String> SKIPPED_UNTIL_REWRITTEN =
-      List.of(
-          "jdvm-server/src/main/java/org/jdvm/server/pmix/",
-          "jdvm-server/src/test/java/org/jdvm/server/pmix/",
-          "docs/ARCHITECTURE.md");
-
-  /**
-   * Never scanned: the first quotes old citations on purpose, the others cite wrongly on purpose.
-   */
+  /** Never scanned: they cite wrongly on purpose. */
   private static final List<String> EXAMPLES_OF_BAD_CITATIONS =
       List.of(
-          "docs/spec/CITATIONS-TODO.md",
           "jdvm-core/src/test/java/org/jdvm/core/Citations.java",
           "jdvm-core/src/test/java/org/jdvm/core/CitationsTest.java");
 
@@ -52,8 +39,7 @@ class CitationsTest {
     int files = 0;
     for (Path p : sources()) {
       String file = ROOT.relativize(p).toString().replace('\\', '/');
-      if (EXAMPLES_OF_BAD_CITATIONS.contains(file)
-          || SKIPPED_UNTIL_REWRITTEN.stream().anyMatch(file::startsWith)) {
+      if (EXAMPLES_OF_BAD_CITATIONS.contains(file)) {
         continue;
       }
       files++;

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The owner-set rule (spec 8.2.1.7; decisions.md 10, 15) as a table, and spawn targeting held to
+ * The owner-set rule (spec §8.2.1.7; decisions.md #10, #15) as a table, and spawn targeting held to
  * it: {@link Ownership} is the only implementation, so a spawn is refused for want of ownership
  * exactly when {@link Ownership#mayTarget} says no.
  */

@@ -2,7 +2,7 @@ package org.jdvm.pmix;
 
 /**
  * The range of processes an event, or published data, is meant for ({@code pmix_data_range_t}, one
- * byte on the wire as DATA_RANGE): the one table of range codes (issue 9, "Tables owned once").
+ * byte on the wire as DATA_RANGE): the one table of range codes (pmix-wire.md §8.2).
  *
  * <p>Codes from pmix-wire.md §8.2 and {@code pmix_common.h} (4.2.2 and master agree). An event
  * travels as {@code COMMAND 12 | STATUS | PROC | SIZE n | INFO… | DATA_RANGE}.

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * The Linux signals by name and number: the one table with which every jdvm module names, parses
- * and sends a signal (issue 9, "Tables owned once").
+ * and sends a signal (architecture.md §5).
  *
  * <p>PMIx carries a signal as a plain integer ({@code PMIX_JOB_CTRL_SIGNAL}, {@code
  * PMIX_SESSION_SIGNAL}), so the numbers are the receiver's: Linux's generic numbering, which x86-64

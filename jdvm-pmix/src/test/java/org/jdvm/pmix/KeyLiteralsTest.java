@@ -18,8 +18,8 @@ import org.jdvm.pmix.dict.AttributeDictionary;
 import org.junit.jupiter.api.Test;
 
 /**
- * One registry of attribute keys (issue 9): main code of every module names a key through {@link
- * PmixKeys} or {@link JdvmProtocol}, never as a {@code "pmix.…"} or {@code "jdvm.…"} string
+ * One registry of attribute keys (pmix-wire.md §11): main code of every module names a key through
+ * {@link PmixKeys} or {@link JdvmProtocol}, never as a {@code "pmix.…"} or {@code "jdvm.…"} string
  * literal, so a key's spelling lives in one place, checked against the dictionary.
  */
 class KeyLiteralsTest {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The endpoint byte by byte, with a peer built from the codec alone: replies on the request's tag
- * with the payload a 4.2.2 caller needs (research REPORT.md §0.3, §14), faults that poison one
+ * with the payload a 4.2.2 caller needs (pmix-interop-notes.md §1, §7), faults that poison one
  * message or the whole connection, refusals at the handshake by closing the socket, and the DVM
  * still serving after each.
  */

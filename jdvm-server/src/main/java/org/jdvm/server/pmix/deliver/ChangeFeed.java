@@ -15,7 +15,7 @@ import org.jdvm.pmix.Value;
 import org.jdvm.pmix.json.Json;
 
 /**
- * The operator feed's rendering of a {@link Change} (docs/protocol.md, "Operator feed"): one human
+ * The operator feed's rendering of a {@link Change} (docs/protocol.md "Operator feed"): one human
  * line, {@code JobSpawned namespace=jdvm@3 parent=jdvm@1 ...}, and a JSON object whose first key
  * {@code change} names the change and whose other keys are the change's fields in declaration
  * order. Changes are records, so both come from the record's components; processes print as {@code

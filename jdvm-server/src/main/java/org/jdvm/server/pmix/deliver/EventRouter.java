@@ -28,7 +28,7 @@ import org.jdvm.server.pmix.transport.Peer;
 import org.jdvm.server.pmix.transport.PeerFormat;
 
 /**
- * Who hears which event (spec 8.2.1.9.5; research REPORT.md §5). A libpmix 4.2.2 tool runs its
+ * Who hears which event (spec §8.2.1.9.5; pmix-interop-notes.md §4). A libpmix 4.2.2 tool runs its
  * handler for any event with a registered code whatever its range says, so the range is enforced
  * here, on the server: a directed event from the core goes only to connections acting for its
  * target that registered its code (or a default handler); an event a peer notifies goes to the

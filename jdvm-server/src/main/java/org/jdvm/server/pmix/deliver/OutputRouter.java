@@ -13,7 +13,7 @@ import org.jdvm.server.node.ProcListener;
 import org.jdvm.server.pmix.transport.Connection;
 
 /**
- * Where a process's output goes (research REPORT.md §0.5, §9): to the connection that spawned its
+ * Where a process's output goes (pmix-interop-notes.md §3): to the connection that spawned its
  * job, with requester id 0, on the channels it asked for; and to every IOF_PULL registration that
  * covers it, with the id the puller chose. Each chunk reaches each (connection, id) once. Output is
  * queued on the same connection queue as the job's end, and the agent reports an exit only after

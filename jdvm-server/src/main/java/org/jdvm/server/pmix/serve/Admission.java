@@ -29,7 +29,7 @@ import org.jdvm.server.pmix.transport.Connection;
 import org.jdvm.server.pmix.transport.Peer;
 
 /**
- * The connect handshake and who a peer is (docs/protocol.md, "Who a peer is"; architecture.md §4).
+ * The connect handshake and who a peer is (docs/protocol.md "Who a peer is"; architecture.md §4).
  *
  * <p>First the transport: on the Unix socket the kernel's {@code SO_PEERCRED} uid must be the
  * DVM's; on loopback TCP the socket table must show the DVM's uid owning the peer's socket (the
@@ -38,7 +38,7 @@ import org.jdvm.server.pmix.transport.Peer;
  * accepts, or the scheduler with {@code jdvm.sched.cred}; a client flag names a launched process,
  * proved by its {@code jdvm.cred} or by the kernel showing the socket held by that process or a
  * descendant. Anything else is refused by closing the socket, the only refusal libpmix 4.2.2
- * notices (research REPORT.md §3.2).
+ * notices (pmix-interop-notes.md §2).
  */
 public final class Admission {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");

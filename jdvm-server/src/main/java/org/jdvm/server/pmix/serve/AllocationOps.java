@@ -14,7 +14,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Proc;
 
 /**
- * Allocation and session control (spec 8.2.1; decisions.md 1–9, 13–14): {@code
+ * Allocation and session control (spec §8.2.1; decisions.md #1–#9, #13–#14): {@code
  * PMIx_Allocation_request} (ALLOC) and {@code PMIx_Session_control} (SESSION_CTRL), read into the
  * core's typed requests and answered {@code STATUS | SIZE n | INFO…}. Every value's type is checked
  * here ({@code PMIX_ERR_BAD_PARAM} before the core sees anything); unknown keys are ignored.
@@ -41,7 +41,7 @@ public final class AllocationOps {
   /**
    * {@code PMIx_Allocation_request}. The count and node list are "required" when either carries the
    * REQD flag: a scheduler refuses a required request it can never satisfy, and queues one that is
-   * not (decisions.md 4).
+   * not (decisions.md #4).
    */
   static Request.Allocate allocate(RequestId id, Proc requester, int directive, List<Info> infos)
       throws BadRequest {
@@ -96,7 +96,7 @@ public final class AllocationOps {
       List.of(PmixKeys.ALLOC_CPU_LIST, PmixKeys.ALLOC_FABRIC, PmixKeys.ALLOC_QUEUE);
 
   /**
-   * {@code PMIx_Session_control} (decisions.md 13–14). Every directive is collected; the core
+   * {@code PMIx_Session_control} (decisions.md #13–#14). Every directive is collected; the core
    * checks them all. Node lists are {@code name[:slots]} entries, a bare name being one slot, given
    * directly or inside {@code PMIX_SESSION_RESOURCES}.
    */

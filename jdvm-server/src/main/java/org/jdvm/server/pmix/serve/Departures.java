@@ -7,7 +7,7 @@ import org.jdvm.server.pmix.transport.Connection;
 import org.jdvm.server.pmix.transport.Peer;
 
 /**
- * A tool's or the scheduler's departure (decisions.md 11): its namespace terminates when it
+ * A tool's or the scheduler's departure (decisions.md #11): its namespace terminates when it
  * finalizes or its connection is lost, whichever comes first, and only once.
  */
 public final class Departures {

@@ -1,7 +1,7 @@
 package org.jdvm.server.pmix.serve;
 
 /**
- * What one peer may make the endpoint hold (issue 9, "A limit on everything"): past a limit the
+ * What one peer may make the endpoint hold (house-style.md "TigerBeetle"): past a limit the
  * request is refused with {@code PMIX_ERR_OUT_OF_RESOURCE} and nothing changes. Frame and queue
  * sizes are bounded by the transport; counts the core keeps (processes, nodes, allocations) by the
  * core's own limits.

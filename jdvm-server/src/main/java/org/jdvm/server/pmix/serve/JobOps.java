@@ -17,7 +17,7 @@ import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.deliver.OutputRouter;
 
 /**
- * Jobs (spec 8.2.1.5 targeting; decisions.md 15; docs/protocol.md, "Commands served"): {@code
+ * Jobs (spec §8.2.1.6; decisions.md #15; docs/protocol.md "How jdvm reads the standard commands"): {@code
  * PMIx_Spawn} (SPAWNNB), {@code PMIx_Job_control} (JOB_CONTROL) and {@code PMIx_Abort} (ABORT),
  * read into the core's typed requests. Every value's type is checked here, so a wrong one is
  * refused with {@code PMIX_ERR_BAD_PARAM} before the core sees anything; unknown keys are ignored,
@@ -65,9 +65,9 @@ public final class JobOps {
   record Spawn(Request.Spawn request, int channels, boolean notifyCompletion) {}
 
   /**
-   * {@code PMIx_Spawn}: targeting (decisions.md 15), the mapping policy, output forwarding and
+   * {@code PMIx_Spawn}: targeting (decisions.md #15), the mapping policy, output forwarding and
    * completion notice. A tool gets its job's output unless it says otherwise, as a 4.2.2 server
-   * forwards to a tool requester whatever its flags (research REPORT.md §4.3); an application only
+   * forwards to a tool requester whatever its flags (pmix-interop-notes.md §3); an application only
    * what it asks for.
    */
   static Spawn spawn(

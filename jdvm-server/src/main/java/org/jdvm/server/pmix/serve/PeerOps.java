@@ -2,7 +2,7 @@ package org.jdvm.server.pmix.serve;
 
 import org.jdvm.pmix.PmixStatus;
 
-/** The peer's own life (docs/protocol.md, "Commands served"): FINALIZE, COMMIT and jdvm's STOP. */
+/** The peer's own life (docs/protocol.md "How jdvm reads the standard commands"): FINALIZE, COMMIT and jdvm's STOP. */
 public final class PeerOps {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
@@ -14,13 +14,13 @@ public final class PeerOps {
     this.departures = departures;
   }
 
-  /** FINALIZE: answered, and a tool or the scheduler departs cleanly (decisions.md 11). */
+  /** FINALIZE: answered, and a tool or the scheduler departs cleanly (decisions.md #11). */
   void finalizeTool(Exchange x) {
     x.replyStatus(PmixStatus.SUCCESS);
     departures.depart(x.connection(), false);
   }
 
-  /** COMMIT: one-way from the client's side as served today; nothing is kept yet (issue 10). */
+  /** COMMIT: one-way from the client's side as served today; nothing is kept yet. TODO issue 10: keep the committed data. */
   void commit(Exchange x) {}
 
   /** JDVM_STOP (docs/protocol.md): tools of the DVM's uid may stop it. */

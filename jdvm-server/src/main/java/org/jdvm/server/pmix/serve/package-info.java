@@ -1,5 +1,5 @@
 /**
- * The serving half of the PMIx endpoint (docs/protocol.md, "Commands served"): {@link
+ * The serving half of the PMIx endpoint (docs/protocol.md "How jdvm reads the standard commands"): {@link
  * org.jdvm.server.pmix.serve.OperationTable} maps each PMIx command to the {@link
  * org.jdvm.server.pmix.serve.Operation} that serves it and the shape of its error reply; {@link
  * org.jdvm.server.pmix.serve.Exchange} is one request's plumbing (read the body, submit to the DVM,

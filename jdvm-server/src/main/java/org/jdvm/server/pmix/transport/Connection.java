@@ -20,7 +20,7 @@ import org.jdvm.pmix.frame.ConnectRequest;
 import org.jdvm.pmix.frame.FrameHeader;
 
 /**
- * One peer's connection, and nothing but the bytes (docs/protocol.md, "Framing"): a virtual thread
+ * One peer's connection, and nothing but the bytes (pmix-wire.md §2): a virtual thread
  * reads it (the handshake, then one framed message at a time, each handed to the {@link Handler}),
  * and a virtual thread writes it from a queue, so whoever produces a message (the controller thread
  * above all) only queues it. Who the peer is, which events it wants and what its messages mean are

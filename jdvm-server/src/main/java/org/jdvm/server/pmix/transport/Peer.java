@@ -5,7 +5,7 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.WireFormat;
 
 /**
- * Who an admitted connection acts for (docs/protocol.md, "Who a peer is"), and how its bodies are
+ * Who an admitted connection acts for (docs/protocol.md "Who a peer is"), and how its bodies are
  * packed.
  *
  * @param proc the namespace and rank every request of the connection is made as

@@ -16,7 +16,7 @@ import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.json.Json;
 
 /**
- * jdvm's listings (docs/protocol.md, "Listings"): {@code jdvm.qry.nodes}, {@code jdvm.qry.allocs}
+ * jdvm's listings (docs/protocol.md "Listings"): {@code jdvm.qry.nodes}, {@code jdvm.qry.allocs}
  * and {@code jdvm.qry.jobs} answered with a JSON array, exactly what {@code jdvm nodes|allocs|jobs
  * --json} prints. Keys keep the order written here; states are lower case.
  *

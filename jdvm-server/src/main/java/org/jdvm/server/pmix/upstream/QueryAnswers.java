@@ -22,9 +22,9 @@ import org.jdvm.server.pmix.serve.Values;
 
 /**
  * {@code PMIx_Query_info} answered from the core's views, on the controller thread, as copies
- * (decisions.md 9; prrte-behavior.md §2.1; docs/protocol.md, "Listings"). Each answer's key is the
- * query key. A 4.2.2 caller drops the data of any reply that is not SUCCESS (research REPORT.md
- * §6.2), so PARTIAL_SUCCESS is never sent: the keys that can be answered are, with SUCCESS, and the
+ * (decisions.md #9; prrte-behavior.md §2 #1; docs/protocol.md "Listings"). Each answer's key is the
+ * query key. A 4.2.2 caller drops the data of any reply that is not SUCCESS (pmix-interop-notes.md
+ * §5), so PARTIAL_SUCCESS is never sent: the keys that can be answered are, with SUCCESS, and the
  * others are left out; only when none can be is the reply the first key's error.
  */
 final class QueryAnswers {

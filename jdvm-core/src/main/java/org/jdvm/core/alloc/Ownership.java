@@ -23,9 +23,9 @@ public final class Ownership {
   }
 
   /**
-   * Whether the requester may spawn into the session (spec §8.2.1.7, "A spawn may target a session
-   * only if"): the default session ({@code null}) and a shared allocation, whose nodes are in the
-   * default session, are open to every requester; a reservation to those who {@link #mayActOn} it.
+   * Whether the requester may spawn into the session (spec §8.2.1.7, the rule for spawn targets):
+   * the default session ({@code null}) and a shared allocation, whose nodes are in the default
+   * session, are open to every requester; a reservation to those who {@link #mayActOn} it.
    */
   public static boolean mayTarget(Allocation session, Job requester) {
     return session == null || !session.reserved() || mayActOn(session, requester);

@@ -14,10 +14,29 @@ import org.jdvm.server.identity.Credentials;
  * client takes the first URI variable of its highest wire component, and jdvm speaks v41 and v61
  * but not the older encodings (pmix-wire.md §9.1). {@code PMIX_GDS_MODULE=hash} and no {@code
  * PMIX_DSTORE_*} keep job data on the wire, where jdvm serves it.
+ *
+ * <p>Every process also carries {@link #OMPI41_DIRECT_LAUNCH_MARKER} (docs/protocol.md "Launch
+ * marker", docs/wireup.md §a): Open MPI 4.1 uses an external PMIx server only when one of its
+ * resource-manager detectors declares the process direct-launched, and with no marker every rank
+ * starts as a singleton with a private daemon. It is set after the app's and the core's entries, so
+ * an inherited or requested value cannot remove it, and spawned children get it here too (Open MPI
+ * copies only {@code OMPI_MCA_*} and {@code OMPI_PARENT_PORT} into a child's environment).
  */
 public final class LaunchEnvironment {
   /** The PMIx version this server presents itself as. */
   public static final String PMIX_VERSION = "4.2.2";
+
+  /**
+   * The variable that makes Open MPI 4.1 treat a process as direct-launched by a PMIx-capable
+   * resource manager: its schizo/jsm detector (priority 80, ahead of the Flux and Slurm ones) tests
+   * only that the variable is set
+   * (open-mpi/ompi@v4.1.4:orte/mca/schizo/jsm/schizo_jsm_component.c:43) and nothing else in Open
+   * MPI 4.1/5.0, OpenPMIx or PRRTE reads it. Open MPI 5 ignores it.
+   */
+  public static final String OMPI41_DIRECT_LAUNCH_MARKER = "JSM_JSRUN_PORT";
+
+  /** The marker's value: only its presence matters; the value says who set it. */
+  public static final String OMPI41_DIRECT_LAUNCH_VALUE = "jdvm";
 
   private final Map<String, String> base;
   private final String serverUri;
@@ -74,6 +93,7 @@ public final class LaunchEnvironment {
     env.put("PMIX_SYSTEM_TMPDIR", tmpDir);
     env.put("PMIX_HOSTNAME", node);
     env.put("PMIX_VERSION", PMIX_VERSION);
+    env.put(OMPI41_DIRECT_LAUNCH_MARKER, OMPI41_DIRECT_LAUNCH_VALUE);
     env.put("JDVM_URI", contact);
     env.put("JDVM_CREDENTIAL", credentials.procCredential(nspace, rank));
     env.put("JDVM_NODE", node);

@@ -31,7 +31,6 @@ import picocli.CommandLine.Parameters;
  * decisions.md 4–8), and the salloc-style {@code alloc new -- CMD} (docs/cli.md).
  */
 @Command(
-    name = "alloc",
     description = "Request, extend, release, reacquire or cancel an allocation.",
     mixinStandardHelpOptions = true,
     subcommands = {
@@ -160,8 +159,9 @@ public final class AllocCommand implements Runnable {
     try {
       return AllocInheritance.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
+      // The usage printed with it is the one this error has always shown: jdvm alloc's, as "alloc".
       throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(new AllocCommand()),
+          new picocli.CommandLine(new AllocCommand()).setCommandName("alloc"),
           "--inherit takes none, child, default or child_default, not '" + mode + "'");
     }
   }

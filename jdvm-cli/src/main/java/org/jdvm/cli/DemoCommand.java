@@ -41,7 +41,6 @@ import picocli.CommandLine.Command;
  * and exits 1.
  */
 @Command(
-    name = "demo",
     mixinStandardHelpOptions = true,
     description = "A guided tour: reservations, targeting and inheritance with real processes.")
 public final class DemoCommand implements Callable<Integer> {

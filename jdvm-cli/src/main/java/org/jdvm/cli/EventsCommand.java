@@ -18,7 +18,6 @@ import picocli.CommandLine.Option;
  * interrupted or until the DVM stops.
  */
 @Command(
-    name = "events",
     description =
         "Show what the DVM does: recent changes, and with --follow new ones as they happen.",
     mixinStandardHelpOptions = true)

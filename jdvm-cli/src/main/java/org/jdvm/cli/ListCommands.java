@@ -56,10 +56,7 @@ final class ListCommands {
     }
   }
 
-  @Command(
-      name = "nodes",
-      description = "The DVM's nodes and where they belong.",
-      mixinStandardHelpOptions = true)
+  @Command(description = "The DVM's nodes and where they belong.", mixinStandardHelpOptions = true)
   static final class Nodes extends Listing {
     @Override
     String fetch(JdvmClient c) throws PmixException {
@@ -82,7 +79,7 @@ final class ListCommands {
     }
   }
 
-  @Command(name = "allocs", description = "The DVM's allocations.", mixinStandardHelpOptions = true)
+  @Command(description = "The DVM's allocations.", mixinStandardHelpOptions = true)
   static final class Allocs extends Listing {
     @Override
     String fetch(JdvmClient c) throws PmixException {
@@ -118,10 +115,7 @@ final class ListCommands {
     }
   }
 
-  @Command(
-      name = "jobs",
-      description = "The DVM's jobs and their processes.",
-      mixinStandardHelpOptions = true)
+  @Command(description = "The DVM's jobs and their processes.", mixinStandardHelpOptions = true)
   static final class Jobs extends Listing {
     @Override
     String fetch(JdvmClient c) throws PmixException {

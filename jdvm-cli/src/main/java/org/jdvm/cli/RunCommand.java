@@ -22,7 +22,6 @@ import picocli.CommandLine.Parameters;
  * same fields.
  */
 @Command(
-    name = "run",
     description = "Run a job and wait for it; exits with the job's status.",
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -117,6 +116,14 @@ public final class RunCommand implements Callable<Integer> {
     }
     r.command.addAll(List.of(args).subList(Math.min(i, args.length), args.length));
     return r.valid() ? r : null;
+  }
+
+  /**
+   * The lean path: runs the command if {@link #parseLean} reads the arguments, else {@code null}.
+   */
+  static Integer runLean(String[] args) {
+    RunCommand run = parseLean(args);
+    return run != null ? run.call() : null;
   }
 
   private boolean valid() {

@@ -20,7 +20,6 @@ import picocli.CommandLine.Parameters;
  * prrte-behavior.md §1.14). The scheduler credential is read from the DVM's directory.
  */
 @Command(
-    name = "session",
     description = "Control sessions as the scheduler (PMIx_Session_control).",
     mixinStandardHelpOptions = true,
     subcommands = {SessionCommand.Instantiate.class, SessionCommand.Extend.class})

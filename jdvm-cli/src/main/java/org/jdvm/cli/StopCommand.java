@@ -15,10 +15,7 @@ import picocli.CommandLine.Mixin;
  * {@code jdvm stop}: the DVM tears down (spec 8.2.1.9.1 trigger 2) — every session ends, scheduler
  * nodes go back, every process is ended — and exits. Waits until it has.
  */
-@Command(
-    name = "stop",
-    description = "Stop the DVM and everything it runs.",
-    mixinStandardHelpOptions = true)
+@Command(description = "Stop the DVM and everything it runs.", mixinStandardHelpOptions = true)
 public final class StopCommand implements Callable<Integer> {
   @Mixin DvmOptions dvm = new DvmOptions();
 

@@ -11,7 +11,6 @@ import picocli.CommandLine.Spec;
  * so the tool's output can be checked against the real library's.
  */
 @Command(
-    name = "pmix",
     mixinStandardHelpOptions = true,
     description = "Encode and decode PMIx wire data (bfrops v41/v61), as libpmix packs it.",
     subcommands = {PmixEncodeCommand.class, PmixDecodeCommand.class, PmixDemoCommand.class})

@@ -194,6 +194,17 @@ public final class AllocCommand implements Runnable {
 
     @Override
     public Integer call() {
+      AllocationRequest request = request();
+      return connected(
+          OutputHandler.STDIO,
+          json,
+          client -> {
+            AllocationResult r = client.allocate(request);
+            return command.isEmpty() ? bare(client, r) : holding(client, r);
+          });
+    }
+
+    private AllocationRequest request() {
       AllocationRequest.Builder b = AllocationRequest.newAllocation();
       if (nodes != null) {
         nodes.applyTo(b);
@@ -207,16 +218,11 @@ public final class AllocCommand implements Runnable {
       if (notRequired) {
         b.notRequired();
       }
-      return command.isEmpty() ? bare(b.build()) : holding(b.build());
+      return b.build();
     }
 
     /** A plain request; from a tool, say plainly that the reservation ends with the command. */
-    private int bare(AllocationRequest request) {
-      return connected(OutputHandler.STDIO, json, client -> bare(client, request));
-    }
-
-    private int bare(JdvmClient client, AllocationRequest request) throws PmixException {
-      AllocationResult r = client.allocate(request);
+    private int bare(JdvmClient client, AllocationResult r) throws PmixException {
       print(r, share ? "granted (shared)" : "granted");
       if (client.role() == Role.TOOL && target == null && !json) {
         err.println(
@@ -229,13 +235,8 @@ public final class AllocCommand implements Runnable {
     }
 
     /** salloc-style: run CMD inside the new allocation and hold it until CMD ends. */
-    private int holding(AllocationRequest request) {
-      return connected(OutputHandler.STDIO, json, client -> holding(client, request));
-    }
-
-    private int holding(JdvmClient client, AllocationRequest request)
+    private int holding(JdvmClient client, AllocationResult r)
         throws PmixException, InterruptedException {
-      AllocationResult r = client.allocate(request);
       print(r, "granted");
       out.flush();
       client.onEvents(this::event, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);

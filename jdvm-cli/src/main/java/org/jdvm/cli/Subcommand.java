@@ -28,8 +28,11 @@ enum Subcommand {
   DEMO("demo", DemoCommand::new),
   BENCH("bench", BenchCommand::new),
   PMIX("pmix", PmixCommand::new),
-  /** Picocli's own: it describes its siblings, so it exists only in the full model. */
-  HELP("help", CommandLine.HelpCommand::new);
+  /**
+   * Picocli's own: it describes its siblings, so it exists only in the full model. (A lambda, not a
+   * method reference, which would load picocli's classes on the lean path.)
+   */
+  HELP("help", () -> new CommandLine.HelpCommand());
 
   private final String commandName;
   private final Supplier<Object> factory;

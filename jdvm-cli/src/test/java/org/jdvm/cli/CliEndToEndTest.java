@@ -197,6 +197,45 @@ class CliEndToEndTest {
     assertThat(r.status()).as(r.out() + r.err()).isZero();
   }
 
+  /**
+   * The lean path exists for start-up time: a plain {@code jdvm run} must not build picocli's model
+   * (and {@code jdvm run --help}, which needs it, shows the check can tell).
+   */
+  @Test
+  void aPlainRunNeverBuildsPicoclisModel(@TempDir Path logs) throws Exception {
+    String plain = loadedClasses(logs.resolve("plain"), "run", "-n", "1", "/bin/true");
+    assertThat(plain).contains("org.jdvm.cli.RunCommand ").doesNotContain(PICOCLI_MODEL);
+    assertThat(loadedClasses(logs.resolve("help"), "run", "--help")).contains(PICOCLI_MODEL);
+  }
+
+  private static final String PICOCLI_MODEL = "picocli.CommandLine$Model$CommandSpec ";
+
+  /** Runs {@code jdvm ARGS --dir DIR} in a JVM of its own and returns its class-loading log. */
+  private static String loadedClasses(Path log, String... args) throws Exception {
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xlog:class+load=info",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                args[0],
+                "--dir",
+                dir.toString()));
+    cmd.addAll(List.of(args).subList(1, args.length));
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("exited").isTrue();
+      String out = java.nio.file.Files.readString(log);
+      assertThat(p.exitValue()).as(out).isZero();
+      return out;
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
   @Test
   void theLeanRunParserReadsWhatPicocliReads() {
     String[][] cases = {

@@ -1,6 +1,7 @@
 package org.jdvm.cli;
 
-import java.io.PrintStream;
+import static org.jdvm.cli.DvmCommand.ifGiven;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +24,6 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.json.Json;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -32,7 +32,6 @@ import picocli.CommandLine.Parameters;
  * spec §8.2.1.5, decisions.md #4–#8), and the salloc-style {@code alloc new -- CMD} (docs/cli.md).
  */
 @Command(
-    name = "alloc",
     description = "Request, extend, release, reacquire or cancel an allocation.",
     mixinStandardHelpOptions = true,
     subcommands = {
@@ -50,32 +49,26 @@ public final class AllocCommand implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
-  /** What every allocation subcommand shares: finding the DVM, JSON output, running a request. */
-  abstract static class Base implements Callable<Integer> {
-    @Mixin DvmOptions dvm = new DvmOptions();
-
+  /** What every allocation subcommand shares: the DVM, JSON output, sending a request. */
+  abstract static class Base extends DvmCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of a sentence.")
     boolean json;
 
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-
-    /** Sends the request and prints the outcome; returns the exit status. */
+    /** Sends the request and prints the result; returns the exit status. */
     int request(AllocationRequest request, String verb) {
-      return dvm.run(
+      return connected(
           OutputHandler.STDIO,
           json,
-          out,
-          err,
           client -> {
-            print(client.allocate(request), verb, null);
+            print(client.allocate(request), verb);
             return Main.EXIT_OK;
           });
     }
 
-    void print(AllocationResult r, String verb, String nspace) {
+    /** e.g. {@code allocation alloc-3 granted: node4,node5 (session 3)}, or its JSON object. */
+    void print(AllocationResult r, String verb) {
       if (json) {
-        out.println(Json.write(jsonOf(r, nspace)));
+        out.println(Json.write(Outcomes.granted(r, null)));
         return;
       }
       StringBuilder sb =
@@ -98,27 +91,6 @@ public final class AllocCommand implements Runnable {
       }
       out.println(sb);
     }
-
-    static Map<String, Object> jsonOf(AllocationResult r, String nspace) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("status", PmixStatus.SUCCESS);
-      m.put("statusName", PmixStatus.name(PmixStatus.SUCCESS));
-      m.put("allocId", r.allocId());
-      if (r.reqId() != null) {
-        m.put("reqId", r.reqId());
-      }
-      if (r.sessionId() != null) {
-        m.put("sessionId", r.sessionId());
-      }
-      m.put("nodes", r.nodes());
-      if (r.timeLimitSeconds() != null) {
-        m.put("timeLimit", r.timeLimitSeconds());
-      }
-      if (nspace != null) {
-        m.put("nspace", nspace);
-      }
-      return m;
-    }
   }
 
   /** A count or a node list: at most one. */
@@ -133,24 +105,22 @@ public final class AllocCommand implements Runnable {
     String list;
 
     void applyTo(AllocationRequest.Builder b) {
-      if (count != null) {
-        b.nodes(count);
-      }
-      if (list != null) {
-        b.nodeList(List.of(list.split(",")));
-      }
+      ifGiven(count, b::nodes);
+      ifGiven(list, l -> b.nodeList(List.of(l.split(","))));
     }
   }
 
-  /** {@code --time}: seconds, or [[[[M:]D:]H:]M:]S. */
-  static void time(AllocationRequest.Builder b, String t) {
-    if (t == null) {
-      return;
-    }
-    if (t.chars().allMatch(Character::isDigit)) {
-      b.timeSeconds(Long.parseLong(t));
+  /**
+   * What NEW and EXTEND both may set after the nodes: the inheritance, the warning, and {@code
+   * --time} (seconds, or [[[[M:]D:]H:]M:]S).
+   */
+  static void terms(AllocationRequest.Builder b, String inherit, Long warnTimeout, String time) {
+    ifGiven(inheritance(inherit), b::inheritance);
+    ifGiven(warnTimeout, b::warnTimeout);
+    if (time != null && time.chars().allMatch(Character::isDigit)) {
+      b.timeSeconds(Long.parseLong(time));
     } else {
-      b.time(t);
+      ifGiven(time, b::time);
     }
   }
 
@@ -161,8 +131,9 @@ public final class AllocCommand implements Runnable {
     try {
       return AllocInheritance.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_'));
     } catch (IllegalArgumentException e) {
+      // The usage printed with it is the one this error has always shown: jdvm alloc's, as "alloc".
       throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(new AllocCommand()),
+          new picocli.CommandLine(new AllocCommand()).setCommandName("alloc"),
           "--inherit takes none, child, default or child_default, not '" + mode + "'");
     }
   }
@@ -224,6 +195,17 @@ public final class AllocCommand implements Runnable {
 
     @Override
     public Integer call() {
+      AllocationRequest request = request();
+      return connected(
+          OutputHandler.STDIO,
+          json,
+          client -> {
+            AllocationResult r = client.allocate(request);
+            return command.isEmpty() ? bare(client, r) : holding(client, r);
+          });
+    }
+
+    private AllocationRequest request() {
       AllocationRequest.Builder b = AllocationRequest.newAllocation();
       if (nodes != null) {
         nodes.applyTo(b);
@@ -231,34 +213,18 @@ public final class AllocCommand implements Runnable {
       if (share) {
         b.share(true);
       }
-      if (target != null) {
-        b.target(target);
-      }
-      AllocInheritance i = inheritance(inherit);
-      if (i != null) {
-        b.inheritance(i);
-      }
-      if (warnTimeout != null) {
-        b.warnTimeout(warnTimeout);
-      }
-      time(b, time);
-      if (reqId != null) {
-        b.reqId(reqId);
-      }
+      ifGiven(target, b::target);
+      terms(b, inherit, warnTimeout, time);
+      ifGiven(reqId, b::reqId);
       if (notRequired) {
         b.notRequired();
       }
-      return command.isEmpty() ? bare(b.build()) : holding(b.build());
+      return b.build();
     }
 
     /** A plain request; from a tool, say plainly that the reservation ends with the command. */
-    private int bare(AllocationRequest request) {
-      return dvm.run(OutputHandler.STDIO, json, out, err, client -> bare(client, request));
-    }
-
-    private int bare(JdvmClient client, AllocationRequest request) throws PmixException {
-      AllocationResult r = client.allocate(request);
-      print(r, share ? "granted (shared)" : "granted", null);
+    private int bare(JdvmClient client, AllocationResult r) throws PmixException {
+      print(r, share ? "granted (shared)" : "granted");
       if (client.role() == Role.TOOL && target == null && !json) {
         err.println(
             "note: this allocation is owned by this command's own namespace ("
@@ -270,14 +236,9 @@ public final class AllocCommand implements Runnable {
     }
 
     /** salloc-style: run CMD inside the new allocation and hold it until CMD ends. */
-    private int holding(AllocationRequest request) {
-      return dvm.run(OutputHandler.STDIO, json, out, err, client -> holding(client, request));
-    }
-
-    private int holding(JdvmClient client, AllocationRequest request)
+    private int holding(JdvmClient client, AllocationResult r)
         throws PmixException, InterruptedException {
-      AllocationResult r = client.allocate(request);
-      print(r, "granted", null);
+      print(r, "granted");
       out.flush();
       client.onEvents(this::event, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);
       RunCommand run = new RunCommand(out, err);
@@ -341,12 +302,8 @@ public final class AllocCommand implements Runnable {
     String reqId;
 
     void applyTo(AllocationRequest.Builder b) {
-      if (id != null) {
-        b.allocId(id);
-      }
-      if (reqId != null) {
-        b.reqId(reqId);
-      }
+      ifGiven(id, b::allocId);
+      ifGiven(reqId, b::reqId);
     }
   }
 
@@ -380,14 +337,7 @@ public final class AllocCommand implements Runnable {
       if (nodes != null) {
         nodes.applyTo(b);
       }
-      AllocInheritance i = inheritance(inherit);
-      if (i != null) {
-        b.inheritance(i);
-      }
-      if (warnTimeout != null) {
-        b.warnTimeout(warnTimeout);
-      }
-      time(b, time);
+      terms(b, inherit, warnTimeout, time);
       return request(b.build(), "extended");
     }
   }
@@ -408,6 +358,13 @@ public final class AllocCommand implements Runnable {
 
     @Option(names = "--nodes", paramLabel = "K", description = "The K most recently granted nodes.")
     Long count;
+
+    void applyTo(AllocationRequest.Builder b) {
+      ifGiven(id, b::allocId);
+      ifGiven(reqId, b::reqId);
+      ifGiven(list, l -> b.nodeList(List.of(l.split(","))));
+      ifGiven(count, b::nodes);
+    }
   }
 
   @Command(
@@ -427,21 +384,8 @@ public final class AllocCommand implements Runnable {
     @Override
     public Integer call() {
       AllocationRequest.Builder b = AllocationRequest.release();
-      if (what.id != null) {
-        b.allocId(what.id);
-      }
-      if (what.reqId != null) {
-        b.reqId(what.reqId);
-      }
-      if (what.list != null) {
-        b.nodeList(List.of(what.list.split(",")));
-      }
-      if (what.count != null) {
-        b.nodes(what.count);
-      }
-      if (lend != null) {
-        b.lend(lend);
-      }
+      what.applyTo(b);
+      ifGiven(lend, b::lend);
       return request(b.build(), lend != null ? "lent" : "released");
     }
   }
@@ -470,15 +414,14 @@ public final class AllocCommand implements Runnable {
 
     @Override
     public Integer call() {
-      return dvm.run(OutputHandler.STDIO, json, out, err, this::cancel);
+      return connected(OutputHandler.STDIO, json, this::cancel);
     }
 
     private int cancel(JdvmClient client) throws PmixException {
       client.allocate(AllocationRequest.cancel().reqId(reqId).build());
-      out.println(
-          json
-              ? "{\"status\":0,\"statusName\":\"PMIX_SUCCESS\",\"reqId\":" + Json.write(reqId) + "}"
-              : "request " + reqId + " cancelled");
+      Map<String, Object> m = Outcomes.success();
+      m.put("reqId", reqId);
+      out.println(json ? Json.write(m) : "request " + reqId + " cancelled");
       return Main.EXIT_OK;
     }
   }

@@ -4,10 +4,13 @@ package org.jdvm.cli;
  * The workload the launcher trains the JVM's ahead-of-time cache on after each build (JDK 25's AOT
  * cache, or a CDS archive on older JDKs): the commands people run most, against a scratch DVM.
  * Whatever classes these load and link are ready at the next start, which is what gets a fresh
- * {@code jdvm run -n 1 /bin/true} under 100 ms. Not a user command: {@link Main} runs it for the
- * argument {@code __aot-train CONTACT}.
+ * {@code jdvm run -n 1 /bin/true} under 100 ms. Not a user command, so not a {@link Subcommand}:
+ * {@link Main} runs it for the arguments {@code __aot-train CONTACT}, which scripts/lib.sh passes.
  */
 final class AotTraining {
+  /** The argument that selects the training. */
+  static final String COMMAND = "__aot-train";
+
   private AotTraining() {}
 
   static int run(String contact) {

@@ -38,7 +38,6 @@ import picocli.CommandLine.Option;
  * tests: nothing here asserts a time.
  */
 @Command(
-    name = "bench",
     mixinStandardHelpOptions = true,
     description = "Measure spawn latency, job throughput, allocation round trips and CLI start-up.")
 public final class BenchCommand implements Callable<Integer> {

@@ -41,7 +41,6 @@ import picocli.CommandLine.Command;
  * and exits 1.
  */
 @Command(
-    name = "demo",
     mixinStandardHelpOptions = true,
     description = "A guided tour: reservations, targeting and inheritance with real processes.")
 public final class DemoCommand implements Callable<Integer> {
@@ -198,23 +197,8 @@ public final class DemoCommand implements Callable<Integer> {
               + " before it expires; only the requester hears it");
       Event warning = poll(events, 10);
       expect(warning.status() == PmixStatus.ALLOC_TIMEOUT_WARNING, "no warning came");
-      say(
-          "→ "
-              + PmixStatus.name(warning.status())
-              + " for "
-              + warning.info(PmixKeys.ALLOC_ID)
-              + ": "
-              + warning.info(PmixKeys.TIME_REMAINING)
-              + " s remaining (the requester could EXTEND now)");
-      Event end = poll(events, 10);
-      say(
-          "→ "
-              + PmixStatus.name(end.status())
-              + ": "
-              + end.info(PmixKeys.ALLOC_ID)
-              + " "
-              + end.info(JdvmProtocol.ALLOCATION_END)
-              + " by the scheduler at its deadline");
+      say(heard(warning));
+      say(heard(poll(events, 10)));
       awaitChange("AllocationEnded", 5);
     }
   }
@@ -308,6 +292,24 @@ public final class DemoCommand implements Callable<Integer> {
       }
       feed.add(change);
     }
+  }
+
+  /** An event the requester heard: the timeout warning, or its allocation's end. */
+  private static String heard(Event e) {
+    String allocId = e.info(PmixKeys.ALLOC_ID);
+    return "→ "
+        + PmixStatus.name(e.status())
+        + (e.status() == PmixStatus.ALLOC_TIMEOUT_WARNING
+            ? " for "
+                + allocId
+                + ": "
+                + e.info(PmixKeys.TIME_REMAINING)
+                + " s remaining (the requester could EXTEND now)"
+            : ": "
+                + allocId
+                + " "
+                + e.info(JdvmProtocol.ALLOCATION_END)
+                + " by the scheduler at its deadline");
   }
 
   private static String narrate(Map<String, Object> c) {

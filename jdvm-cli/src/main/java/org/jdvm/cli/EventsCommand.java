@@ -1,6 +1,5 @@
 package org.jdvm.cli;
 
-import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -9,7 +8,6 @@ import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.pmix.JdvmProtocol;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,25 +16,19 @@ import picocli.CommandLine.Option;
  * interrupted or until the DVM stops.
  */
 @Command(
-    name = "events",
     description =
         "Show what the DVM does: recent changes, and with --follow new ones as they happen.",
     mixinStandardHelpOptions = true)
-public final class EventsCommand implements Callable<Integer> {
-  @Mixin DvmOptions dvm = new DvmOptions();
-
+public final class EventsCommand extends DvmCommand implements Callable<Integer> {
   @Option(names = "--follow", description = "Keep printing changes until interrupted.")
   boolean follow;
 
   @Option(names = "--json", description = "One JSON object per line.")
   boolean json;
 
-  PrintStream out = System.out;
-  PrintStream err = System.err;
-
   @Override
   public Integer call() {
-    return dvm.run(OutputHandler.DISCARD, json, out, err, this::show);
+    return connected(OutputHandler.DISCARD, json, this::show);
   }
 
   private int show(JdvmClient client) throws PmixException, InterruptedException {

@@ -1,152 +1,139 @@
 package org.jdvm.cli;
 
-import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.pmix.json.Json;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The state views {@code jdvm nodes}, {@code jdvm allocs} and {@code jdvm jobs} (docs/cli.md): the
- * server's JSON listing printed as it is with {@code --json}, or as a table.
+ * server's JSON listing printed as it is with {@code --json}, or as a table whose columns each view
+ * declares.
  */
 final class ListCommands {
   private ListCommands() {}
 
-  abstract static class Listing implements Callable<Integer> {
-    @Mixin DvmOptions dvm = new DvmOptions();
+  /** How a view asks the DVM for its listing. */
+  @FunctionalInterface
+  interface Fetch {
+    String from(JdvmClient client) throws PmixException;
+  }
 
+  /** A column of a table: its header, and the cell of a row (a missing value prints as "-"). */
+  record Column(String header, Function<Map<String, Object>, Object> cell) {
+    /** A field of the row as it is. */
+    static Column field(String header, String key) {
+      return new Column(header, r -> r.get(key));
+    }
+
+    /** A boolean field as yes or no. */
+    static Column yesNo(String header, String key) {
+      return new Column(header, r -> Boolean.TRUE.equals(r.get(key)) ? "yes" : "no");
+    }
+
+    /** A list field comma-separated, "-" when empty. */
+    static Column list(String header, String key) {
+      return new Column(
+          header,
+          r ->
+              r.get(key) instanceof List<?> l
+                  ? (l.isEmpty() ? "-" : String.join(",", l.stream().map(String::valueOf).toList()))
+                  : String.valueOf(r.get(key)));
+    }
+
+    /** The {@code allocId} field, where none means the default session. */
+    static Column allocation() {
+      return new Column("ALLOCATION", r -> r.get("allocId") == null ? "default" : r.get("allocId"));
+    }
+  }
+
+  abstract static class Listing extends DvmCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the JSON array documented in docs/cli.md.")
     boolean json;
 
-    PrintStream out = System.out;
-    PrintStream err = System.err;
+    private final Fetch fetch;
+    private final List<Column> columns;
 
-    abstract String fetch(JdvmClient client) throws PmixException;
-
-    abstract void table(List<Map<String, Object>> rows);
+    Listing(Fetch fetch, Column... columns) {
+      this.fetch = fetch;
+      this.columns = List.of(columns);
+    }
 
     @Override
     public Integer call() {
-      return dvm.run(OutputHandler.DISCARD, json, out, err, this::show);
+      return connected(OutputHandler.DISCARD, json, this::show);
     }
 
     private int show(JdvmClient client) throws PmixException {
-      String text = fetch(client);
+      String text = fetch.from(client);
       if (json) {
         out.println(text);
-      } else {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> rows = (List<Map<String, Object>>) Json.parse(text);
-        table(rows);
+        return Main.EXIT_OK;
       }
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> rows = (List<Map<String, Object>>) Json.parse(text);
+      Table t = new Table(columns.stream().map(Column::header).toArray(String[]::new));
+      for (Map<String, Object> r : rows) {
+        t.row(columns.stream().map(c -> c.cell().apply(r)).toArray());
+      }
+      t.print(out);
       return Main.EXIT_OK;
     }
-
-    static String list(Object v) {
-      return v instanceof List<?> l
-          ? (l.isEmpty() ? "-" : String.join(",", l.stream().map(String::valueOf).toList()))
-          : String.valueOf(v);
-    }
   }
 
-  @Command(
-      name = "nodes",
-      description = "The DVM's nodes and where they belong.",
-      mixinStandardHelpOptions = true)
+  @Command(description = "The DVM's nodes and where they belong.", mixinStandardHelpOptions = true)
   static final class Nodes extends Listing {
-    @Override
-    String fetch(JdvmClient c) throws PmixException {
-      return c.nodesJson();
-    }
-
-    @Override
-    void table(List<Map<String, Object>> rows) {
-      Table t = new Table("NODE", "SLOTS", "IN USE", "ALLOCATION", "RESERVED", "ORIGIN");
-      for (Map<String, Object> r : rows) {
-        t.row(
-            r.get("name"),
-            r.get("slots"),
-            r.get("slotsInUse"),
-            r.get("allocId") == null ? "default" : r.get("allocId"),
-            Boolean.TRUE.equals(r.get("reserved")) ? "yes" : "no",
-            r.get("origin"));
-      }
-      t.print(out);
+    Nodes() {
+      super(
+          JdvmClient::nodesJson,
+          Column.field("NODE", "name"),
+          Column.field("SLOTS", "slots"),
+          Column.field("IN USE", "slotsInUse"),
+          Column.allocation(),
+          Column.yesNo("RESERVED", "reserved"),
+          Column.field("ORIGIN", "origin"));
     }
   }
 
-  @Command(name = "allocs", description = "The DVM's allocations.", mixinStandardHelpOptions = true)
+  @Command(description = "The DVM's allocations.", mixinStandardHelpOptions = true)
   static final class Allocs extends Listing {
-    @Override
-    String fetch(JdvmClient c) throws PmixException {
-      return c.allocsJson();
-    }
-
-    @Override
-    void table(List<Map<String, Object>> rows) {
-      Table t =
-          new Table(
-              "ALLOCATION",
-              "REQUEST",
-              "SESSION",
-              "OWNER",
-              "INHERIT",
-              "RESERVED",
-              "NODES",
-              "STATE",
-              "OWNERS");
-      for (Map<String, Object> r : rows) {
-        t.row(
-            r.get("allocId"),
-            r.get("reqId"),
-            r.get("sessionId"),
-            r.get("owner"),
-            r.get("inheritance"),
-            Boolean.TRUE.equals(r.get("reserved")) ? "yes" : "no",
-            list(r.get("nodes")),
-            r.get("state"),
-            list(r.get("owners")));
-      }
-      t.print(out);
+    Allocs() {
+      super(
+          JdvmClient::allocsJson,
+          Column.field("ALLOCATION", "allocId"),
+          Column.field("REQUEST", "reqId"),
+          Column.field("SESSION", "sessionId"),
+          Column.field("OWNER", "owner"),
+          Column.field("INHERIT", "inheritance"),
+          Column.yesNo("RESERVED", "reserved"),
+          Column.list("NODES", "nodes"),
+          Column.field("STATE", "state"),
+          Column.list("OWNERS", "owners"));
     }
   }
 
-  @Command(
-      name = "jobs",
-      description = "The DVM's jobs and their processes.",
-      mixinStandardHelpOptions = true)
+  @Command(description = "The DVM's jobs and their processes.", mixinStandardHelpOptions = true)
   static final class Jobs extends Listing {
-    @Override
-    String fetch(JdvmClient c) throws PmixException {
-      return c.jobsJson();
+    Jobs() {
+      super(
+          JdvmClient::jobsJson,
+          Column.field("NAMESPACE", "nspace"),
+          Column.field("KIND", "kind"),
+          Column.field("STATE", "state"),
+          Column.field("PARENT", "parent"),
+          Column.allocation(),
+          new Column("PROCS", r -> procs(r.get("procs"))));
     }
 
-    @Override
-    void table(List<Map<String, Object>> rows) {
-      Table t = new Table("NAMESPACE", "KIND", "STATE", "PARENT", "ALLOCATION", "PROCS");
-      for (Map<String, Object> r : rows) {
-        Object procs = r.get("procs");
-        t.row(
-            r.get("nspace"),
-            r.get("kind"),
-            r.get("state"),
-            r.get("parent"),
-            r.get("allocId") == null ? "default" : r.get("allocId"),
-            summary(procs));
-      }
-      t.print(out);
-    }
-
-    /** e.g. {@code 0@node4:4711,1@node5:4712}. */
+    /** e.g. {@code 0@node4,1@node5 exit 0}. */
     @SuppressWarnings("unchecked")
-    private static String summary(Object procs) {
+    private static String procs(Object procs) {
       if (!(procs instanceof List<?> list) || list.isEmpty()) {
         return "-";
       }

@@ -1,30 +1,17 @@
 package org.jdvm.cli;
 
-import org.jdvm.cli.pmix.PmixCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code jdvm} command: one command with a subcommand per operation. */
+/**
+ * The {@code jdvm} command: one command with a subcommand per operation, each registered once, in
+ * {@link Subcommand}.
+ */
 @Command(
     name = "jdvm",
     mixinStandardHelpOptions = true,
     version = "jdvm 0.1.0",
-    description = "A distributed virtual machine for HPC workloads that speaks PMIx.",
-    subcommands = {
-      StartCommand.class,
-      StopCommand.class,
-      RunCommand.class,
-      AllocCommand.class,
-      ListCommands.Nodes.class,
-      ListCommands.Allocs.class,
-      ListCommands.Jobs.class,
-      EventsCommand.class,
-      SessionCommand.class,
-      DemoCommand.class,
-      BenchCommand.class,
-      PmixCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "A distributed virtual machine for HPC workloads that speaks PMIx.")
 public final class Main implements Runnable {
   /** Exit status: success. */
   public static final int EXIT_OK = 0;
@@ -45,57 +32,23 @@ public final class Main implements Runnable {
   }
 
   /**
-   * Runs the command line and returns the exit status. {@code jdvm run} with plain arguments takes
-   * a lean path that never builds picocli's command model (a fresh {@code jdvm run -n 1 /bin/true}
-   * should be done in under 100 ms, and the model alone costs more); anything unusual goes through
-   * picocli, which also explains mistakes.
+   * Runs the command line and returns the exit status. {@code jdvm NAME ...} builds the model of
+   * that one command only, and {@code jdvm run} with plain arguments takes a lean path that never
+   * builds picocli's model (a fresh {@code jdvm run -n 1 /bin/true} should be done in under 100 ms,
+   * and the model alone costs more); see {@link Subcommand#run}. Anything else goes through the
+   * full model, which also explains mistakes.
    */
   public static int run(String... args) {
-    if (args.length == 2 && args[0].equals("__aot-train")) {
+    if (args.length == 2 && args[0].equals(AotTraining.COMMAND)) {
       return AotTraining.run(args[1]);
     }
-    if (args.length > 0 && args[0].equals("run")) {
-      RunCommand lean = RunCommand.parseLean(args);
-      if (lean != null) {
-        return lean.call();
-      }
-    }
-    if (args.length > 0) {
-      java.util.function.Supplier<Object> only = COMMANDS.get(args[0]);
-      if (only != null) {
-        // Build the model of this one command only: picocli's model of every subcommand costs
-        // more than the JVM's own start-up.
-        return new CommandLine(only.get())
-            .setCommandName("jdvm " + args[0])
-            .setStopAtPositional(true)
-            .execute(java.util.Arrays.copyOfRange(args, 1, args.length));
-      }
-    }
-    return commandLine().execute(args);
+    Subcommand command = args.length > 0 ? Subcommand.named(args[0]) : null;
+    return command != null ? command.run(args) : commandLine().execute(args);
   }
 
-  /** The top-level commands by name, for building one alone. */
-  private static final java.util.Map<String, java.util.function.Supplier<Object>> COMMANDS =
-      java.util.Map.ofEntries(
-          java.util.Map.entry("start", StartCommand::new),
-          java.util.Map.entry("stop", StopCommand::new),
-          java.util.Map.entry("run", RunCommand::new),
-          java.util.Map.entry("alloc", AllocCommand::new),
-          java.util.Map.entry("nodes", ListCommands.Nodes::new),
-          java.util.Map.entry("allocs", ListCommands.Allocs::new),
-          java.util.Map.entry("jobs", ListCommands.Jobs::new),
-          java.util.Map.entry("events", EventsCommand::new),
-          java.util.Map.entry("session", SessionCommand::new),
-          java.util.Map.entry("demo", DemoCommand::new),
-          java.util.Map.entry("bench", BenchCommand::new),
-          java.util.Map.entry("pmix", org.jdvm.cli.pmix.PmixCommand::new));
-
-  /**
-   * The picocli model. Parsing stops at the first positional argument: in {@code jdvm run hostname
-   * -f} the {@code -f} is the command's, as with {@code mpirun}.
-   */
+  /** Picocli's model of {@code jdvm} with every command in {@link Subcommand}. */
   static CommandLine commandLine() {
-    return new CommandLine(new Main()).setStopAtPositional(true);
+    return Subcommand.withAll(new CommandLine(new Main()));
   }
 
   @Override

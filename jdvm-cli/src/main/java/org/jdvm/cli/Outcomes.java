@@ -3,13 +3,15 @@ package org.jdvm.cli;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jdvm.client.AllocationResult;
 import org.jdvm.client.PmixException;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.json.Json;
 
 /**
- * How a command reports a failure and which exit status it gets (docs/cli.md "Exit statuses"): not
- * reaching the DVM is 1, a refusal is 3 with the PMIx status name printed.
+ * How a command reports its outcome and which exit status it gets (docs/cli.md "Exit statuses"):
+ * not reaching the DVM is 1, a refusal is 3 with the PMIx status name printed; with {@code --json}
+ * success and refusal are objects with the same {@code status} and {@code statusName} fields.
  */
 public final class Outcomes {
   private Outcomes() {}
@@ -42,6 +44,38 @@ public final class Outcomes {
       err.println("refused: " + e.statusName() + " (" + e.status() + ")" + detail(e));
     }
     return Main.EXIT_REFUSED;
+  }
+
+  /** The JSON object of a success: status and statusName, to which a command adds its fields. */
+  static Map<String, Object> success() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("status", PmixStatus.SUCCESS);
+    m.put("statusName", PmixStatus.name(PmixStatus.SUCCESS));
+    return m;
+  }
+
+  /**
+   * The JSON object of a granted allocation request or session control (docs/cli.md, "jdvm alloc"):
+   * {@code reqId}, {@code sessionId}, {@code timeLimit} when known, and {@code nspace} when a job
+   * was started.
+   */
+  static Map<String, Object> granted(AllocationResult r, String nspace) {
+    Map<String, Object> m = success();
+    m.put("allocId", r.allocId());
+    if (r.reqId() != null) {
+      m.put("reqId", r.reqId());
+    }
+    if (r.sessionId() != null) {
+      m.put("sessionId", r.sessionId());
+    }
+    m.put("nodes", r.nodes());
+    if (r.timeLimitSeconds() != null) {
+      m.put("timeLimit", r.timeLimitSeconds());
+    }
+    if (nspace != null) {
+      m.put("nspace", nspace);
+    }
+    return m;
   }
 
   /** The JSON object of a refusal: status, statusName and message. */

@@ -11,7 +11,6 @@ import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.SpawnRequest;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -22,12 +21,9 @@ import picocli.CommandLine.Parameters;
  * same fields.
  */
 @Command(
-    name = "run",
     description = "Run a job and wait for it; exits with the job's status.",
     mixinStandardHelpOptions = true)
-public final class RunCommand implements Callable<Integer> {
-  @Mixin DvmOptions dvm = new DvmOptions();
-
+public final class RunCommand extends DvmCommand implements Callable<Integer> {
   @Option(
       names = {"-n", "--np"},
       paramLabel = "NP",
@@ -57,13 +53,9 @@ public final class RunCommand implements Callable<Integer> {
       description = "The command and its arguments (after --).")
   List<String> command = new ArrayList<>();
 
-  private final PrintStream out;
-  private final PrintStream err;
+  public RunCommand() {}
 
-  public RunCommand() {
-    this(System.out, System.err);
-  }
-
+  /** The job a command runs inside something else it holds ({@code alloc new -- CMD}). */
   RunCommand(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
@@ -119,6 +111,14 @@ public final class RunCommand implements Callable<Integer> {
     return r.valid() ? r : null;
   }
 
+  /**
+   * The lean path: runs the command if {@link #parseLean} reads the arguments, else {@code null}.
+   */
+  static Integer runLean(String[] args) {
+    RunCommand run = parseLean(args);
+    return run != null ? run.call() : null;
+  }
+
   private boolean valid() {
     return !command.isEmpty() && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"));
   }
@@ -145,7 +145,7 @@ public final class RunCommand implements Callable<Integer> {
       err.println("jdvm run: --map-by takes slot or node");
       return Main.EXIT_USAGE;
     }
-    return dvm.run(OutputHandler.STDIO, false, out, err, this::run);
+    return connected(OutputHandler.STDIO, false, this::run);
   }
 
   private int run(JdvmClient client) throws PmixException {
@@ -185,9 +185,7 @@ public final class RunCommand implements Callable<Integer> {
     if (!ids.isEmpty()) {
       b.target(ids.toArray(String[]::new));
     }
-    if (mapBy != null) {
-      b.mapBy(mapBy);
-    }
+    ifGiven(mapBy, b::mapBy);
     return b.forwardOutput(true).notifyCompletion(true).build();
   }
 

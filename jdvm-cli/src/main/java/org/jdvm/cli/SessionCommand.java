@@ -1,6 +1,7 @@
 package org.jdvm.cli;
 
-import java.io.PrintStream;
+import static org.jdvm.cli.DvmCommand.ifGiven;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,7 +21,6 @@ import picocli.CommandLine.Parameters;
  * prrte-behavior.md §1.14). The scheduler credential is read from the DVM's directory.
  */
 @Command(
-    name = "session",
     description = "Control sessions as the scheduler (PMIx_Session_control).",
     mixinStandardHelpOptions = true,
     subcommands = {SessionCommand.Instantiate.class, SessionCommand.Extend.class})
@@ -33,9 +33,7 @@ public final class SessionCommand implements Runnable {
   }
 
   /** What every session operation takes: the DVM, the session, the output form. */
-  static final class Target {
-    @Mixin DvmOptions dvm = new DvmOptions();
-
+  static final class Target extends DvmCommand {
     @Option(
         names = "--id",
         paramLabel = "N",
@@ -45,9 +43,6 @@ public final class SessionCommand implements Runnable {
 
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
-
-    PrintStream out = System.out;
-    PrintStream err = System.err;
 
     /** Sends the request as the scheduler and prints the outcome; returns the exit status. */
     int send(SessionControlRequest request, String verb) {
@@ -61,10 +56,11 @@ public final class SessionCommand implements Runnable {
           });
     }
 
+    /** e.g. {@code session 41 instantiated (allocation dvm@3.41), job dvm@4}, or its JSON. */
     private void print(AllocationResult r, String verb) {
       String nspace = r.info(PmixKeys.NSPACE);
       if (json) {
-        out.println(Json.write(AllocCommand.Base.jsonOf(r, nspace)));
+        out.println(Json.write(Outcomes.granted(r, nspace)));
         return;
       }
       out.println(
@@ -74,6 +70,20 @@ public final class SessionCommand implements Runnable {
               + verb
               + (r.allocId() != null ? " (allocation " + r.allocId() + ")" : "")
               + (nspace != null ? ", job " + nspace : ""));
+    }
+  }
+
+  /** The jobs a preempt or restore acts on. */
+  static final class Jobs {
+    @Option(
+        names = "--nspace",
+        paramLabel = "NS",
+        required = true,
+        description = "A job of the session (repeatable).")
+    List<String> nspaces;
+
+    String[] array() {
+      return nspaces.toArray(String[]::new);
     }
   }
 
@@ -125,21 +135,11 @@ public final class SessionCommand implements Runnable {
     @Override
     public Integer call() {
       SessionControlRequest.Builder b = SessionControlRequest.instantiate(target.id);
-      if (nodes != null) {
-        b.nodes(nodes);
-      }
-      if (time != null) {
-        b.time(time);
-      }
-      if (allocId != null) {
-        b.allocId(allocId);
-      }
-      if (reqId != null) {
-        b.reqId(reqId);
-      }
-      if (inherit != null) {
-        b.inheritance(AllocCommand.inheritance(inherit));
-      }
+      ifGiven(nodes, b::nodes);
+      ifGiven(time, b::time);
+      ifGiven(allocId, b::allocId);
+      ifGiven(reqId, b::reqId);
+      ifGiven(AllocCommand.inheritance(inherit), b::inheritance);
       if (attached) {
         b.separated(false);
       }
@@ -174,12 +174,8 @@ public final class SessionCommand implements Runnable {
     @Override
     public Integer call() {
       SessionControlRequest.Builder b = SessionControlRequest.extend(target.id);
-      if (nodes != null) {
-        b.nodes(nodes);
-      }
-      if (time != null) {
-        b.time(time);
-      }
+      ifGiven(nodes, b::nodes);
+      ifGiven(time, b::time);
       return target.send(b.build(), "extended");
     }
   }
@@ -212,34 +208,17 @@ public final class SessionCommand implements Runnable {
       name = "preempt",
       description = "Suspend jobs of a session, keeping their resources.",
       mixinStandardHelpOptions = true)
-  int preempt(
-      @Mixin Target t,
-      @Option(
-              names = "--nspace",
-              paramLabel = "NS",
-              required = true,
-              description = "A job of the session (repeatable).")
-          List<String> nspaces) {
+  int preempt(@Mixin Target t, @Mixin Jobs jobs) {
     return t.send(
-        SessionControlRequest.preempt(t.id).namespaces(nspaces.toArray(String[]::new)).build(),
-        "preempted");
+        SessionControlRequest.preempt(t.id).namespaces(jobs.array()).build(), "preempted");
   }
 
   @Command(
       name = "restore",
       description = "Continue preempted jobs.",
       mixinStandardHelpOptions = true)
-  int restore(
-      @Mixin Target t,
-      @Option(
-              names = "--nspace",
-              paramLabel = "NS",
-              required = true,
-              description = "A job of the session (repeatable).")
-          List<String> nspaces) {
-    return t.send(
-        SessionControlRequest.restore(t.id).namespaces(nspaces.toArray(String[]::new)).build(),
-        "restored");
+  int restore(@Mixin Target t, @Mixin Jobs jobs) {
+    return t.send(SessionControlRequest.restore(t.id).namespaces(jobs.array()).build(), "restored");
   }
 
   @Command(

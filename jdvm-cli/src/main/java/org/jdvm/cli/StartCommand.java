@@ -27,7 +27,6 @@ import picocli.CommandLine.Option;
  * its own session and returns once that DVM accepts connections.
  */
 @Command(
-    name = "start",
     description = "Start a DVM on this machine (virtual nodes running local processes).",
     mixinStandardHelpOptions = true)
 public final class StartCommand implements Callable<Integer> {

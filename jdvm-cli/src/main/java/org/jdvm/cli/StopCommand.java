@@ -1,6 +1,5 @@
 package org.jdvm.cli;
 
-import java.io.PrintStream;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -9,25 +8,16 @@ import org.jdvm.client.JdvmClient;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code jdvm stop}: the DVM tears down (spec §8.2.1.9.1 trigger 2) — every session ends, scheduler
  * nodes go back, every process is ended — and exits. Waits until it has.
  */
-@Command(
-    name = "stop",
-    description = "Stop the DVM and everything it runs.",
-    mixinStandardHelpOptions = true)
-public final class StopCommand implements Callable<Integer> {
-  @Mixin DvmOptions dvm = new DvmOptions();
-
-  PrintStream out = System.out;
-  PrintStream err = System.err;
-
+@Command(description = "Stop the DVM and everything it runs.", mixinStandardHelpOptions = true)
+public final class StopCommand extends DvmCommand implements Callable<Integer> {
   @Override
   public Integer call() {
-    return dvm.run(OutputHandler.DISCARD, false, out, err, this::stop);
+    return connected(OutputHandler.DISCARD, false, this::stop);
   }
 
   private int stop(JdvmClient client) throws PmixException {

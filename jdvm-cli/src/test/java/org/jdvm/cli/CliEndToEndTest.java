@@ -36,7 +36,8 @@ class CliEndToEndTest {
 
   /** Runs {@code jdvm} with {@code --dir} after the (sub)command it belongs to. */
   private static CliRun jdvm(String... args) {
-    int at = args[0].equals("alloc") || args[0].equals("session") ? 2 : 1;
+    boolean hasSubcommands = !Subcommand.named(args[0]).alone().getSubcommands().isEmpty();
+    int at = hasSubcommands ? 2 : 1;
     List<String> all = new java.util.ArrayList<>(List.of(args));
     all.addAll(at, List.of("--dir", dir.toString()));
     return CliRun.of(all.toArray(String[]::new));
@@ -254,6 +255,55 @@ class CliEndToEndTest {
         .isEqualTo(Main.EXIT_USAGE);
   }
 
+  /**
+   * The launcher trains the class cache on this workload and ignores its status (a failed training
+   * costs only start-up time), so a command it names that no longer parses would go unnoticed.
+   */
+  @Test
+  void theClassCacheTrainingRunsItsCommandsCleanly() {
+    CliRun r = CliRun.of(AotTraining.COMMAND, dir.resolve("dvm.json").toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+  }
+
+  /**
+   * The lean path exists for start-up time: a plain {@code jdvm run} must not build picocli's model
+   * (and {@code jdvm run --help}, which needs it, shows the check can tell).
+   */
+  @Test
+  void aPlainRunNeverBuildsPicoclisModel(@TempDir Path logs) throws Exception {
+    String plain = loadedClasses(logs.resolve("plain"), "run", "-n", "1", "/bin/true");
+    assertThat(plain).contains("org.jdvm.cli.RunCommand ").doesNotContain(PICOCLI_MODEL);
+    assertThat(loadedClasses(logs.resolve("help"), "run", "--help")).contains(PICOCLI_MODEL);
+  }
+
+  private static final String PICOCLI_MODEL = "picocli.CommandLine$Model$CommandSpec ";
+
+  /** Runs {@code jdvm ARGS --dir DIR} in a JVM of its own and returns its class-loading log. */
+  private static String loadedClasses(Path log, String... args) throws Exception {
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xlog:class+load=info",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                args[0],
+                "--dir",
+                dir.toString()));
+    cmd.addAll(List.of(args).subList(1, args.length));
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("exited").isTrue();
+      String out = java.nio.file.Files.readString(log);
+      assertThat(p.exitValue()).as(out).isZero();
+      return out;
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
   @Test
   void theLeanRunParserReadsWhatPicocliReads() {
     String[][] cases = {
@@ -276,10 +326,9 @@ class CliEndToEndTest {
     };
     for (String[] args : cases) {
       RunCommand lean = RunCommand.parseLean(args);
-      RunCommand pico = new RunCommand();
-      new picocli.CommandLine(pico)
-          .setStopAtPositional(true)
-          .parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+      picocli.CommandLine model = Subcommand.RUN.alone();
+      model.parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+      RunCommand pico = model.getCommand();
       assertThat(lean).as(String.join(" ", args)).isNotNull();
       assertThat(lean.command).isEqualTo(pico.command);
       assertThat(lean.procs).isEqualTo(pico.procs);

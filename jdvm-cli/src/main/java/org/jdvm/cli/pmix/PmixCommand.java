@@ -12,7 +12,6 @@ import picocli.CommandLine.Spec;
  * against the real library's.
  */
 @Command(
-    name = "pmix",
     mixinStandardHelpOptions = true,
     description = "Encode and decode PMIx wire data (bfrops v41/v61), as libpmix packs it.",
     subcommands = {PmixEncodeCommand.class, PmixDecodeCommand.class, PmixDemoCommand.class})

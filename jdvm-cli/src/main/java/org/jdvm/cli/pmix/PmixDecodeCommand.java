@@ -3,16 +3,13 @@ package org.jdvm.cli.pmix;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jdvm.cli.Main;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.pmix.json.ValueJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code jdvm pmix decode}: the hex of one pack call in, its value(s) as JSON out. */
 @Command(
@@ -23,8 +20,6 @@ import picocli.CommandLine.Spec;
       "one value, or an array when the call held several."
     })
 public final class PmixDecodeCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
   @Mixin WireOptions wire = new WireOptions();
 
   @Option(
@@ -41,17 +36,11 @@ public final class PmixDecodeCommand implements Callable<Integer> {
       Unpacker unpacker = new Unpacker(wire.format(), bytes);
       List<Object> values = unpacker.unpack(wire.type);
       unpacker.expectEnd();
-      spec.commandLine().getOut().println(Json.write(ValueJson.unitToJson(wire.type, values)));
-      return Main.EXIT_OK;
+      return wire.printed(Json.write(ValueJson.unitToJson(wire.type, values)));
     } catch (IllegalArgumentException e) {
-      return refuse("not hex: " + e.getMessage());
+      return wire.refused("not hex: " + e.getMessage());
     } catch (WireException e) {
-      return refuse(e.getMessage());
+      return wire.refused(e.getMessage());
     }
-  }
-
-  private int refuse(String message) {
-    spec.commandLine().getErr().println("jdvm pmix decode: " + message);
-    return Main.EXIT_REFUSED;
   }
 }

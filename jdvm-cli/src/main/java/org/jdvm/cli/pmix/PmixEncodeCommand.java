@@ -3,7 +3,6 @@ package org.jdvm.cli.pmix;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jdvm.cli.Main;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.json.Json;
@@ -11,9 +10,7 @@ import org.jdvm.pmix.json.JsonException;
 import org.jdvm.pmix.json.ValueJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code jdvm pmix encode}: JSON in, the hex of one pack call out (count unit first). */
 @Command(
@@ -24,8 +21,6 @@ import picocli.CommandLine.Spec;
       "A JSON array packs that many values in the one call."
     })
 public final class PmixEncodeCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
   @Mixin WireOptions wire = new WireOptions();
 
   @Option(
@@ -40,12 +35,11 @@ public final class PmixEncodeCommand implements Callable<Integer> {
   public Integer call() {
     try {
       List<Object> values = ValueJson.unitFromJson(wire.type, Json.parse(json));
-      byte[] bytes = new Packer(wire.format()).pack(wire.type, values).toByteArray();
-      spec.commandLine().getOut().println(HexFormat.of().formatHex(bytes));
-      return Main.EXIT_OK;
+      return wire.printed(
+          HexFormat.of()
+              .formatHex(new Packer(wire.format()).pack(wire.type, values).toByteArray()));
     } catch (JsonException | WireException e) {
-      spec.commandLine().getErr().println("jdvm pmix encode: " + e.getMessage());
-      return Main.EXIT_REFUSED;
+      return wire.refused(e.getMessage());
     }
   }
 }

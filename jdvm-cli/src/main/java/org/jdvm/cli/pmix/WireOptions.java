@@ -1,5 +1,6 @@
 package org.jdvm.cli.pmix;
 
+import org.jdvm.cli.Main;
 import org.jdvm.pmix.BufferType;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.WireComponent;
@@ -7,11 +8,19 @@ import org.jdvm.pmix.WireFormat;
 import org.jdvm.pmix.json.JsonException;
 import org.jdvm.pmix.json.ValueJson;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-/** The options both subcommands share: the data type and the wire format of the one pack call. */
+/**
+ * What encode and decode share: the data type and wire format of the one pack call, and how the
+ * command answers — one line of output, or one line saying why the input is malformed (exit 3).
+ */
 final class WireOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
   @Option(
       names = "--type",
       required = true,
@@ -36,6 +45,18 @@ final class WireOptions {
   WireFormat format() {
     return new WireFormat(
         component, fullyDescribed ? BufferType.FULLY_DESCRIBED : BufferType.NON_DESCRIBED);
+  }
+
+  /** Prints the conversion's one line; exit status 0. */
+  int printed(String line) {
+    command.commandLine().getOut().println(line);
+    return Main.EXIT_OK;
+  }
+
+  /** Malformed input: one line on standard error naming the command; exit status 3. */
+  int refused(String message) {
+    command.commandLine().getErr().println("jdvm pmix " + command.name() + ": " + message);
+    return Main.EXIT_REFUSED;
   }
 
   static final class TypeConverter implements ITypeConverter<DataType> {

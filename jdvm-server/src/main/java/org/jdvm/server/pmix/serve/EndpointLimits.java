@@ -1,10 +1,10 @@
 package org.jdvm.server.pmix.serve;
 
 /**
- * What one peer may make the endpoint hold (house-style.md "TigerBeetle"): past a limit the
- * request is refused with {@code PMIX_ERR_OUT_OF_RESOURCE} and nothing changes. Frame and queue
- * sizes are bounded by the transport; counts the core keeps (processes, nodes, allocations) by the
- * core's own limits.
+ * What one peer may make the endpoint hold (house-style.md "TigerBeetle"): past a limit the request
+ * is refused with {@code PMIX_ERR_OUT_OF_RESOURCE} and nothing changes. Frame and queue sizes are
+ * bounded by the transport; counts the core keeps (processes, nodes, allocations) by the core's own
+ * limits.
  *
  * @param pendingRequests requests one connection may have waiting for the DVM at once; a libpmix
  *     client waits for each blocking call, so only a flood of non-blocking ones reaches it

@@ -11,9 +11,9 @@ import org.jdvm.pmix.codec.Packer;
 import org.jdvm.server.pmix.transport.Peer;
 
 /**
- * Reads (docs/protocol.md "How jdvm reads the standard commands"): {@code PMIx_Query_info} (QUERY), a client's job data
- * at {@code PMIx_Init} (REQ), and {@code PMIx_Get} of what the DVM holds (GETNB). Each is answered
- * from the {@link Upstream}'s read, packed in the peer's format.
+ * Reads (docs/protocol.md "How jdvm reads the standard commands"): {@code PMIx_Query_info} (QUERY),
+ * a client's job data at {@code PMIx_Init} (REQ), and {@code PMIx_Get} of what the DVM holds
+ * (GETNB). Each is answered from the {@link Upstream}'s read, packed in the peer's format.
  */
 public final class QueryOps {
   /** QUERY: {@code SIZE n | QUERY…}; answered {@code STATUS | SIZE n | INFO}. */

@@ -20,7 +20,8 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 
 /**
- * The job data a launched process reads at {@code PMIx_Init} and later gets (pmix-interop-notes.md §6): the REQ reply is its own namespace, then job-level KVALs, then one {@code pmix.pdata} array
+ * The job data a launched process reads at {@code PMIx_Init} and later gets (pmix-interop-notes.md
+ * §6): the REQ reply is its own namespace, then job-level KVALs, then one {@code pmix.pdata} array
  * per rank with {@code pmix.rank} first, so the client's hash store resolves job size, local peers,
  * node list and every rank's host, node id, app number and local ranks without asking again. A
  * GETNB is answered from the same data. Everything is computed on the controller thread from the

@@ -48,24 +48,31 @@ public final class PublishedData {
    * @param keysPerPublisher entries one process may have published at once
    * @param valueBytes the packed size of one value
    * @param entries entries of all publishers together
+   * @param storeBytes the keys and packed values of all entries together
    * @param waitingLookups lookups parked at once
    * @param waitingPerRequester lookups one process may have parked at once
+   * @param waitingKeys the keys all parked lookups wait for, together
    */
   public record Limits(
       int keysPerPublisher,
       int valueBytes,
       int entries,
+      long storeBytes,
       int waitingLookups,
-      int waitingPerRequester) {
+      int waitingPerRequester,
+      int waitingKeys) {
     /** Far above Open MPI's four entries per spawn, far below what would strain the DVM. */
-    public static final Limits DEFAULT = new Limits(1024, 1 << 20, 65_536, 4096, 64);
+    public static final Limits DEFAULT =
+        new Limits(1024, 1 << 20, 65_536, 64L << 20, 4096, 64, 65_536);
 
     public Limits {
       if (keysPerPublisher < 1
           || valueBytes < 1
           || entries < 1
+          || storeBytes < 1
           || waitingLookups < 1
-          || waitingPerRequester < 1) {
+          || waitingPerRequester < 1
+          || waitingKeys < 1) {
         throw new IllegalArgumentException("every published-data limit must be at least 1");
       }
     }
@@ -181,6 +188,8 @@ public final class PublishedData {
   private final LinkedHashMap<Long, Waiter> waiters = new LinkedHashMap<>();
   private final Map<Proc, Integer> waitingPer = new HashMap<>();
   private int count;
+  private long bytes;
+  private int keysWaitedFor;
   private long nextWaiter;
 
   public PublishedData(Limits limits) {
@@ -221,6 +230,7 @@ public final class PublishedData {
       byKey.computeIfAbsent(d.key(), k -> new ArrayList<>(1)).add(e);
       perPublisher.merge(publisher.proc(), 1, Integer::sum);
       count++;
+      bytes += size(e);
     }
     Iterator<Waiter> it = waiters.values().iterator();
     while (it.hasNext()) {
@@ -264,7 +274,11 @@ public final class PublishedData {
     if (perPublisher.getOrDefault(publisher.proc(), 0) + data.size() > limits.keysPerPublisher()) {
       return Optional.of(PublishRefusal.PUBLISHER_FULL);
     }
-    if (count + data.size() > limits.entries()) {
+    long adding = 0;
+    for (Datum d : data) {
+      adding += d.key().length() + (long) d.bytes();
+    }
+    if (count + data.size() > limits.entries() || bytes + adding > limits.storeBytes()) {
       return Optional.of(PublishRefusal.STORE_FULL);
     }
     return Optional.empty();
@@ -308,12 +322,14 @@ public final class PublishedData {
         return new Lookup.Found(take(found));
       }
       if (waiters.size() >= limits.waitingLookups()
-          || waitingPer.getOrDefault(requester.proc(), 0) >= limits.waitingPerRequester()) {
+          || waitingPer.getOrDefault(requester.proc(), 0) >= limits.waitingPerRequester()
+          || keysWaitedFor + distinct.size() > limits.waitingKeys()) {
         return new Lookup.Refused(LookupRefusal.TOO_MANY_WAITING);
       }
       long id = ++nextWaiter;
       waiters.put(id, new Waiter(id, requester, distinct, r, need, owner, reply));
       waitingPer.merge(requester.proc(), 1, Integer::sum);
+      keysWaitedFor += distinct.size();
       return new Lookup.Parked(id);
     }
   }
@@ -424,6 +440,11 @@ public final class PublishedData {
     return count;
   }
 
+  /** The keys and packed values held, in bytes. */
+  public synchronized long bytes() {
+    return bytes;
+  }
+
   /** How many lookups are parked. */
   public synchronized int waiting() {
     return waiters.size();
@@ -478,6 +499,11 @@ public final class PublishedData {
     }
     perPublisher.computeIfPresent(e.publisher.proc(), (p, n) -> n == 1 ? null : n - 1);
     count--;
+    bytes -= size(e);
+  }
+
+  private static long size(Entry e) {
+    return e.key.length() + (long) e.bytes;
   }
 
   private void dropWaiters(Predicate<Waiter> doomed) {
@@ -493,5 +519,6 @@ public final class PublishedData {
 
   private void unwait(Waiter w) {
     waitingPer.computeIfPresent(w.requester.proc(), (p, n) -> n == 1 ? null : n - 1);
+    keysWaitedFor -= w.keys.size();
   }
 }

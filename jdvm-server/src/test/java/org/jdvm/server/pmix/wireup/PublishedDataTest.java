@@ -309,7 +309,7 @@ class PublishedDataTest {
 
   @Test
   void everyBoundRefusesAndChangesNothing() {
-    PublishedData small = new PublishedData(new PublishedData.Limits(2, 8, 3, 2, 1));
+    PublishedData small = new PublishedData(new PublishedData.Limits(2, 8, 3, 1024, 2, 1, 64));
     Member[] pubs = {A0, A1};
     assertThat(
             small.publish(
@@ -353,6 +353,25 @@ class PublishedDataTest {
         .as("two waiting lookups in all")
         .isEqualTo(new Lookup.Refused(LookupRefusal.TOO_MANY_WAITING));
     assertThat(small.waiting()).isEqualTo(2);
+
+    PublishedData few = new PublishedData(new PublishedData.Limits(8, 64, 8, 20, 8, 8, 3));
+    assertThat(
+            few.publish(
+                A0, List.of(datum("key", "12345678901234")), DataRange.SESSION, Persistence.INDEF))
+        .as("3 + 16 bytes fit in 20")
+        .isEmpty();
+    assertThat(few.publish(A0, List.of(datum("k", "1")), DataRange.SESSION, Persistence.INDEF))
+        .as("the store's bytes")
+        .contains(PublishRefusal.STORE_FULL);
+    assertThat(few.bytes()).isEqualTo(19);
+    assertThat(few.lookup(B0, List.of("x", "y"), DataRange.UNDEF, 1, B0, ignore))
+        .isInstanceOf(Lookup.Parked.class);
+    assertThat(few.lookup(A1, List.of("z", "w"), DataRange.UNDEF, 1, A1, ignore))
+        .as("four keys waited for, of three")
+        .isEqualTo(new Lookup.Refused(LookupRefusal.TOO_MANY_WAITING));
+    few.ownerGone(B0);
+    assertThat(few.lookup(A1, List.of("z", "w"), DataRange.UNDEF, 1, A1, ignore))
+        .isInstanceOf(Lookup.Parked.class);
   }
 
   @Test

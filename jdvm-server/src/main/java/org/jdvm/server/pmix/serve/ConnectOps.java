@@ -122,7 +122,9 @@ public final class ConnectOps {
 
   private static void answer(
       Exchange x, Connects.Kind kind, int status, Connects.Completion completion) {
-    if (kind == Connects.Kind.DISCONNECT || status != PmixStatus.SUCCESS) {
+    if (kind == Connects.Kind.DISCONNECT
+        || status != PmixStatus.SUCCESS
+        || completion.namespaces().size() == 1) {
       x.replyStatus(status);
       return;
     }

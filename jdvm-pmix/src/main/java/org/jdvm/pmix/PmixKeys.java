@@ -84,6 +84,22 @@ public final class PmixKeys {
   public static final String FWD_STDOUT = "pmix.fwd.stdout";
   public static final String FWD_STDERR = "pmix.fwd.stderr";
 
+  // Published data, connect, log (docs/wireup.md §c.4–§c.6)
+  public static final String RANGE = "pmix.range";
+  public static final String PERSISTENCE = "pmix.persist";
+  public static final String WAIT = "pmix.wait";
+  public static final String PARENT_ID = "pmix.parent";
+  public static final String LOG_STDERR = "pmix.log.stderr";
+  public static final String LOG_STDOUT = "pmix.log.stdout";
+  public static final String LOG_SYSLOG = "pmix.log.syslog";
+  public static final String LOG_LOCAL_SYSLOG = "pmix.log.lsys";
+  public static final String LOG_GLOBAL_SYSLOG = "pmix.log.gsys";
+  public static final String LOG_MSG = "pmix.log.msg";
+  public static final String LOG_SOURCE = "pmix.log.source";
+  public static final String LOG_TIMESTAMP = "pmix.log.tstmp";
+  public static final String LOG_GENERATE_TIMESTAMP = "pmix.log.gtstmp";
+  public static final String LOG_ONCE = "pmix.log.once";
+
   // Job control (PMIx_Job_control)
   public static final String JOB_CTRL_PAUSE = "pmix.jctrl.pause";
   public static final String JOB_CTRL_RESUME = "pmix.jctrl.resume";

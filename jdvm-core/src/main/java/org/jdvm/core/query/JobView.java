@@ -2,6 +2,7 @@ package org.jdvm.core.query;
 
 import java.util.List;
 import org.jdvm.core.JobKind;
+import org.jdvm.pmix.Proc;
 
 /** A namespace the core knows, read-only. */
 public interface JobView {
@@ -25,6 +26,12 @@ public interface JobView {
 
   /** The namespace that spawned it, or {@code null} for a tool or the scheduler. */
   String parent();
+
+  /**
+   * The process whose spawn request made it (a rank of its parent, or the tool), or {@code null}
+   * for a tool, the scheduler, or a job the DVM itself spawned.
+   */
+  Proc spawner();
 
   /** Namespaces it spawned, oldest first. */
   List<String> children();

@@ -103,6 +103,7 @@ public final class Job implements JobView {
   }
 
   /** The process that asked for this job, to which its job-end event goes; or {@code null}. */
+  @Override
   public Proc spawner() {
     return spawner;
   }

@@ -33,6 +33,7 @@ public final class AttributeDictionary {
     group(SpawnAttributes.TITLE, SpawnAttributes.ALL);
     group(JobControlAttributes.TITLE, JobControlAttributes.ALL);
     group(ServerAttributes.TITLE, ServerAttributes.ALL);
+    group(WireupAttributes.TITLE, WireupAttributes.ALL);
     List<Attribute> all = new ArrayList<>();
     GROUPS.values().forEach(all::addAll);
     ALL = List.copyOf(all);

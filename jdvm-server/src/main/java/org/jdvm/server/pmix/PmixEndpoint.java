@@ -17,8 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -35,16 +34,22 @@ import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.deliver.OutputRouter;
 import org.jdvm.server.pmix.serve.Admission;
 import org.jdvm.server.pmix.serve.AllocationOps;
+import org.jdvm.server.pmix.serve.ConnectOps;
+import org.jdvm.server.pmix.serve.DataOps;
 import org.jdvm.server.pmix.serve.Departures;
 import org.jdvm.server.pmix.serve.EndpointLimits;
 import org.jdvm.server.pmix.serve.EventOps;
 import org.jdvm.server.pmix.serve.JobOps;
+import org.jdvm.server.pmix.serve.LogOps;
 import org.jdvm.server.pmix.serve.MessageServer;
 import org.jdvm.server.pmix.serve.OperationTable;
 import org.jdvm.server.pmix.serve.PeerOps;
 import org.jdvm.server.pmix.serve.QueryOps;
 import org.jdvm.server.pmix.transport.Connection;
 import org.jdvm.server.pmix.upstream.ControllerUpstream;
+import org.jdvm.server.pmix.wireup.Connects;
+import org.jdvm.server.pmix.wireup.Endings;
+import org.jdvm.server.pmix.wireup.PublishedData;
 import org.jdvm.server.shell.PeerGateway;
 
 /**
@@ -87,9 +92,9 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final OutcomeWatcher outcomes;
   private final ControllerUpstream upstream;
   private final MessageServer server;
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          Thread.ofPlatform().daemon().name("jdvm-endpoint-timer").factory());
+  private final ScheduledThreadPoolExecutor timer = timer();
+  private final Endings endings;
+  private final OperationTable table;
   private volatile Dvm dvm;
   private volatile Runnable stopHook = () -> {};
   private volatile boolean closed;
@@ -112,13 +117,20 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     this.outcomes = new OutcomeWatcher(events, output);
     this.upstream = new ControllerUpstream(outcomes, this::requestStop);
     Departures departures = new Departures(upstream);
-    OperationTable table =
+    PublishedData published = new PublishedData(PublishedData.Limits.DEFAULT);
+    Connects connects = new Connects(limits.pendingRequests() * 4);
+    this.endings = new Endings(published, connects);
+    this.table =
         OperationTable.of(
             new PeerOps(upstream, departures),
             new AllocationOps(),
             new JobOps(outcomes),
             new QueryOps(),
-            new EventOps(events, output));
+            new EventOps(events, output),
+            new OperationTable.Wireup(
+                new DataOps(published, timer),
+                new ConnectOps(connects, timer),
+                new LogOps(output)));
     this.server =
         new MessageServer(
             new MessageServer.Parts(
@@ -167,6 +179,23 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       throw e;
     }
     return new PmixEndpoint(dvmName, credentials, limits, unixSocket, unix, tcp);
+  }
+
+  /**
+   * The endpoint's timer (handshake deadlines, the timeouts of lookups and connects): one daemon
+   * thread; a cancelled wait leaves the queue at once rather than at its deadline.
+   */
+  private static ScheduledThreadPoolExecutor timer() {
+    ScheduledThreadPoolExecutor t =
+        new ScheduledThreadPoolExecutor(
+            1, Thread.ofPlatform().daemon().name("jdvm-endpoint-timer").factory());
+    t.setRemoveOnCancelPolicy(true);
+    return t;
+  }
+
+  /** The operation table the endpoint serves with, for tests. */
+  OperationTable table() {
+    return table;
   }
 
   private static InetSocketAddress localAddress(ServerSocketChannel server) {
@@ -289,12 +318,14 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     connections.remove(c);
     events.remove(c);
     output.connectionClosed(c);
+    endings.connectionClosed(c);
   }
 
   // ---- what the DVM observes -----------------------------------------------------------------
 
   private void observed(Outcome outcome) {
     outcomes.observed(outcome);
+    endings.observed(outcome.changes());
     for (Consumer<Outcome> o : observers) {
       try {
         o.accept(outcome);

@@ -6,12 +6,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.jdvm.core.query.JobView;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.BufferType;
+import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
@@ -20,6 +24,7 @@ import org.jdvm.pmix.codec.DataPrinter;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.Commands;
+import org.jdvm.server.Await;
 
 /**
  * Runs a protocol file against a real endpoint in front of a real DVM: blocks of a line, a {@code
@@ -29,13 +34,15 @@ import org.jdvm.pmix.frame.Commands;
  * rewritten with the actual output (review the diff).
  *
  * <p>Lines: {@code config nodes=N slots=N spare=N} (first); {@code open NAME tool [v41|v61]};
- * {@code NAME COMMAND token…} sends a request (COMMAND is a {@link Commands} name without {@code
- * _CMD}, or a number) and prints its reply; {@code NAME send COMMAND token…} sends without waiting;
- * {@code NAME next} prints the next frame, whatever its tag. Tokens pack in order: {@code
- * status:N}, {@code size:N}, {@code u8:N}, {@code u32:N}, {@code u64:N}, {@code rank:N}, {@code
- * directive:N}, {@code range:N}, {@code channel:N}, {@code str:TEXT} ({@code str:~} is NULL),
- * {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the PROCs), {@code
- * apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}.
+ * {@code open NAME client NS.RANK} (a launched process, admitted with its own credential once its
+ * job runs); {@code NAME COMMAND token…} sends a request (COMMAND is a {@link Commands} name
+ * without {@code _CMD}, or a number) and prints its reply; {@code NAME send COMMAND token…} sends
+ * without waiting; {@code NAME next} prints the next frame, whatever its tag. Tokens pack in order:
+ * {@code status:N}, {@code size:N}, {@code u8:N}, {@code u32:N}, {@code u64:N}, {@code rank:N},
+ * {@code directive:N}, {@code range:N}, {@code channel:N}, {@code str:TEXT} ({@code str:~} is
+ * NULL), {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the PROCs), {@code
+ * apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}, {@code persist:N}, {@code time:N}, {@code
+ * bo:HEX} (a BYTE_OBJECT). A BYTE_OBJECT in a reply prints as the units it holds, in brackets.
  */
 final class ProtocolRunner implements AutoCloseable {
   private final Path home;
@@ -92,6 +99,32 @@ final class ProtocolRunner implements AutoCloseable {
       }
       fixture = new EndpointFixture(home, c.get("nodes"), c.get("slots"), c.get("spare"));
       return null;
+    }
+    if (words.get(0).equals("open") && words.get(2).equals("client")) {
+      Proc proc = proc(words.get(3).replace("$dvm", fixture.endpoint.dvmName()));
+      Await.until(
+          () ->
+              fixture.read(
+                  v ->
+                      v.job(proc.nspace())
+                          .map(j -> j.state() == JobView.State.RUNNING)
+                          .orElse(false)),
+          "the launch of " + proc.nspace());
+      Info cred =
+          Info.of(
+              JdvmProtocol.CREDENTIAL,
+              Value.string(fixture.credentials.procCredential(proc.nspace(), proc.rank())));
+      RawPeer p =
+          RawPeer.client(
+              fixture.endpoint.tcpAddress(),
+              proc,
+              List.of(cred),
+              WireFormat.V41.withBufferType(BufferType.FULLY_DESCRIBED));
+      if (p == null) {
+        throw new IllegalStateException("the endpoint refused " + proc);
+      }
+      peers.put(words.get(1), p);
+      return List.of("admitted " + p.self());
     }
     if (words.get(0).equals("open")) {
       WireFormat base =
@@ -224,6 +257,9 @@ final class ProtocolRunner implements AutoCloseable {
       case "bool" -> Value.bool(Boolean.parseBoolean(v));
       case "proc" -> Value.proc(proc(v));
       case "int" -> Value.integer(Integer.parseInt(v));
+      case "persist" -> Value.of(DataType.PERSIST, Long.parseLong(v));
+      case "time" -> Value.of(DataType.TIME, Long.parseLong(v));
+      case "bo" -> new Value(DataType.BYTE_OBJECT, ByteObject.of(HexFormat.of().parseHex(v)));
       default -> throw new IllegalArgumentException("no token type " + tv[0]);
     };
   }
@@ -232,16 +268,32 @@ final class ProtocolRunner implements AutoCloseable {
 
   /** A fully described body, unit by unit: {@code TYPE:value TYPE:value …}. */
   private static String render(RawPeer.Frame f) {
-    byte[] b = f.bytes();
-    Unpacker in = new Unpacker(f.format(), b);
+    return render(f.bytes(), f.format());
+  }
+
+  private static String render(byte[] b, WireFormat format) {
+    Unpacker in = new Unpacker(format, b);
     List<String> units = new ArrayList<>();
     while (in.hasRemaining()) {
       DataType type = DataType.fromCode(declaredType(b, in.position()));
       for (Object datum : in.unpack(type)) {
-        units.add(type.name() + ":" + DataPrinter.render(type, datum));
+        units.add(type.name() + ":" + inner(type, datum, format));
       }
     }
     return String.join(" ", units);
+  }
+
+  /** A BYTE_OBJECT that holds units (a connect's job data, a get's blob) prints them. */
+  private static String inner(DataType type, Object datum, WireFormat format) {
+    if (type == DataType.BYTE_OBJECT) {
+      byte[] bytes = ((ByteObject) datum).toByteArray();
+      try {
+        return "[" + render(bytes, format) + "]";
+      } catch (RuntimeException notUnits) {
+        // Plain bytes: printed as they are.
+      }
+    }
+    return DataPrinter.render(type, datum);
   }
 
   /**

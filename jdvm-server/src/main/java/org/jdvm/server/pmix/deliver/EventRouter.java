@@ -150,6 +150,36 @@ public final class EventRouter {
     }
   }
 
+  /** A job's end, held back while jobs inheriting its forwarding live; and what was held. */
+  private static final class Hold {
+    int live;
+    final List<Runnable> held = new ArrayList<>(1);
+  }
+
+  private final Map<String, Hold> holds = new java.util.HashMap<>();
+
+  /**
+   * A job that inherited {@code root}'s forwarding started: {@code root}'s end waits for it (see
+   * {@link OutcomeWatcher}).
+   */
+  public synchronized void inheritorStarted(String root) {
+    holds.computeIfAbsent(root, k -> new Hold()).live++;
+  }
+
+  /** A job that inherited {@code root}'s forwarding ended: the last one releases root's end. */
+  public void inheritorEnded(String root) {
+    List<Runnable> release;
+    synchronized (this) {
+      Hold h = holds.get(root);
+      if (h == null || --h.live > 0) {
+        return;
+      }
+      holds.remove(root);
+      release = h.held;
+    }
+    release.forEach(Runnable::run);
+  }
+
   /** The peer spawned this job with PMIX_NOTIFY_COMPLETION: it hears of the job's end. */
   public void wantCompletion(Connection c, String nspace) {
     registration(c).completionWanted.add(nspace);
@@ -164,6 +194,20 @@ public final class EventRouter {
    */
   public void directed(Proc target, int status, Proc source, List<Info> infos) {
     String ended = status == PmixStatus.EVENT_JOB_END ? affected(infos) : null;
+    if (ended != null) {
+      synchronized (this) {
+        Hold h = holds.get(ended);
+        if (h != null) {
+          h.held.add(() -> deliverDirected(target, status, source, infos, ended));
+          return;
+        }
+      }
+    }
+    deliverDirected(target, status, source, infos, ended);
+  }
+
+  private void deliverDirected(
+      Proc target, int status, Proc source, List<Info> infos, String ended) {
     for (Connection c : actingFor(target)) {
       Registration r = registration(c);
       boolean completion = ended != null && r.completionWanted.remove(ended);

@@ -14,6 +14,12 @@ import org.jdvm.server.pmix.transport.Connection;
  * that connection, even output read before the spawn is answered), when a job's processes have pids
  * (for the kernel's word on who a connecting client is), which jobs the core forgot, and every
  * change for the operator feed.
+ *
+ * <p>A job an application process spawned without asking for its output ({@code MPI_Comm_spawn})
+ * inherits its parent job's forwarding: its output reaches the tool that ran the parent, as mpirun
+ * prints every job's output. While such a job lives, the end of the job whose tool it reports to is
+ * held back from that tool ({@link EventRouter#inheritorStarted}), so that {@code jdvm run} waits
+ * for the children and shows all of their output, as mpirun does.
  */
 public final class OutcomeWatcher {
   /** What a spawn's requester asked to hear of the job, until the core has accepted it. */
@@ -23,6 +29,9 @@ public final class OutcomeWatcher {
   private final OutputRouter output;
   private final Map<Long, SpawnIntent> spawns = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> started = new ConcurrentHashMap<>();
+
+  /** Live jobs that inherited their forwarding, and the job whose tool they report to. */
+  private final Map<String, String> inheritedFrom = new ConcurrentHashMap<>();
 
   public OutcomeWatcher(EventRouter events, OutputRouter output) {
     this.events = events;
@@ -45,6 +54,12 @@ public final class OutcomeWatcher {
       switch (change) {
         case Change.JobSpawned js -> jobSpawned(js);
         case Change.JobRetired jr -> output.jobRetired(jr.namespace());
+        case Change.JobTerminated jt -> {
+          String root = inheritedFrom.remove(jt.namespace());
+          if (root != null) {
+            events.inheritorEnded(root);
+          }
+        }
         case Change.ProcsStarted ps -> {
           CompletableFuture<Void> f = started.remove(ps.namespace());
           if (f != null) {
@@ -63,6 +78,12 @@ public final class OutcomeWatcher {
       output.jobSpawned(js.namespace(), OutputRouter.Forward.NONE);
       return;
     }
+    if (intent.channels() == 0
+        && intent.conn().peer() != null
+        && !intent.conn().peer().role().isToolClass()) {
+      inherit(js, intent);
+      return;
+    }
     if (intent.notifyCompletion()) {
       events.wantCompletion(intent.conn(), js.namespace());
     }
@@ -71,6 +92,20 @@ public final class OutcomeWatcher {
         intent.channels() == 0
             ? OutputRouter.Forward.NONE
             : new OutputRouter.Forward(intent.conn(), intent.channels()));
+  }
+
+  /** An application's spawn without forwarding: the parent job's forwarding goes on. */
+  private void inherit(Change.JobSpawned js, SpawnIntent intent) {
+    if (intent.notifyCompletion()) {
+      events.wantCompletion(intent.conn(), js.namespace());
+    }
+    OutputRouter.Forward parent = output.forwardOf(js.parent());
+    output.jobSpawned(js.namespace(), parent);
+    if (parent.conn() != null) {
+      String root = inheritedFrom.getOrDefault(js.parent(), js.parent());
+      inheritedFrom.put(js.namespace(), root);
+      events.inheritorStarted(root);
+    }
   }
 
   /** Completes when the core next records launched processes of this job. */

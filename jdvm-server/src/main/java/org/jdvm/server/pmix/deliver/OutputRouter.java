@@ -54,7 +54,8 @@ public final class OutputRouter {
     }
   }
 
-  private record Chunk(int rank, int channel, byte[] bytes) {}
+  /** Output held until its job's forwarding is known; {@code log}: a PMIx_Log line. */
+  private record Chunk(int rank, int channel, byte[] bytes, boolean log) {}
 
   private final Map<String, Forward> forwards = new HashMap<>();
   private final Map<String, List<Chunk>> early = new HashMap<>();
@@ -70,9 +71,16 @@ public final class OutputRouter {
     if (held != null) {
       for (Chunk c : held) {
         earlyBytes -= c.bytes.length;
-        route(nspace, c.rank, c.channel, c.bytes);
+        if (!route(nspace, c.rank, c.channel, c.bytes) && c.log) {
+          toDvmLog(new Proc(nspace, c.rank), c.bytes);
+        }
       }
     }
+  }
+
+  /** Where a job's output goes now ({@link Forward#NONE} when nowhere, or not known yet). */
+  public synchronized Forward forwardOf(String nspace) {
+    return forwards.getOrDefault(nspace, Forward.NONE);
   }
 
   /**
@@ -85,6 +93,9 @@ public final class OutputRouter {
     if (held != null) {
       for (Chunk c : held) {
         earlyBytes -= c.bytes.length;
+        if (c.log) {
+          toDvmLog(new Proc(nspace, c.rank), c.bytes);
+        }
       }
     }
   }
@@ -96,18 +107,44 @@ public final class OutputRouter {
       route(nspace, rank, channel, chunk);
       return;
     }
-    if (earlyBytes + chunk.length > MAX_EARLY_BYTES) {
-      if (!warned) {
-        warned = true;
-        LOG.log(System.Logger.Level.WARNING, "output of jobs not yet known is being dropped");
-      }
-      return;
+    if (!hold(nspace, new Chunk(rank, channel, chunk, false)) && !warned) {
+      warned = true;
+      LOG.log(System.Logger.Level.WARNING, "output of jobs not yet known is being dropped");
     }
-    earlyBytes += chunk.length;
-    early.computeIfAbsent(nspace, k -> new ArrayList<>()).add(new Chunk(rank, channel, chunk));
   }
 
-  private void route(String nspace, int rank, int channel, byte[] bytes) {
+  /**
+   * A line a launched process logged ({@code PMIx_Log}, docs/wireup.md §c.6): delivered as its own
+   * output on {@code channel} would be; when nobody receives it, it goes to the DVM's log.
+   */
+  public synchronized void log(Proc source, int channel, byte[] bytes) {
+    if (forwards.containsKey(source.nspace())) {
+      if (!route(source.nspace(), source.rank(), channel, bytes)) {
+        toDvmLog(source, bytes);
+      }
+    } else if (!hold(source.nspace(), new Chunk(source.rank(), channel, bytes, true))) {
+      toDvmLog(source, bytes);
+    }
+  }
+
+  /** A logged line nobody receives: the DVM's log, where an operator finds it. */
+  public static void toDvmLog(Proc source, byte[] bytes) {
+    String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
+    LOG.log(System.Logger.Level.WARNING, "proc=" + source + " log=\"" + text + "\"");
+  }
+
+  /** Holds output of a job whose forwarding is not known yet; false when over the bound. */
+  private boolean hold(String nspace, Chunk c) {
+    if (earlyBytes + c.bytes.length > MAX_EARLY_BYTES) {
+      return false;
+    }
+    earlyBytes += c.bytes.length;
+    early.computeIfAbsent(nspace, k -> new ArrayList<>()).add(c);
+    return true;
+  }
+
+  /** Sends a chunk wherever it goes; whether anyone received it. */
+  private boolean route(String nspace, int rank, int channel, byte[] bytes) {
     Proc source = new Proc(nspace, rank);
     List<Connection> sentTo = new ArrayList<>(2);
     List<Long> sentIds = new ArrayList<>(2);
@@ -125,6 +162,7 @@ public final class OutputRouter {
       sentTo.add(p.conn);
       sentIds.add(p.localId);
     }
+    return !sentTo.isEmpty();
   }
 
   private static boolean delivered(List<Connection> to, List<Long> ids, Connection c, long id) {

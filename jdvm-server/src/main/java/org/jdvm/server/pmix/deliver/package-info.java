@@ -3,9 +3,11 @@
  * reads the standard commands"): {@link org.jdvm.server.pmix.deliver.EventRouter} routes directed
  * events, peers' events by their range, session completion and the operator feed, and keeps what
  * each connection registered; {@link org.jdvm.server.pmix.deliver.OutputRouter} forwards processes'
- * output to their spawner and to IOF pulls; {@link org.jdvm.server.pmix.deliver.OutcomeWatcher}
- * follows the DVM's outcomes (who spawned a job, when its processes have pids, the feed); {@link
- * org.jdvm.server.pmix.deliver.ChangeFeed} renders a change for the feed.
+ * output (and what they log) to their spawner and to IOF pulls; {@link
+ * org.jdvm.server.pmix.deliver.OutcomeWatcher} follows the DVM's outcomes (who spawned a job, when
+ * its processes have pids, the feed), and gives a job an application spawned without asking for its
+ * output its parent job's forwarding, holding the end of the tool's job until such children ended;
+ * {@link org.jdvm.server.pmix.deliver.ChangeFeed} renders a change for the feed.
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports only {@code transport} of the
  * endpoint's packages. It decodes no requests; the serving half calls it.

@@ -26,9 +26,17 @@ public final class OperationTable {
     }
   }
 
+  /** The wire-up families (docs/wireup.md §c.4–§c.6): published data, connect, log. */
+  public record Wireup(DataOps data, ConnectOps connects, LogOps log) {}
+
   /** The table of the DVM's endpoint, from its operation families. */
   public static OperationTable of(
-      PeerOps peers, AllocationOps allocations, JobOps jobs, QueryOps queries, EventOps events) {
+      PeerOps peers,
+      AllocationOps allocations,
+      JobOps jobs,
+      QueryOps queries,
+      EventOps events,
+      Wireup wireup) {
     return new OperationTable(
         List.of(
             // the peer's own life: finalize, commit, stop the DVM
@@ -54,7 +62,35 @@ public final class OperationTable {
             new Row(Commands.REGEVENTS_CMD, Operation.ErrorShape.STATUS, events::register),
             new Row(Commands.DEREGEVENTS_CMD, Operation.ErrorShape.NONE, events::deregister),
             new Row(Commands.IOF_PULL_CMD, Operation.ErrorShape.STATUS, events::iofPull),
-            new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister)));
+            new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister),
+            // wire-up: published data, connect and disconnect, log
+            new Row(Commands.PUBLISHNB_CMD, Operation.ErrorShape.STATUS, wireup.data()::publish),
+            new Row(Commands.LOOKUPNB_CMD, Operation.ErrorShape.STATUS, wireup.data()::lookup),
+            new Row(
+                Commands.UNPUBLISHNB_CMD, Operation.ErrorShape.STATUS, wireup.data()::unpublish),
+            new Row(
+                Commands.CONNECTNB_CMD, Operation.ErrorShape.STATUS, wireup.connects()::connect),
+            new Row(
+                Commands.DISCONNECTNB_CMD,
+                Operation.ErrorShape.STATUS,
+                wireup.connects()::disconnect),
+            new Row(Commands.LOG_CMD, Operation.ErrorShape.STATUS, wireup.log()::log)));
+  }
+
+  /**
+   * The commands a libpmix 4.2.2 client can send (codes 0–32) that have no row. Each is answered
+   * {@code PMIX_ERR_NOT_SUPPORTED} at once as a lone {@code STATUS}: every 4.2.2 client parser of
+   * these reads the status first and stops at an error (docs/protocol.md "How jdvm reads the
+   * standard commands").
+   */
+  public List<Integer> unserved() {
+    List<Integer> out = new java.util.ArrayList<>();
+    for (int c = 0; Commands.inV422(c); c++) {
+      if (!rows.containsKey(c)) {
+        out.add(c);
+      }
+    }
+    return out;
   }
 
   /** The row serving {@code command}; {@code null} when it is not served. */

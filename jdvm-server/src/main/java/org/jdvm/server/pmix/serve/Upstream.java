@@ -1,6 +1,8 @@
 package org.jdvm.server.pmix.serve;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jdvm.core.Report;
@@ -10,6 +12,7 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
+import org.jdvm.server.pmix.wireup.Member;
 
 /**
  * Everything the serving half needs from the DVM, and the seam where it may run elsewhere: in the
@@ -56,6 +59,32 @@ public interface Upstream {
 
   /** One key of a process's data (GETNB); empty when nobody holds it. */
   CompletableFuture<Optional<KVal>> get(Proc proc, String key);
+
+  /**
+   * An application namespace as a collective sees it: how many ranks it has and which of them
+   * ended.
+   */
+  record Ranks(String nspace, int size, List<Integer> ended) {
+    public Ranks {
+      ended = List.copyOf(ended);
+    }
+  }
+
+  /**
+   * Who a process is for published data's ranges (docs/wireup.md §c.4): its node and session; a
+   * tool has no node. Empty when the DVM knows no such process or tool.
+   */
+  CompletableFuture<Optional<Member>> member(Proc proc);
+
+  /** The application namespaces among {@code nspaces} the DVM knows, by namespace. */
+  CompletableFuture<Map<String, Ranks>> ranks(Collection<String> nspaces);
+
+  /**
+   * Each known application namespace's job data, as a process of another job stores it after {@code
+   * PMIx_Connect} (docs/wireup.md §c.5): the REQ reply's KVALs after its namespace, less what only
+   * one of its processes would be told about its own node.
+   */
+  CompletableFuture<Map<String, List<KVal>>> namespaceData(Collection<String> nspaces);
 
   /** {@code PMIx_Query_info}: SUCCESS with the answers, or the error when none could be given. */
   CompletableFuture<Answer> query(List<Query> queries);

@@ -75,12 +75,59 @@ final class ClientData {
     kvals.add(new KVal(PmixKeys.LOCAL_SIZE, Value.uint32(local.size())));
     kvals.add(new KVal(PmixKeys.LOCAL_PEERS, Value.string(ranksText(local))));
     kvals.add(new KVal(PmixKeys.LOCALLDR, Value.rank(local.get(0).rank)));
+    Proc parent = parent(v, proc.nspace());
     for (Rank r : job.ranks) {
       kvals.add(
           new KVal(
-              PmixKeys.PROC_INFO_ARRAY, Value.array(DataArray.ofInfos(rankLevel(r, nodeIds)))));
+              PmixKeys.PROC_INFO_ARRAY,
+              Value.array(DataArray.ofInfos(withParent(rankLevel(r, nodeIds), parent)))));
     }
     return Optional.of(kvals);
+  }
+
+  /**
+   * A namespace's job data as a process of another job stores it after {@code PMIx_Connect}
+   * (docs/wireup.md §c.5): the job level and every rank's data, without the node-level keys that
+   * only describe one process's own node. Empty when the core has no such application job.
+   */
+  static Optional<List<KVal>> namespaceInfo(CoreView v, String nspace) {
+    Job job = snapshot(v, nspace);
+    if (job == null) {
+      return Optional.empty();
+    }
+    Map<String, Integer> nodeIds = nodeIds(v);
+    List<KVal> kvals = new ArrayList<>(jobLevel(job));
+    Proc parent = parent(v, nspace);
+    for (Rank r : job.ranks) {
+      kvals.add(
+          new KVal(
+              PmixKeys.PROC_INFO_ARRAY,
+              Value.array(DataArray.ofInfos(withParent(rankLevel(r, nodeIds), parent)))));
+    }
+    return Optional.of(kvals);
+  }
+
+  /**
+   * The process that spawned the job, when it is a process of an application job: {@code
+   * PMIX_PARENT_ID}, as PRRTE gives a job spawned by a non-tool (docs/wireup.md §b).
+   */
+  private static Proc parent(CoreView v, String nspace) {
+    Proc spawner = v.job(nspace).map(JobView::spawner).orElse(null);
+    if (spawner == null) {
+      return null;
+    }
+    boolean application =
+        v.job(spawner.nspace()).map(j -> j.kind() == JobKind.APPLICATION).orElse(false);
+    return application ? spawner : null;
+  }
+
+  private static List<Info> withParent(List<Info> rank, Proc parent) {
+    if (parent == null) {
+      return rank;
+    }
+    List<Info> out = new ArrayList<>(rank);
+    out.add(Info.of(PmixKeys.PARENT_ID, Value.proc(parent)));
+    return out;
   }
 
   /**

@@ -1,6 +1,9 @@
 package org.jdvm.server.pmix.upstream;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -22,6 +25,7 @@ import org.jdvm.pmix.Query;
 import org.jdvm.server.Dvm;
 import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.serve.Upstream;
+import org.jdvm.server.pmix.wireup.Member;
 
 /**
  * The serving half's {@link Upstream} in the controller: requests go to the core through the {@link
@@ -92,6 +96,30 @@ public final class ControllerUpstream implements Upstream {
   @Override
   public CompletableFuture<Optional<KVal>> get(Proc proc, String key) {
     return read(v -> ClientData.lookup(v, proc.nspace(), proc.rank(), key));
+  }
+
+  @Override
+  public CompletableFuture<Optional<Member>> member(Proc proc) {
+    return read(v -> WireupViews.member(v, proc));
+  }
+
+  @Override
+  public CompletableFuture<Map<String, Ranks>> ranks(Collection<String> nspaces) {
+    List<String> copy = List.copyOf(nspaces);
+    return read(v -> WireupViews.ranks(v, copy));
+  }
+
+  @Override
+  public CompletableFuture<Map<String, List<KVal>>> namespaceData(Collection<String> nspaces) {
+    List<String> copy = List.copyOf(nspaces);
+    return read(
+        v -> {
+          Map<String, List<KVal>> out = new LinkedHashMap<>();
+          for (String ns : copy) {
+            ClientData.namespaceInfo(v, ns).ifPresent(kvals -> out.put(ns, kvals));
+          }
+          return out;
+        });
   }
 
   @Override

@@ -3,11 +3,13 @@
  * org.jdvm.server.pmix.upstream.ControllerUpstream} implements {@link
  * org.jdvm.server.pmix.serve.Upstream} with the {@link org.jdvm.server.Dvm}: requests go to the
  * core and come back through the shell's {@code PeerGateway.reply}; reads run on the controller
- * thread against the core's views: a launched process's job data ({@code ClientData}), {@code
+ * thread against the core's views: a launched process's job data and another job's ({@code
+ * ClientData}), where a process runs and which ranks ended ({@code WireupViews}), {@code
  * PMIx_Query_info} answers ({@code QueryAnswers}) and jdvm's listings ({@code Listings}).
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports {@code serve} (the interface it
- * implements, its refusal type) and {@code deliver}; nothing imports it but the endpoint's face.
+ * implements, its refusal type), {@code deliver} and {@code wireup} (its {@code Member}); nothing
+ * imports it but the endpoint's face.
  *
  * <p>Invariants: every submitted request's future completes exactly once (the core answers each
  * request once; a DVM that cannot take it completes it {@code PMIX_ERR_UNREACH}); reads return

@@ -60,7 +60,8 @@ public sealed interface Effect {
   /**
    * Give nodes back to the scheduler: they have already been shrunk out of the DVM (or never joined
    * it). With {@code lendSeconds} they are lent, and the allocation may reacquire them. {@code
-   * allocId} is {@code null} for nodes the scheduler granted to an ask that no longer exists.
+   * allocId} is {@code null} for nodes the scheduler granted to an ask that no longer exists, or in
+   * a grant the core did not take because it would pass a {@link Limits} bound.
    */
   record HandBackNodes(
       String allocId, String schedulerAllocId, List<String> nodeNames, Long lendSeconds)

@@ -9,8 +9,9 @@
  * org.jdvm.core.Rejection} if it refused, and its next deadline. The contract with the shell, with
  * the order of obligations for the effects, is in the module's README.md.
  *
- * <p>Invariants: a refused request changes nothing; every request is answered exactly once; only
- * {@code State.apply} writes state, and replaying the changes rebuilds it; no I/O, threads, clocks,
- * randomness or logging anywhere in this module.
+ * <p>Invariants: a refused request changes nothing; no client can make the core hold more than its
+ * {@link org.jdvm.core.Limits}; every request is answered exactly once; only {@code State.apply}
+ * writes state, and replaying the changes rebuilds it; no I/O, threads, clocks, randomness or
+ * logging anywhere in this module.
  */
 package org.jdvm.core;

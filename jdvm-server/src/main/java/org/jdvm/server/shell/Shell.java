@@ -216,12 +216,11 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
                 + p.rank()
                 + " on "
                 + l.node()
-                + " failed: "
+                + " failed: kind="
+                + e.kind()
+                + " "
                 + e.getMessage());
-        failure =
-            e.getMessage().startsWith("command not found")
-                ? PmixStatus.ERR_JOB_EXE_NOT_FOUND
-                : PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+        failure = status(e.kind());
         failed.add(p.rank());
       }
     }
@@ -231,6 +230,14 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     if (!failed.isEmpty()) {
       submit.accept(new Report.LaunchFailed(l.node(), l.namespace(), failed, failure));
     }
+  }
+
+  /** The PMIx status a launch failure of this kind is reported with. */
+  static int status(LaunchException.Kind kind) {
+    return switch (kind) {
+      case EXE_NOT_FOUND -> PmixStatus.ERR_JOB_EXE_NOT_FOUND;
+      case START_REFUSED, INTERRUPTED, NODE_GONE -> PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+    };
   }
 
   private LaunchRequest request(LaunchProcs l, ProcLaunch p) {

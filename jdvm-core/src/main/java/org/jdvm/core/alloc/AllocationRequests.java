@@ -82,13 +82,21 @@ public final class AllocationRequests {
     return over;
   }
 
-  /** Whether the request waits for the scheduler, or is answered from the DVM's own nodes. */
+  /**
+   * Whether the request waits for the scheduler, or is answered from the DVM's own nodes. A NEW
+   * asks for nodes only. An EXTEND asks for nodes, or for time or a warning on an allocation the
+   * scheduler knows; an allocation it gave nothing to (start-up nodes only) has nothing there to
+   * extend, so its time limit is the core's to record at once (a policy that once lived in the
+   * shell, which granted such asks unasked).
+   */
   private static boolean asksScheduler(Allocate r, ParsedRequest p) {
     boolean nodesFromScheduler = p.count() > 0 || !p.nodes().absent().isEmpty();
     if (r.directive() == AllocDirective.NEW) {
       return nodesFromScheduler;
     }
-    return nodesFromScheduler || r.timeLimitSeconds() != null || p.warnTimeoutSeconds() != null;
+    boolean schedulerKnowsIt = p.extendTarget().schedulerAllocId() != null;
+    return nodesFromScheduler
+        || schedulerKnowsIt && (r.timeLimitSeconds() != null || p.warnTimeoutSeconds() != null);
   }
 
   private static AllocateRejection checkNew(Allocate r, ParsedRequest p, State state) {
@@ -149,7 +157,7 @@ public final class AllocationRequests {
       if (!nodes.isEmpty()) {
         txn.change(new NodesJoined(a.allocId(), nodes));
       }
-      Extension.finish(a, p.inheritance(), r.requester(), null, txn);
+      Extension.finish(a, p.inheritance(), r.requester(), r.timeLimitSeconds(), txn);
       txn.effect(reply(r, Replies.allocation(a, r.allocReqId(), nodes)));
       return;
     }

@@ -132,8 +132,11 @@ public final class Core {
     return state.config();
   }
 
-  /** The state itself, for the simulation's invariant checks and the replay test. */
-  public State state() {
+  /**
+   * The state itself, for the core's own tests (the simulation's invariant checks, the replay
+   * test). Package-private: outside the core, state changes only through {@link #handle}.
+   */
+  State state() {
     return state;
   }
 

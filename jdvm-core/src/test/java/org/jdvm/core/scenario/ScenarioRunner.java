@@ -11,6 +11,7 @@ import java.util.Set;
 import org.jdvm.core.Command;
 import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
+import org.jdvm.core.CoreInternals;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
@@ -150,12 +151,12 @@ final class ScenarioRunner {
     if (o.rejected() && !before.equals(core.digest())) {
       throw new AssertionError("a refused command changed the state: " + command);
     }
-    StateInvariants.verify(core.state());
+    StateInvariants.verify(CoreInternals.state(core));
     return Render.outcome(o);
   }
 
   private List<String> launchAll(String namespace) {
-    Job job = core.state().jobs().get(namespace);
+    Job job = CoreInternals.state(core).jobs().get(namespace);
     List<String> out = new ArrayList<>();
     List<String> nodes = new ArrayList<>();
     for (ProcRecord p : job.procs()) {
@@ -178,7 +179,7 @@ final class ScenarioRunner {
   }
 
   private List<String> exitAll(String namespace, Integer code) {
-    Job job = core.state().jobs().get(namespace);
+    Job job = CoreInternals.state(core).jobs().get(namespace);
     List<String> out = new ArrayList<>();
     for (ProcRecord p : job.procs()) {
       if (p.live()) {

@@ -66,25 +66,35 @@ public final class Core {
   /**
    * Handles one command at the shell's time {@code nowNs} (monotonic, never decreasing).
    *
-   * @throws IllegalArgumentException for input that breaks the contract (malformed at the boundary)
-   * @throws IllegalStateException if a core invariant broke (a bug: fail loudly)
+   * @throws CommandFailed if the core failed on the command before changing anything (its cause an
+   *     {@code IllegalArgumentException} for input that breaks the contract, anything else a bug in
+   *     deciding): the state is intact, refuse the command and go on
+   * @throws RuntimeException anything else, thrown after changes were applied (a broken invariant,
+   *     an {@code IllegalStateException}): the state can no longer be trusted, stop the DVM
    */
   public Outcome handle(Command command, long nowNs) {
-    Check.state(nowNs >= lastNowNs, "time went backwards", nowNs + " < " + lastNowNs);
-    lastNowNs = nowNs;
     Txn txn = new Txn(state, nowNs);
-    switch (command) {
-      case Request r -> request(r, txn);
-      case Report r -> report(r, txn);
+    try {
+      Check.state(nowNs >= lastNowNs, "time went backwards", nowNs + " < " + lastNowNs);
+      lastNowNs = nowNs;
+      switch (command) {
+        case Request r -> request(r, txn);
+        case Report r -> report(r, txn);
+      }
+      if (!txn.rejected()) {
+        Lifecycle.settle(txn);
+      }
+      Outcome outcome = txn.outcome(Deadlines.next(state));
+      if (command instanceof Request r) {
+        checkAnsweredOrPending(r.requestId(), outcome);
+      }
+      return outcome;
+    } catch (RuntimeException e) {
+      if (txn.changedState()) {
+        throw e;
+      }
+      throw new CommandFailed(command, e);
     }
-    if (!txn.rejected()) {
-      Lifecycle.settle(txn);
-    }
-    Outcome outcome = txn.outcome(Deadlines.next(state));
-    if (command instanceof Request r) {
-      checkAnsweredOrPending(r.requestId(), outcome);
-    }
-    return outcome;
   }
 
   /**
@@ -122,8 +132,11 @@ public final class Core {
     return state.config();
   }
 
-  /** The state itself, for the simulation's invariant checks and the replay test. */
-  public State state() {
+  /**
+   * The state itself, for the core's own tests (the simulation's invariant checks, the replay
+   * test). Package-private: outside the core, state changes only through {@link #handle}.
+   */
+  State state() {
     return state;
   }
 

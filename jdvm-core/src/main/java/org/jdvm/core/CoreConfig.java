@@ -16,12 +16,15 @@ import java.util.Set;
  * @param disabledFeatures the attributes this DVM runs without (decisions.md #16)
  * @param retainedTerminatedJobs how many terminated jobs stay visible to queries once nothing needs
  *     them any more; older ones are retired, so a long-lived DVM's job table stays bounded
+ * @param limits the bounds on everything a client can make the core hold; the start-up pool must
+ *     fit in {@link Limits#nodesInDvm()}
  */
 public record CoreConfig(
     String dvmName,
     List<NodeSpec> startupPool,
     Set<Feature> disabledFeatures,
-    int retainedTerminatedJobs) {
+    int retainedTerminatedJobs,
+    Limits limits) {
 
   public static final int DEFAULT_RETAINED_TERMINATED_JOBS = 10_000;
 
@@ -45,11 +48,20 @@ public record CoreConfig(
     if (retainedTerminatedJobs < 0) {
       throw new IllegalArgumentException("retainedTerminatedJobs < 0");
     }
+    Objects.requireNonNull(limits, "limits");
+    if (startupPool.size() > limits.nodesInDvm()) {
+      throw new IllegalArgumentException(
+          "the start-up pool has "
+              + startupPool.size()
+              + " nodes, above the limit of "
+              + limits.nodesInDvm());
+    }
   }
 
-  /** A configuration with every feature enabled and the default job retention. */
+  /** A configuration with every feature enabled, the default job retention and default limits. */
   public static CoreConfig of(String dvmName, List<NodeSpec> startupPool) {
-    return new CoreConfig(dvmName, startupPool, Set.of(), DEFAULT_RETAINED_TERMINATED_JOBS);
+    return new CoreConfig(
+        dvmName, startupPool, Set.of(), DEFAULT_RETAINED_TERMINATED_JOBS, Limits.DEFAULT);
   }
 
   /** The same configuration without these features. */
@@ -57,12 +69,18 @@ public record CoreConfig(
     Set<Feature> all = EnumSet.noneOf(Feature.class);
     all.addAll(disabledFeatures);
     all.addAll(features);
-    return new CoreConfig(dvmName, startupPool, all, retainedTerminatedJobs);
+    return new CoreConfig(dvmName, startupPool, all, retainedTerminatedJobs, limits);
   }
 
   /** The same configuration with another retention bound. */
   public CoreConfig retaining(int terminatedJobs) {
-    return new CoreConfig(dvmName, startupPool, disabledFeatures, terminatedJobs);
+    return new CoreConfig(dvmName, startupPool, disabledFeatures, terminatedJobs, limits);
+  }
+
+  /** The same configuration with these limits. */
+  public CoreConfig limitedBy(Limits newLimits) {
+    return new CoreConfig(
+        dvmName, startupPool, disabledFeatures, retainedTerminatedJobs, newLimits);
   }
 
   public boolean enabled(Feature feature) {

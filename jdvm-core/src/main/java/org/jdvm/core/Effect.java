@@ -30,7 +30,10 @@ public sealed interface Effect {
    * Ask the scheduler (decisions.md #4, #8). The scheduler answers with a report naming {@code
    * askId}: granted, refused, queued, or (for a queued ask) cancelled.
    *
-   * @param allocId the allocation an EXTEND, REAQUIRE or LEND is for; {@code null} for NEW
+   * @param kind what the scheduler is asked for. An EXTEND or REAQUIRE of an allocation the
+   *     scheduler gave nothing to ({@code schedulerAllocId} null) is asked as NEW: the answer still
+   *     goes to the EXTEND or REAQUIRE, and the granted nodes join its allocation
+   * @param allocId the allocation an EXTEND, REAQUIRE or LEND is for; for NEW, the id asked for
    * @param schedulerAllocId the scheduler's own id of that allocation, if it gave one
    * @param nodeCount how many nodes (0 when named, or for a time-only EXTEND)
    * @param nodeNames the nodes asked for by name (to get, to get back, or to lend)
@@ -60,7 +63,8 @@ public sealed interface Effect {
   /**
    * Give nodes back to the scheduler: they have already been shrunk out of the DVM (or never joined
    * it). With {@code lendSeconds} they are lent, and the allocation may reacquire them. {@code
-   * allocId} is {@code null} for nodes the scheduler granted to an ask that no longer exists.
+   * allocId} is {@code null} for nodes the scheduler granted to an ask that no longer exists, or in
+   * a grant the core did not take because it would pass a {@link Limits} bound.
    */
   record HandBackNodes(
       String allocId, String schedulerAllocId, List<String> nodeNames, Long lendSeconds)

@@ -9,8 +9,15 @@
  * org.jdvm.core.Rejection} if it refused, and its next deadline. The contract with the shell, with
  * the order of obligations for the effects, is in the module's README.md.
  *
- * <p>Invariants: a refused request changes nothing; every request is answered exactly once; only
- * {@code State.apply} writes state, and replaying the changes rebuilds it; no I/O, threads, clocks,
- * randomness or logging anywhere in this module.
+ * <p>The API is this package and {@code org.jdvm.core.query}: commands, outcomes, changes, effects,
+ * rejections, limits, views and value types. The other packages are public only so the core's
+ * features can share them (every module runs on the class path, where a {@code module-info} would
+ * restrict nothing; a server test keeps the server to the API). Nothing in the API leads to the
+ * live state but read-only views: outside the core, the state changes only through {@code handle}.
+ *
+ * <p>Invariants: a refused request changes nothing; no client can make the core hold more than its
+ * {@link org.jdvm.core.Limits}; every request is answered exactly once; only {@code State.apply}
+ * writes state, and replaying the changes rebuilds it; no I/O, threads, clocks, randomness or
+ * logging anywhere in this module.
  */
 package org.jdvm.core;

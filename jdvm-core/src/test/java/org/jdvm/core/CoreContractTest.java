@@ -19,19 +19,28 @@ import org.junit.jupiter.api.Test;
 class CoreContractTest {
 
   @Test
-  void timeThatGoesBackwardsIsABugAndFailsLoudly() {
+  void timeThatGoesBackwardsFailsTheCommandLoudlyAndChangesNothing() {
     Core core = new Core(CoreConfig.of("jdvm", TestDvm.specs("n", 1, 1)));
     core.handle(new Report.Tick(), 10);
+    String before = core.digest();
     assertThatThrownBy(() -> core.handle(new Report.Tick(), 9))
+        .isInstanceOf(CommandFailed.class)
+        .cause()
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("time went backwards");
+    assertThat(core.digest()).isEqualTo(before);
+    assertThat(core.handle(new Report.Tick(), 10).rejected()).isFalse();
   }
 
   @Test
-  void losingTheControllersOwnNodeIsMalformedInput() {
+  void losingTheControllersOwnNodeIsMalformedInputThatFailsBeforeAnythingChanges() {
     TestDvm dvm = TestDvm.withNodes(2, 1);
+    String before = dvm.digest();
     assertThatThrownBy(() -> dvm.handle(new Report.NodeLost("n0")))
+        .isInstanceOf(CommandFailed.class)
+        .cause()
         .isInstanceOf(IllegalArgumentException.class);
+    assertThat(dvm.digest()).isEqualTo(before);
   }
 
   @Test

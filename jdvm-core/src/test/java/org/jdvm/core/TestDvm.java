@@ -42,6 +42,16 @@ public final class TestDvm {
     return out;
   }
 
+  /** The core, for tests in other packages. */
+  public Core core() {
+    return core;
+  }
+
+  /** The core's state itself, for tests that must look at (or break) what no view shows. */
+  public static org.jdvm.core.state.State state(TestDvm dvm) {
+    return dvm.core.state();
+  }
+
   public Outcome handle(Command c) {
     last = core.handle(c, nowNs);
     StateInvariants.verify(core.state());

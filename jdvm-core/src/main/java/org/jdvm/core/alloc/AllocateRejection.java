@@ -5,7 +5,9 @@ import org.jdvm.pmix.PmixStatus;
 
 /**
  * Why a NEW or EXTEND allocation request was refused, in check order (spec §8.2.1.8; decisions.md
- * #1–#6). A refused request reserves nothing and asks the scheduler nothing.
+ * #1–#6); then the limits ({@link org.jdvm.core.OverLimit}): nodes per request and in the DVM, one
+ * more allocation for a NEW, one more ask if the request goes to the scheduler. A refused request
+ * reserves nothing and asks the scheduler nothing.
  */
 public enum AllocateRejection implements Rejection {
   /** PMIX_ALLOC_INHERITANCE is not 1–4, or not DEFAULT when the DVM runs without it. */
@@ -14,7 +16,10 @@ public enum AllocateRejection implements Rejection {
   TARGET_FROM_APPLICATION(PmixStatus.ERR_NO_PERMISSIONS),
   /** PMIX_ALLOC_TARGET names no live namespace: an allocation nobody could own or end. */
   TARGET_NOT_FOUND(PmixStatus.ERR_NOT_FOUND),
-  /** A negative count or time, a repeated or empty node name, or both a count and a node list. */
+  /**
+   * A negative count, a time or warning not in 0..{@link org.jdvm.core.Limits#MAX_SECONDS}, a
+   * repeated or empty node name, or both a count and a node list.
+   */
   BAD_NODE_REQUEST(PmixStatus.ERR_BAD_PARAM),
   /** NEW without nodes, or EXTEND without nodes, time, warning or inheritance (decisions.md #4). */
   NOTHING_REQUESTED(PmixStatus.ERR_BAD_PARAM),

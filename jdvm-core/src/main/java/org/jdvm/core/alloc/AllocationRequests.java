@@ -6,10 +6,13 @@ import org.jdvm.core.AskTerms;
 import org.jdvm.core.Change.NodesJoined;
 import org.jdvm.core.Effect.Reply;
 import org.jdvm.core.JobKind;
+import org.jdvm.core.OverLimit;
+import org.jdvm.core.Rejection;
 import org.jdvm.core.Request.Allocate;
 import org.jdvm.core.job.Requesters;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
+import org.jdvm.core.state.LimitChecks;
 import org.jdvm.core.state.State;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.AllocDirective;
@@ -33,7 +36,7 @@ public final class AllocationRequests {
     State state = txn.state();
     Job requester = Requesters.job(state, request.requester());
     ParsedRequest p = ParsedRequest.of(request, state);
-    AllocateRejection why = check(request, p, requester, state);
+    Rejection why = check(request, p, requester, state);
     if (why != null) {
       txn.reject(request.requestId(), why);
     } else if (request.directive() == AllocDirective.NEW) {
@@ -43,7 +46,7 @@ public final class AllocationRequests {
     }
   }
 
-  static AllocateRejection check(Allocate r, ParsedRequest p, Job requester, State state) {
+  static Rejection check(Allocate r, ParsedRequest p, Job requester, State state) {
     boolean isNew = r.directive() == AllocDirective.NEW;
     if (p.inheritanceRefused()) {
       return AllocateRejection.INHERITANCE_NOT_SUPPORTED;
@@ -60,7 +63,40 @@ public final class AllocationRequests {
     if (p.nothingRequested(isNew)) {
       return AllocateRejection.NOTHING_REQUESTED;
     }
-    return isNew ? checkNew(r, p, state) : checkExtend(r, p, requester);
+    AllocateRejection why = isNew ? checkNew(r, p, state) : checkExtend(r, p, requester);
+    return why != null ? why : limits(r, p, state);
+  }
+
+  /** The limits, after every other check: nodes, one more allocation, one more ask. */
+  private static OverLimit limits(Allocate r, ParsedRequest p, State state) {
+    boolean isNew = r.directive() == AllocDirective.NEW;
+    long named = r.nodeList() == null ? 0 : r.nodeList().size();
+    OverLimit over =
+        LimitChecks.nodes(p.count() + named, p.count() + p.nodes().absent().size(), state);
+    if (over == null && isNew) {
+      over = LimitChecks.allocation(state);
+    }
+    if (over == null && asksScheduler(r, p)) {
+      over = LimitChecks.ask(r.requester(), state);
+    }
+    return over;
+  }
+
+  /**
+   * Whether the request waits for the scheduler, or is answered from the DVM's own nodes. A NEW
+   * asks for nodes only. An EXTEND asks for nodes, or for time or a warning on an allocation the
+   * scheduler knows; an allocation it gave nothing to (start-up nodes only) has nothing there to
+   * extend, so its time limit is the core's to record at once (a policy that once lived in the
+   * shell, which granted such asks unasked).
+   */
+  private static boolean asksScheduler(Allocate r, ParsedRequest p) {
+    boolean nodesFromScheduler = p.count() > 0 || !p.nodes().absent().isEmpty();
+    if (r.directive() == AllocDirective.NEW) {
+      return nodesFromScheduler;
+    }
+    boolean schedulerKnowsIt = p.extendTarget().schedulerAllocId() != null;
+    return nodesFromScheduler
+        || schedulerKnowsIt && (r.timeLimitSeconds() != null || p.warnTimeoutSeconds() != null);
   }
 
   private static AllocateRejection checkNew(Allocate r, ParsedRequest p, State state) {
@@ -103,7 +139,7 @@ public final class AllocationRequests {
             p.warnTimeoutSeconds(),
             r.required(),
             null);
-    if (p.count() == 0 && p.nodes().absent().isEmpty()) {
+    if (!asksScheduler(r, p)) {
       Allocation a =
           Creation.create(terms, r.requester(), null, null, p.nodes().present(), List.of(), txn);
       List<String> nodes = p.nodes().presentNames();
@@ -116,17 +152,12 @@ public final class AllocationRequests {
 
   private static void extend(Allocate r, ParsedRequest p, Txn txn) {
     Allocation a = p.extendTarget();
-    boolean local =
-        p.count() == 0
-            && p.nodes().absent().isEmpty()
-            && r.timeLimitSeconds() == null
-            && p.warnTimeoutSeconds() == null;
-    if (local) {
+    if (!asksScheduler(r, p)) {
       List<String> nodes = p.nodes().presentNames();
       if (!nodes.isEmpty()) {
         txn.change(new NodesJoined(a.allocId(), nodes));
       }
-      Extension.finish(a, p.inheritance(), r.requester(), null, txn);
+      Extension.finish(a, p.inheritance(), r.requester(), r.timeLimitSeconds(), txn);
       txn.effect(reply(r, Replies.allocation(a, r.allocReqId(), nodes)));
       return;
     }

@@ -14,6 +14,10 @@ import org.jdvm.pmix.Proc;
  * request waits, with what it asked for and the nodes of the DVM it claims meanwhile, until the
  * scheduler grants, refuses, queues or cancels it. PMIX_ALLOC_WARN_TIMEOUT rides along (spec
  * §8.2.1.9.5).
+ *
+ * <p>An EXTEND or REAQUIRE of an allocation the scheduler gave nothing to (no scheduler id: its
+ * nodes are start-up nodes) cannot name an allocation of the scheduler's, so the scheduler is asked
+ * for NEW nodes; the ask stays the request's own, and what is granted joins the allocation.
  */
 public final class Asking {
   private Asking() {}
@@ -31,7 +35,7 @@ public final class Asking {
     txn.effect(
         new AskScheduler(
             askId,
-            kind,
+            askedAs(kind, schedulerAllocId),
             terms.allocId(),
             schedulerAllocId,
             terms.nodeCount(),
@@ -41,5 +45,11 @@ public final class Asking {
             terms.required(),
             terms.lendSeconds()));
     return askId;
+  }
+
+  /** What the scheduler is asked for: the ask's kind, or NEW when it knows no such allocation. */
+  static AskKind askedAs(AskKind kind, String schedulerAllocId) {
+    boolean forMore = kind == AskKind.EXTEND || kind == AskKind.REAQUIRE;
+    return forMore && schedulerAllocId == null ? AskKind.NEW : kind;
   }
 }

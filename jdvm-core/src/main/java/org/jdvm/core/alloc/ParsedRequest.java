@@ -2,6 +2,7 @@ package org.jdvm.core.alloc;
 
 import java.util.List;
 import org.jdvm.core.Feature;
+import org.jdvm.core.Limits;
 import org.jdvm.core.Request.Allocate;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.State;
@@ -64,8 +65,9 @@ record ParsedRequest(
     return r.nodeCount() != null && r.nodeCount() < 0
         || r.nodeCount() != null && r.nodeCount() > 0 && hasList
         || !NodeRequest.wellFormed(r.nodeList())
-        || r.timeLimitSeconds() != null && r.timeLimitSeconds() < 0
-        || warn != null && warn < 0;
+        || r.timeLimitSeconds() != null
+            && (r.timeLimitSeconds() < 0 || r.timeLimitSeconds() > Limits.MAX_SECONDS)
+        || warn != null && (warn < 0 || warn > Limits.MAX_SECONDS);
   }
 
   /** NEW needs nodes; EXTEND needs nodes, time, a warning or an inheritance to change. */

@@ -3,7 +3,11 @@ package org.jdvm.core.alloc;
 import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
-/** Why a PMIX_ALLOC_REAQUIRE was refused, in check order (decisions.md #8). */
+/**
+ * Why a PMIX_ALLOC_REAQUIRE was refused, in check order (decisions.md #8); then the limits ({@link
+ * org.jdvm.core.OverLimit}): the lent nodes must fit in the DVM again, and the requester may have
+ * one more ask waiting.
+ */
 public enum ReacquireRejection implements Rejection {
   /** Neither PMIX_ALLOC_ID nor PMIX_ALLOC_REQ_ID names the allocation. */
   NOTHING_NAMED(PmixStatus.ERR_BAD_PARAM),

@@ -5,10 +5,12 @@ import java.util.List;
 import org.jdvm.core.AskKind;
 import org.jdvm.core.AskTerms;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.core.Rejection;
 import org.jdvm.core.Request.Allocate;
 import org.jdvm.core.job.Requesters;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
+import org.jdvm.core.state.LimitChecks;
 import org.jdvm.core.state.Txn;
 
 /**
@@ -25,7 +27,13 @@ public final class Reacquires {
     if (a == null) {
       a = txn.state().allocations().byReqId(r.allocReqId());
     }
-    ReacquireRejection why = check(r, a, requester);
+    Rejection why = check(r, a, requester);
+    if (why == null) {
+      why = LimitChecks.nodes(0, a.lentNodes().size(), txn.state());
+    }
+    if (why == null) {
+      why = LimitChecks.ask(r.requester(), txn.state());
+    }
     if (why != null) {
       txn.reject(r.requestId(), why);
       return;

@@ -3,11 +3,16 @@ package org.jdvm.core.alloc;
 import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
-/** Why a PMIX_ALLOC_RELEASE was refused, in check order (decisions.md #7, #8). */
+/**
+ * Why a PMIX_ALLOC_RELEASE was refused, in check order (decisions.md #7, #8). A loan is a request
+ * to the scheduler, so it meets the pending-asks limit ({@link
+ * org.jdvm.core.OverLimit#PENDING_ASKS}) after every check here.
+ */
 public enum ReleaseRejection implements Rejection {
   /**
-   * A negative count or lend time, a repeated node, both a count and a list, or a bare count from
-   * the scheduler (which owns every allocation, so "my newest nodes" names nothing).
+   * A negative count, a lend time not in 1..{@link org.jdvm.core.Limits#MAX_SECONDS}, a repeated
+   * node, both a count and a list, or a bare count from the scheduler (which owns every allocation,
+   * so "my newest nodes" names nothing).
    */
   BAD_NODE_REQUEST(PmixStatus.ERR_BAD_PARAM),
   /** Neither an allocation, nor nodes, nor a count. */

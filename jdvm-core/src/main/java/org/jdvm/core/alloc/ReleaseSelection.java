@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.jdvm.core.JobKind;
+import org.jdvm.core.Limits;
 import org.jdvm.core.Request.Allocate;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
@@ -38,7 +39,8 @@ record ReleaseSelection(
     boolean named = r.allocId() != null || r.allocReqId() != null;
     if (hasCount && (r.nodeCount() < 0 || hasList || !named && isScheduler(requester))
         || !NodeRequest.wellFormed(r.nodeList())
-        || r.lendSeconds() != null && r.lendSeconds() <= 0) {
+        || r.lendSeconds() != null
+            && (r.lendSeconds() <= 0 || r.lendSeconds() > Limits.MAX_SECONDS)) {
       return refuse(ReleaseRejection.BAD_NODE_REQUEST);
     }
     if (!named && !hasList && !hasCount) {

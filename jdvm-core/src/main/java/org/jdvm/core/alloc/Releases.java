@@ -12,6 +12,7 @@ import org.jdvm.core.Change.NodesRemoved;
 import org.jdvm.core.Effect.HandBackNodes;
 import org.jdvm.core.Effect.Reply;
 import org.jdvm.core.Effect.ShrinkNodes;
+import org.jdvm.core.Rejection;
 import org.jdvm.core.Request.Allocate;
 import org.jdvm.core.job.Requesters;
 import org.jdvm.core.lifecycle.AllocationEnding;
@@ -19,6 +20,7 @@ import org.jdvm.core.lifecycle.NodeDeparture;
 import org.jdvm.core.query.NodeView.Origin;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
+import org.jdvm.core.state.LimitChecks;
 import org.jdvm.core.state.Node;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.PmixStatus;
@@ -39,7 +41,10 @@ public final class Releases {
   public static void release(Allocate r, Txn txn) {
     Job requester = Requesters.job(txn.state(), r.requester());
     ReleaseSelection sel = ReleaseSelection.of(r, requester, txn.state());
-    ReleaseRejection why = check(r, sel, requester);
+    Rejection why = check(r, sel, requester);
+    if (why == null && r.lendSeconds() != null) {
+      why = LimitChecks.ask(r.requester(), txn.state());
+    }
     if (why != null) {
       txn.reject(r.requestId(), why);
     } else if (r.lendSeconds() != null) {

@@ -21,6 +21,7 @@ import org.jdvm.core.lifecycle.Asks;
 import org.jdvm.core.lifecycle.NodeDeparture;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Ask;
+import org.jdvm.core.state.LimitChecks;
 import org.jdvm.core.state.Node;
 import org.jdvm.core.state.State;
 import org.jdvm.core.state.Txn;
@@ -73,6 +74,9 @@ public final class SchedulerAnswers {
 
   private static void grantNew(Ask ask, SchedulerGranted g, Txn txn) {
     Granted nodes = Granted.of(ask, g.nodes(), txn.state());
+    if (overLimit(ask, g, nodes, true, txn)) {
+      return;
+    }
     txn.change(new AskClosed(ask.askId()));
     if (nodes.isEmpty()) {
       txn.effect(new Reply(ask.replyTo(), PmixStatus.ERR_OUT_OF_RESOURCE, List.of()));
@@ -99,6 +103,9 @@ public final class SchedulerAnswers {
   private static void grantMore(Ask ask, SchedulerGranted g, Txn txn) {
     Allocation a = txn.state().allocations().byAllocId(ask.allocId());
     Granted nodes = Granted.of(ask, g.nodes(), txn.state());
+    if (overLimit(ask, g, nodes, false, txn)) {
+      return;
+    }
     txn.change(new AskClosed(ask.askId()));
     Creation.addNodes(nodes.fresh(), txn);
     List<String> names = Creation.names(nodes.carved(), nodes.fresh());
@@ -136,6 +143,25 @@ public final class SchedulerAnswers {
           new HandBackNodes(a.allocId(), a.schedulerAllocId(), names, ask.terms().lendSeconds()));
     }
     txn.effect(new Reply(ask.replyTo(), PmixStatus.SUCCESS, Replies.released(a.allocId(), names)));
+  }
+
+  /**
+   * A grant that would take the DVM past a limit ({@link LimitChecks#grant}) is not taken: the ask
+   * closes, the nodes new to the DVM go straight back to the scheduler, and the requester hears
+   * {@code PMIX_ERR_OUT_OF_RESOURCE}. Returns whether it was refused.
+   */
+  private static boolean overLimit(
+      Ask ask, SchedulerGranted g, Granted nodes, boolean creates, Txn txn) {
+    if (LimitChecks.grant(nodes.fresh().size(), creates && !nodes.isEmpty(), txn.state()) == null) {
+      return false;
+    }
+    txn.change(new AskClosed(ask.askId()));
+    if (!nodes.fresh().isEmpty()) {
+      List<String> names = Creation.names(List.of(), nodes.fresh());
+      txn.effect(new HandBackNodes(null, g.schedulerAllocId(), names, null));
+    }
+    txn.effect(new Reply(ask.replyTo(), PmixStatus.ERR_OUT_OF_RESOURCE, List.of()));
+    return true;
   }
 
   private static void handBackStale(SchedulerGranted g, Txn txn) {

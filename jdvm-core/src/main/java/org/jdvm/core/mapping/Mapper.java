@@ -18,7 +18,10 @@ import org.jdvm.pmix.App;
 public final class Mapper {
   private Mapper() {}
 
-  /** The total number of processes of a job's apps. */
+  /**
+   * The total number of processes of a job's apps. The caller has bounded it ({@code
+   * LimitChecks.spawn}); an overflow here would be a broken invariant.
+   */
   public static int size(List<App> apps) {
     int total = 0;
     for (App app : apps) {
@@ -28,7 +31,7 @@ public final class Mapper {
   }
 
   /** Whether {@code procs} processes fit in these disjoint pools. */
-  public static boolean fits(List<Pool> pools, int procs) {
+  public static boolean fits(List<Pool> pools, long procs) {
     long free = 0;
     for (Pool p : pools) {
       free += p.freeSlots();

@@ -8,13 +8,17 @@ import org.jdvm.core.Change.ScheduledSession;
 import org.jdvm.core.Change.SessionDeadlineSet;
 import org.jdvm.core.Effect.Reply;
 import org.jdvm.core.JobKind;
+import org.jdvm.core.Limits;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.OverLimit;
+import org.jdvm.core.Rejection;
 import org.jdvm.core.Request.SessionControl;
 import org.jdvm.core.alloc.Creation;
 import org.jdvm.core.spawn.SpawnRule;
 import org.jdvm.core.spawn.Targets;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
+import org.jdvm.core.state.LimitChecks;
 import org.jdvm.core.state.Node;
 import org.jdvm.core.state.Sessions;
 import org.jdvm.core.state.State;
@@ -34,11 +38,12 @@ import org.jdvm.pmix.PmixStatus;
 final class Instantiation {
   private Instantiation() {}
 
-  static SessionRejection check(ParsedControl p, Job requester, State state) {
+  /** In {@link SessionRejection} order, with the limits before {@code APPS_DO_NOT_FIT}. */
+  static Rejection check(ParsedControl p, Job requester, State state) {
     SessionControl r = p.request();
     if (requester.kind() != JobKind.SCHEDULER) {
       return SessionRejection.NOT_SCHEDULER;
-    } else if (r.sessionId() == Sessions.DEFAULT_ID || r.sessionId() < 0) {
+    } else if (r.sessionId() < 0 || r.sessionId() > Sessions.MAX_ID) {
       return SessionRejection.DEFAULT_SESSION_ID;
     } else if (state.allocations().bySession(r.sessionId()) != null) {
       return SessionRejection.SESSION_EXISTS;
@@ -50,8 +55,20 @@ final class Instantiation {
       return SessionRejection.REQ_ID_IN_USE;
     } else if (!p.nodes().available()) {
       return SessionRejection.NODE_UNAVAILABLE;
-    } else if (!r.apps().isEmpty()
-        && (SpawnRule.processes(r.apps()) == 0 || p.slots() < SpawnRule.processes(r.apps()))) {
+    } else if (!r.apps().isEmpty() && !SpawnRule.hasProcesses(r.apps())) {
+      return SessionRejection.APPS_DO_NOT_FIT;
+    }
+    OverLimit over = r.apps().isEmpty() ? null : LimitChecks.spawn(r.apps(), state);
+    if (over == null) {
+      over = LimitChecks.nodes(r.nodes().size(), p.fresh().size(), state);
+    }
+    if (over == null) {
+      over = LimitChecks.allocation(state);
+    }
+    if (over != null) {
+      return over;
+    }
+    if (!r.apps().isEmpty() && p.slots() < LimitChecks.processes(r.apps())) {
       return SessionRejection.APPS_DO_NOT_FIT;
     }
     return null;
@@ -107,9 +124,15 @@ final class Instantiation {
     }
   }
 
+  /**
+   * The deadline {@code seconds} from now. Durations are at most {@link Limits#MAX_SECONDS}, which
+   * is checked before anything changes, so this cannot overflow for any clock reading below about
+   * 4.9e18 ns (155 years of uptime); beyond, it saturates.
+   */
   static long deadline(Txn txn, long seconds) {
-    long ns = Math.multiplyExact(seconds, 1_000_000_000L);
-    return Math.addExact(txn.nowNs(), ns);
+    long ns = seconds * 1_000_000_000L;
+    long at = txn.nowNs() + ns;
+    return at < txn.nowNs() ? Long.MAX_VALUE - 1 : at;
   }
 
   private static String mintId(Job requester, long sessionId, State state) {

@@ -1,8 +1,11 @@
 package org.jdvm.core.session;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.jdvm.core.Feature;
+import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Request.SessionControl;
 import org.jdvm.core.SessionOp;
@@ -29,10 +32,10 @@ record ParsedControl(
     boolean badTime = false;
     if (r.allocTime() != null) {
       long s = TimeSpec.parseSeconds(r.allocTime());
-      badTime = s < 0;
-      limit = s < 0 ? null : s;
+      badTime = s < 0 || s > Limits.MAX_SECONDS;
+      limit = badTime ? null : s;
     } else if (r.timeoutSeconds() != null) {
-      badTime = r.timeoutSeconds() < 0;
+      badTime = r.timeoutSeconds() < 0 || r.timeoutSeconds() > Limits.MAX_SECONDS;
       limit = r.timeoutSeconds();
     }
     AllocInheritance inheritance =
@@ -57,8 +60,9 @@ record ParsedControl(
   /** The listed nodes new to the DVM, with their slots. */
   List<NodeSpec> fresh() {
     List<NodeSpec> fresh = new ArrayList<>();
+    Set<String> absent = new HashSet<>(nodes.absent());
     for (NodeSpec s : request.nodes()) {
-      if (nodes.absent().contains(s.name())) {
+      if (absent.contains(s.name())) {
         fresh.add(s);
       }
     }

@@ -3,6 +3,7 @@ package org.jdvm.core.session;
 import java.util.ArrayList;
 import java.util.List;
 import org.jdvm.core.Effect.Reply;
+import org.jdvm.core.Rejection;
 import org.jdvm.core.Request.SessionControl;
 import org.jdvm.core.SessionOp;
 import org.jdvm.core.alloc.NodeRequest;
@@ -10,6 +11,7 @@ import org.jdvm.core.alloc.Ownership;
 import org.jdvm.core.job.Requesters;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
+import org.jdvm.core.state.LimitChecks;
 import org.jdvm.core.state.State;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.Info;
@@ -31,13 +33,13 @@ public final class SessionControls {
     State state = txn.state();
     Job requester = Requesters.job(state, r.requester());
     ParsedControl p = ParsedControl.of(r, state);
-    SessionRejection why = common(p);
+    Rejection why = common(p);
     List<Allocation> sessions = List.of();
     if (why == null && p.op() == SessionOp.INSTANTIATE) {
       why = Instantiation.check(p, requester, state);
     } else if (why == null) {
       sessions = sessions(r, requester, state);
-      why = checkExisting(p, sessions, requester);
+      why = checkExisting(p, sessions, requester, state);
     }
     if (why != null) {
       txn.reject(r.requestId(), why);
@@ -113,8 +115,8 @@ public final class SessionControls {
     return all;
   }
 
-  private static SessionRejection checkExisting(
-      ParsedControl p, List<Allocation> sessions, Job requester) {
+  private static Rejection checkExisting(
+      ParsedControl p, List<Allocation> sessions, Job requester, State state) {
     if (sessions.isEmpty()) {
       return SessionRejection.SESSION_NOT_FOUND;
     }
@@ -142,6 +144,9 @@ public final class SessionControls {
     }
     if (p.op() == SessionOp.EXTEND && !p.nodes().available()) {
       return SessionRejection.NODE_UNAVAILABLE;
+    }
+    if (p.op() == SessionOp.EXTEND) {
+      return LimitChecks.nodes(r.nodes().size(), p.fresh().size(), state);
     }
     return null;
   }

@@ -5,7 +5,9 @@ import org.jdvm.pmix.PmixStatus;
 
 /**
  * Why a session-control request was refused, in check order (decisions.md #13; prrte-behavior.md
- * §1.14). Every directive is parsed before any is acted on.
+ * §1.14). Every directive is parsed before any is acted on. The limits ({@link
+ * org.jdvm.core.OverLimit}) come last for EXTEND (its nodes) and, for INSTANTIATE, just before the
+ * last {@link #APPS_DO_NOT_FIT} check (apps and processes, nodes, one more allocation).
  */
 public enum SessionRejection implements Rejection {
   MORE_THAN_ONE_OPERATION(PmixStatus.ERR_BAD_PARAM),
@@ -21,7 +23,10 @@ public enum SessionRejection implements Rejection {
   DVM_CHOOSES_NODES(PmixStatus.ERR_NOT_SUPPORTED),
   /** PMIX_SESSION_APP with any operation but INSTANTIATE. */
   APPS_WITHOUT_INSTANTIATE(PmixStatus.ERR_BAD_PARAM),
-  /** A malformed PMIX_ALLOC_TIME or a negative PMIX_TIMEOUT. */
+  /**
+   * A malformed PMIX_ALLOC_TIME, a negative PMIX_TIMEOUT, or either longer than {@link
+   * org.jdvm.core.Limits#MAX_SECONDS}.
+   */
   BAD_TIME_LIMIT(PmixStatus.ERR_BAD_PARAM),
   /** SIGNAL without a signal, or not a signal number. */
   BAD_SIGNAL(PmixStatus.ERR_BAD_PARAM),
@@ -31,7 +36,7 @@ public enum SessionRejection implements Rejection {
   BAD_NODES(PmixStatus.ERR_BAD_PARAM),
   /** Only the scheduler instantiates sessions. */
   NOT_SCHEDULER(PmixStatus.ERR_NO_PERMISSIONS),
-  /** UINT32_MAX is the default session's id. */
+  /** UINT32_MAX is the default session's id; a session id is a uint32. */
   DEFAULT_SESSION_ID(PmixStatus.ERR_BAD_PARAM),
   SESSION_EXISTS(PmixStatus.ERR_EXISTS),
   /** Apps but no nodes to run them on. */

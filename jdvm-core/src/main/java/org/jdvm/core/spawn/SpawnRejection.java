@@ -3,7 +3,11 @@ package org.jdvm.core.spawn;
 import org.jdvm.core.Rejection;
 import org.jdvm.pmix.PmixStatus;
 
-/** Why a spawn was refused, in check order (spec §8.2.1.8; decisions.md #15). */
+/**
+ * Why a spawn was refused, in check order (spec §8.2.1.8; decisions.md #15). The limits ({@link
+ * org.jdvm.core.OverLimit}: apps and processes per spawn, live processes) are checked right after
+ * {@link #NO_PROCESSES}.
+ */
 public enum SpawnRejection implements Rejection {
   /** No app, or an app without processes. */
   NO_PROCESSES(PmixStatus.ERR_BAD_PARAM),

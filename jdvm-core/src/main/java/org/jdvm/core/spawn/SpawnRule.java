@@ -11,12 +11,14 @@ import org.jdvm.core.Change.ProcsPlaced;
 import org.jdvm.core.Effect.LaunchProcs;
 import org.jdvm.core.Effect.ProcLaunch;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.OverLimit;
 import org.jdvm.core.Request.Spawn;
 import org.jdvm.core.RequestId;
 import org.jdvm.core.job.Requesters;
 import org.jdvm.core.mapping.Mapper;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
+import org.jdvm.core.state.LimitChecks;
 import org.jdvm.core.state.Sessions;
 import org.jdvm.core.state.State;
 import org.jdvm.core.state.Txn;
@@ -42,24 +44,40 @@ public final class SpawnRule {
   public static void spawn(Spawn spawn, Txn txn) {
     State state = txn.state();
     Job requester = Requesters.job(state, spawn.requester());
-    SpawnRejection[] why = {processes(spawn.apps()) > 0 ? null : SpawnRejection.NO_PROCESSES};
-    Targets targets = why[0] == null ? Targeting.resolve(spawn, requester, state, why) : null;
-    if (why[0] == null && !Mapper.fits(targets.pools(), processes(spawn.apps()))) {
-      why[0] = SpawnRejection.DOES_NOT_FIT;
+    switch (decide(spawn, requester, state)) {
+      case Resolution.Refused r -> txn.reject(spawn.requestId(), r.why());
+      case Resolution.Resolved r ->
+          launch(
+              requester,
+              spawn.requester(),
+              spawn.requestId(),
+              List.of(),
+              r.targets(),
+              spawn.apps(),
+              spawn.mapBy(),
+              txn);
     }
-    if (why[0] != null) {
-      txn.reject(spawn.requestId(), why[0]);
-      return;
+  }
+
+  /**
+   * Every check, in {@link SpawnRejection} order with the limits ({@link LimitChecks#spawn}) right
+   * after {@code NO_PROCESSES}: what a spawn asks for is bounded before anything is looked up or
+   * summed against the free slots.
+   */
+  private static Resolution decide(Spawn spawn, Job requester, State state) {
+    if (!hasProcesses(spawn.apps())) {
+      return new Resolution.Refused(SpawnRejection.NO_PROCESSES);
     }
-    launch(
-        requester,
-        spawn.requester(),
-        spawn.requestId(),
-        List.of(),
-        targets,
-        spawn.apps(),
-        spawn.mapBy(),
-        txn);
+    OverLimit over = LimitChecks.spawn(spawn.apps(), state);
+    if (over != null) {
+      return new Resolution.Refused(over);
+    }
+    Resolution r = Targeting.resolve(spawn, requester, state);
+    if (r instanceof Resolution.Resolved ok
+        && !Mapper.fits(ok.targets().pools(), LimitChecks.processes(spawn.apps()))) {
+      return new Resolution.Refused(SpawnRejection.DOES_NOT_FIT);
+    }
+    return r;
   }
 
   /**
@@ -96,17 +114,17 @@ public final class SpawnRule {
     return namespace;
   }
 
-  /** The number of processes, or 0 if there is no app or an app has none. */
-  public static int processes(List<App> apps) {
+  /** Whether there is at least one app and every app has at least one process. */
+  public static boolean hasProcesses(List<App> apps) {
     if (apps.isEmpty()) {
-      return 0;
+      return false;
     }
     for (App app : apps) {
       if (app.maxprocs() < 1) {
-        return 0;
+        return false;
       }
     }
-    return Mapper.size(apps);
+    return true;
   }
 
   private static void launchEffects(

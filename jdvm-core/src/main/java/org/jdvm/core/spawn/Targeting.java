@@ -1,6 +1,7 @@
 package org.jdvm.core.spawn;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.jdvm.core.Feature;
 import org.jdvm.core.JobKind;
@@ -25,51 +26,61 @@ import org.jdvm.core.state.State;
 final class Targeting {
   private Targeting() {}
 
-  /** The resolved targets, or the rejection in {@code why[0]}. */
-  static Targets resolve(Spawn spawn, Job requester, State state, SpawnRejection[] why) {
+  /** The resolved targets, or why the spawn may not have them. */
+  static Resolution resolve(Spawn spawn, Job requester, State state) {
     List<Allocation> sessions = new ArrayList<>();
-    boolean explicit = requested(spawn, state, sessions, why);
-    if (why[0] != null) {
-      return null;
-    }
-    if (!explicit) {
-      sessions.add(inherited(requester, state));
+    Requested requested = requested(spawn, state);
+    switch (requested) {
+      case Requested.NotFound n -> {
+        return new Resolution.Refused(SpawnRejection.TARGET_NOT_FOUND);
+      }
+      case Requested.None n -> sessions.add(inherited(requester, state));
+      case Requested.Named n -> sessions.addAll(n.sessions());
     }
     for (Allocation a : sessions) {
       if (!Ownership.mayTarget(a, requester)) {
-        why[0] = SpawnRejection.TARGET_NOT_OWNED;
-        return null;
+        return new Resolution.Refused(SpawnRejection.TARGET_NOT_OWNED);
       }
     }
     for (Allocation a : sessions) {
       if (a != null && a.terminating()) {
-        why[0] = SpawnRejection.TARGET_TERMINATING;
-        return null;
+        return new Resolution.Refused(SpawnRejection.TARGET_TERMINATING);
       }
     }
-    return sessions.isEmpty() ? Targets.defaultSession(state) : Targets.of(sessions, state);
+    return new Resolution.Resolved(
+        sessions.isEmpty() ? Targets.defaultSession(state) : Targets.of(sessions, state));
   }
 
-  /** Reads the targeting attributes into {@code out}; false if none was given. */
-  private static boolean requested(
-      Spawn spawn, State state, List<Allocation> out, SpawnRejection[] why) {
+  /** What the targeting attributes name. */
+  private sealed interface Requested {
+    /** No targeting attribute was given. */
+    record None() implements Requested {}
+
+    /** An entry names no session. */
+    record NotFound() implements Requested {}
+
+    /** These sessions, {@code null} standing for the default session. */
+    record Named(List<Allocation> sessions) implements Requested {}
+  }
+
+  /** Reads the targeting attributes. */
+  private static Requested requested(Spawn spawn, State state) {
     if (spawn.spawnTarget() != null && state.config().enabled(Feature.SPAWN_TARGET)) {
+      List<Allocation> named = new ArrayList<>();
       for (String entry : spawn.spawnTarget()) {
         Allocation a = entry.isEmpty() ? null : state.allocations().byAllocId(entry);
         if (!entry.isEmpty() && a == null) {
-          why[0] = SpawnRejection.TARGET_NOT_FOUND;
-          return true;
+          return new Requested.NotFound();
         }
-        out.add(a);
+        named.add(a);
       }
-      return true;
+      return new Requested.Named(named);
     }
     if (spawn.sessionId() == null && spawn.allocId() == null && spawn.allocReqId() == null) {
-      return false;
+      return new Requested.None();
     }
     if (spawn.sessionId() != null && spawn.sessionId() == Sessions.DEFAULT_ID) {
-      out.add(null);
-      return true;
+      return new Requested.Named(Collections.singletonList(null));
     }
     Allocation a =
         spawn.sessionId() != null
@@ -77,11 +88,7 @@ final class Targeting {
             : spawn.allocId() != null
                 ? state.allocations().byAllocId(spawn.allocId())
                 : state.allocations().byReqId(spawn.allocReqId());
-    if (a == null) {
-      why[0] = SpawnRejection.TARGET_NOT_FOUND;
-    }
-    out.add(a);
-    return true;
+    return a == null ? new Requested.NotFound() : new Requested.Named(List.of(a));
   }
 
   /**

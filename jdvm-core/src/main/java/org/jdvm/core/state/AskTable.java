@@ -13,6 +13,7 @@ public final class AskTable {
   private final LinkedHashMap<Long, Ask> byId = new LinkedHashMap<>();
   private final HashMap<String, Ask> byNewAllocId = new HashMap<>();
   private final HashMap<String, Ask> byNewReqId = new HashMap<>();
+  private final HashMap<String, Integer> countByRequester = new HashMap<>();
   private long lastAskId;
 
   public Ask get(long askId) {
@@ -37,6 +38,11 @@ public final class AskTable {
     return byId.size();
   }
 
+  /** How many asks the requester's namespace has waiting. */
+  public int countBy(String requesterNamespace) {
+    return countByRequester.getOrDefault(requesterNamespace, 0);
+  }
+
   public long nextAskId() {
     return lastAskId + 1;
   }
@@ -44,6 +50,7 @@ public final class AskTable {
   void add(Ask ask) {
     Check.state(byId.putIfAbsent(ask.askId(), ask) == null, "ask id reused", ask);
     lastAskId = Math.max(lastAskId, ask.askId());
+    countByRequester.merge(ask.requester().nspace(), 1, Integer::sum);
     if (ask.kind() == org.jdvm.core.AskKind.NEW) {
       if (ask.allocId() != null) {
         byNewAllocId.put(ask.allocId(), ask);
@@ -56,6 +63,7 @@ public final class AskTable {
 
   void remove(Ask ask) {
     Check.state(byId.remove(ask.askId()) == ask, "ask closed twice", ask);
+    countByRequester.merge(ask.requester().nspace(), -1, (n, d) -> n + d == 0 ? null : n + d);
     if (ask.kind() == org.jdvm.core.AskKind.NEW) {
       byNewAllocId.remove(ask.allocId(), ask);
       byNewReqId.remove(ask.allocReqId(), ask);

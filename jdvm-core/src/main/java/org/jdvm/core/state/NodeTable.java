@@ -14,6 +14,7 @@ public final class NodeTable {
   private final LinkedHashMap<String, Node> byName = new LinkedHashMap<>();
   private final Pool defaultPool = new Pool(Sessions.DEFAULT_ID);
   private long joinSeq;
+  private long slotsInUse;
 
   public Node get(String name) {
     return byName.get(name);
@@ -29,6 +30,14 @@ public final class NodeTable {
 
   public Pool defaultPool() {
     return defaultPool;
+  }
+
+  /**
+   * The slots in use on every node together, which is the number of live processes in the DVM: a
+   * process holds its slot from its placement until it ends.
+   */
+  public long slotsInUse() {
+    return slotsInUse;
   }
 
   void add(NodeSpec spec, Origin origin, boolean controller) {
@@ -73,6 +82,7 @@ public final class NodeTable {
     Node node = proc.nodeRecord();
     Check.state(node.freeSlots() > 0, "a process placed on a full node", node);
     node.slotsInUse++;
+    slotsInUse++;
     node.pool.slotsChanged(node, 1);
     node.addResident(proc);
   }
@@ -81,6 +91,7 @@ public final class NodeTable {
     Node node = proc.nodeRecord();
     node.removeResident(proc);
     node.slotsInUse--;
+    slotsInUse--;
     Check.state(node.slotsInUse >= 0, "slots in use went negative", node);
     node.pool.slotsChanged(node, -1);
   }

@@ -86,7 +86,9 @@ public final class StateInvariants {
 
   static void slotsMatchProcesses(State state, List<String> out) {
     Map<Pool, Long> free = new IdentityHashMap<>();
+    long inUse = 0;
     for (Node n : state.nodes().all()) {
+      inUse += n.slotsInUse();
       if (n.slotsInUse() != n.residents().size() || n.slotsInUse() > n.slots()) {
         out.add("node " + n + " uses " + n.slotsInUse() + " slots for " + n.residents().size());
       }
@@ -99,6 +101,9 @@ public final class StateInvariants {
       if ((n.freeSlots() > 0) != n.pool().withFreeSlots().contains(n)) {
         out.add("node " + n + " is wrongly (un)listed as having room");
       }
+    }
+    if (inUse != state.nodes().slotsInUse()) {
+      out.add("the DVM counts " + state.nodes().slotsInUse() + " slots in use, has " + inUse);
     }
     for (Map.Entry<Pool, Long> e : free.entrySet()) {
       if (e.getKey().freeSlots() != e.getValue()) {
@@ -184,7 +189,9 @@ public final class StateInvariants {
 
   static void claimsBelongToOpenAsks(State state, List<String> out) {
     Set<Node> claimed = new HashSet<>();
+    Map<String, Integer> byRequester = new HashMap<>();
     for (Ask ask : state.asks().all()) {
+      byRequester.merge(ask.requester().nspace(), 1, Integer::sum);
       for (Node n : ask.claimed()) {
         claimed.add(n);
         if (n.claimedBy() != ask.askId() || state.nodes().get(n.name()) != n) {
@@ -203,6 +210,16 @@ public final class StateInvariants {
     for (Node n : state.nodes().all()) {
       if (n.claimedBy() != 0 && !claimed.contains(n)) {
         out.add("node " + n + " is claimed by a closed ask " + n.claimedBy());
+      }
+    }
+    for (Map.Entry<String, Integer> e : byRequester.entrySet()) {
+      if (state.asks().countBy(e.getKey()) != e.getValue()) {
+        out.add(
+            e.getKey()
+                + " counts "
+                + state.asks().countBy(e.getKey())
+                + " asks, has "
+                + e.getValue());
       }
     }
   }

@@ -23,6 +23,7 @@ public final class Txn {
   private final List<Effect> effects = new ArrayList<>();
   private final ArrayDeque<Job> toTerminate = new ArrayDeque<>();
   private Rejection rejection;
+  private boolean changedState;
 
   public Txn(State state, long nowNs) {
     this.state = state;
@@ -40,6 +41,7 @@ public final class Txn {
   /** Applies a change now and records it. */
   public void change(Change change) {
     Check.state(rejection == null, "a change after a rejection", change);
+    changedState = true;
     state.apply(change);
     changes.add(change);
   }
@@ -60,9 +62,18 @@ public final class Txn {
     return rejection != null;
   }
 
+  /**
+   * Whether this command has touched the state: a change was (being) applied, or a job was queued
+   * for termination. Until then a failure leaves the state exactly as it was.
+   */
+  public boolean changedState() {
+    return changedState;
+  }
+
   /** Queues a job whose last process ended (or a departing tool) for termination. */
   public void terminateLater(Job job) {
     if (!job.pendingTermination) {
+      changedState = true;
       job.pendingTermination = true;
       toTerminate.addLast(job);
     }

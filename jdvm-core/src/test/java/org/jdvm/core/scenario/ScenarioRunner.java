@@ -11,7 +11,9 @@ import java.util.Set;
 import org.jdvm.core.Command;
 import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
+import org.jdvm.core.CoreInternals;
 import org.jdvm.core.Feature;
+import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
@@ -24,12 +26,13 @@ import org.jdvm.core.state.StateInvariants;
  * to a blank line. Lines starting with {@code #} are comments; the first block is {@code config}.
  * With {@code -Djdvm.rewrite=true} the file is rewritten with the actual output (review the diff).
  *
- * <p>Besides the commands of {@link Commands}: {@code time SECONDS} sets the clock; {@code
- * launch-all job=NS} reports every placed process launched (pid 1000+rank), one report per node;
- * {@code exit-all job=NS [code=N]} reports every live process exited; {@code show
- * nodes|allocs|jobs|pending}, {@code status ID} and {@code procinfo NS.RANK} print the query views.
- * After every command the state's invariants are verified, and a refused command must leave the
- * state's digest unchanged.
+ * <p>The config line takes {@code nodes=NAME:SLOTS,...}, {@code dvm=}, {@code without=FEATURE,...},
+ * {@code retain=N} and {@code limits=NAME:N,...} (components of {@link Limits}). Besides the
+ * commands of {@link Commands}: {@code time SECONDS} sets the clock; {@code launch-all job=NS}
+ * reports every placed process launched (pid 1000+rank), one report per node; {@code exit-all
+ * job=NS [code=N]} reports every live process exited; {@code show nodes|allocs|jobs|pending},
+ * {@code status ID} and {@code procinfo NS.RANK} print the query views. After every command the
+ * state's invariants are verified, and a refused command must leave the state's digest unchanged.
  */
 final class ScenarioRunner {
   private Core core;
@@ -111,8 +114,32 @@ final class ScenarioRunner {
     if (a.integer("retain") != null) {
       config = config.retaining(a.integer("retain"));
     }
+    if (a.list("limits") != null) {
+      config = config.limitedBy(limits(a.list("limits")));
+    }
     core = new Core(config);
     nowNs = 0;
+  }
+
+  /** {@code limits=name:value,...}, each name a component of {@link Limits}. */
+  private static Limits limits(List<String> entries) {
+    Limits limits = Limits.DEFAULT;
+    for (String entry : entries) {
+      String[] nv = entry.split(":");
+      int n = Integer.parseInt(nv[1]);
+      limits =
+          switch (nv[0]) {
+            case "procsPerSpawn" -> limits.withProcsPerSpawn(n);
+            case "liveProcs" -> limits.withLiveProcs(n);
+            case "appsPerSpawn" -> limits.withAppsPerSpawn(n);
+            case "nodesInDvm" -> limits.withNodesInDvm(n);
+            case "nodesPerRequest" -> limits.withNodesPerRequest(n);
+            case "liveAllocations" -> limits.withLiveAllocations(n);
+            case "pendingAsksPerRequester" -> limits.withPendingAsksPerRequester(n);
+            default -> throw new IllegalArgumentException("no limit " + nv[0]);
+          };
+    }
+    return limits;
   }
 
   private List<String> handle(Command command) {
@@ -124,12 +151,12 @@ final class ScenarioRunner {
     if (o.rejected() && !before.equals(core.digest())) {
       throw new AssertionError("a refused command changed the state: " + command);
     }
-    StateInvariants.verify(core.state());
+    StateInvariants.verify(CoreInternals.state(core));
     return Render.outcome(o);
   }
 
   private List<String> launchAll(String namespace) {
-    Job job = core.state().jobs().get(namespace);
+    Job job = CoreInternals.state(core).jobs().get(namespace);
     List<String> out = new ArrayList<>();
     List<String> nodes = new ArrayList<>();
     for (ProcRecord p : job.procs()) {
@@ -152,7 +179,7 @@ final class ScenarioRunner {
   }
 
   private List<String> exitAll(String namespace, Integer code) {
-    Job job = core.state().jobs().get(namespace);
+    Job job = CoreInternals.state(core).jobs().get(namespace);
     List<String> out = new ArrayList<>();
     for (ProcRecord p : job.procs()) {
       if (p.live()) {

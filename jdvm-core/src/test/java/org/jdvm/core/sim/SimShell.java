@@ -10,6 +10,7 @@ import java.util.Set;
 import org.jdvm.core.Change;
 import org.jdvm.core.Command;
 import org.jdvm.core.Core;
+import org.jdvm.core.CoreInternals;
 import org.jdvm.core.Effect;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Outcome;
@@ -64,7 +65,7 @@ final class SimShell {
   Outcome run(Command command) {
     commands++;
     boolean request = command instanceof Request;
-    String before = request ? StateDigest.of(core.state()) : null;
+    String before = request ? StateDigest.of(CoreInternals.state(core)) : null;
     if (command instanceof Request r && !issued.add(r.requestId())) {
       throw new AssertionError("the simulation reused request id " + r.requestId());
     }
@@ -76,7 +77,7 @@ final class SimShell {
     if (o.rejected()) {
       stats.merge(o.rejection().name(), 1, Integer::sum);
       rejections++;
-      if (!before.equals(StateDigest.of(core.state()))) {
+      if (!before.equals(StateDigest.of(CoreInternals.state(core)))) {
         throw new AssertionError("a rejected command changed the state");
       }
     }
@@ -84,7 +85,7 @@ final class SimShell {
     for (Effect e : o.effects()) {
       execute(e);
     }
-    StateInvariants.verify(core.state());
+    StateInvariants.verify(CoreInternals.state(core));
     return o;
   }
 

@@ -8,6 +8,7 @@ import org.jdvm.core.Command;
 import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect;
+import org.jdvm.core.Limits;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Report;
@@ -33,6 +34,21 @@ final class Simulation {
   static final int STARTUP_NODES = 100;
   static final int SCHEDULER_NODES = 200;
 
+  /**
+   * Limits low enough that every one of them is met now and then (run with {@code
+   * -Djdvm.sim.stats=true} to see how often), so refusals and grants handed back for a limit are
+   * checked against the invariants like everything else.
+   */
+  static final Limits LIMITS =
+      Limits.DEFAULT
+          .withProcsPerSpawn(5)
+          .withLiveProcs(20)
+          .withAppsPerSpawn(2)
+          .withNodesInDvm(110)
+          .withNodesPerRequest(2)
+          .withLiveAllocations(6)
+          .withPendingAsksPerRequester(1);
+
   final long seed;
   final Random rnd;
   final SimShell shell;
@@ -54,7 +70,7 @@ final class Simulation {
     for (int i = 0; i < SCHEDULER_NODES; i++) {
       spare.add(new NodeSpec("x" + i, 1 + rnd.nextInt(8)));
     }
-    CoreConfig config = CoreConfig.of("sim", startup).retaining(50);
+    CoreConfig config = CoreConfig.of("sim", startup).retaining(50).limitedBy(LIMITS);
     this.shell = new SimShell(new Core(config), spare);
   }
 
@@ -174,7 +190,7 @@ final class Simulation {
 
   List<App> apps() {
     List<App> apps = new ArrayList<>();
-    for (int i = 0, n = 1 + rnd.nextInt(2); i < n; i++) {
+    for (int i = 0, n = rnd.nextInt(10) == 0 ? 3 : 1 + rnd.nextInt(2); i < n; i++) {
       apps.add(new App("a" + i, List.of("a" + i), List.of(), null, 1 + rnd.nextInt(3), List.of()));
     }
     return apps;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.jdvm.core.Change;
+import org.jdvm.core.CoreInternals;
 import org.jdvm.core.state.State;
 import org.jdvm.core.state.StateDigest;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class SimulationTest {
       }
       assertThat(replay(sim))
           .as("replaying the journal rebuilds the state, seed " + seed)
-          .isEqualTo(StateDigest.of(sim.shell.core.state()));
+          .isEqualTo(StateDigest.of(CoreInternals.state(sim.shell.core)));
       commands += sim.shell.commands;
       if (Boolean.getBoolean("jdvm.sim.stats")) {
         System.out.println("seed " + seed + ": " + sim.shell.stats);

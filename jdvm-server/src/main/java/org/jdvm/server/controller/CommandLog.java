@@ -34,11 +34,13 @@ public final class CommandLog {
     LOG.log(System.Logger.Level.INFO, line.toString());
   }
 
-  /** Logs a command the core threw on. */
-  public static void failed(Command command, RuntimeException e) {
+  /** Logs a command the core threw on, with the row of {@link Failure} that decided about it. */
+  static void failed(Command command, Failure kind, Throwable e) {
     StringBuilder line = new StringBuilder("cmd=").append(command.getClass().getSimpleName());
     appendFields(line, command);
-    line.append(" outcome=error error=").append(quote(String.valueOf(e)));
+    line.append(kind.verdict() == Failure.Verdict.REFUSE ? " outcome=refused" : " outcome=stopped");
+    line.append(" failure=").append(kind);
+    line.append(" error=").append(quote(String.valueOf(e)));
     LOG.log(System.Logger.Level.ERROR, line.toString(), e);
   }
 

@@ -1,5 +1,6 @@
 package org.jdvm.server.controller;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -8,8 +9,10 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.jdvm.core.Command;
 import org.jdvm.core.Core;
+import org.jdvm.core.Effect;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
+import org.jdvm.core.Request;
 import org.jdvm.core.query.CoreView;
 
 /**
@@ -18,6 +21,11 @@ import org.jdvm.core.query.CoreView;
  * controller handles them one at a time, in arrival order, at the time it takes them, executes each
  * outcome's effects in order, and fires a {@link Report.Tick} when the core's deadline comes. No
  * lock guards the core because no other thread touches it.
+ *
+ * <p>What a failure means is decided by one table, {@link Failure}: a command the core failed on
+ * before changing anything is refused (a request gets a reply with the row's status) and the DVM
+ * goes on; a failure after changes were applied, or of the JVM, stops the DVM: the thread logs it,
+ * fails every waiter, ends, and calls {@code onFatal}. The thread never dies silently.
  */
 public final class Controller implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.controller");
@@ -27,18 +35,29 @@ public final class Controller implements AutoCloseable {
   private record Handle(Command command, CompletableFuture<Outcome> done) implements Task {}
 
   private record Read<T>(Function<CoreView, T> query, CompletableFuture<T> done) implements Task {
+    /** Runs the query; a {@link RuntimeException} fails the query alone, an Error is thrown. */
     void run(CoreView view) {
       try {
         done.complete(query.apply(view));
       } catch (RuntimeException e) {
         done.completeExceptionally(e);
+      } catch (Error e) {
+        done.completeExceptionally(e);
+        throw e;
       }
     }
   }
 
+  /** What the controller drives: the core, or in tests a stand-in that fails on demand. */
+  interface Engine {
+    Outcome handle(Command command, long nowNs);
+
+    CoreView view();
+  }
+
   private record Stop() implements Task {}
 
-  private final Core core;
+  private final Engine core;
   private final LongSupplier clockNs;
   private final EffectSink effects;
   private final Consumer<Throwable> onFatal;
@@ -52,10 +71,29 @@ public final class Controller implements AutoCloseable {
   /**
    * @param clockNs the DVM's monotonic clock; the same one the scheduler port uses
    * @param effects executes each outcome's effects on the controller thread (must not block)
-   * @param onFatal called once if the core reports a broken invariant; the DVM should stop
+   * @param onFatal called once, from the controller thread as it ends, when a failure stops the DVM
+   *     ({@link Failure}); it should close the DVM
    */
   public Controller(
       Core core, LongSupplier clockNs, EffectSink effects, Consumer<Throwable> onFatal) {
+    this(
+        new Engine() {
+          @Override
+          public Outcome handle(Command command, long nowNs) {
+            return core.handle(command, nowNs);
+          }
+
+          @Override
+          public CoreView view() {
+            return core.view();
+          }
+        },
+        clockNs,
+        effects,
+        onFatal);
+  }
+
+  Controller(Engine core, LongSupplier clockNs, EffectSink effects, Consumer<Throwable> onFatal) {
     this.core = core;
     this.clockNs = clockNs;
     this.effects = effects;
@@ -109,22 +147,31 @@ public final class Controller implements AutoCloseable {
   }
 
   private void loop() {
-    while (true) {
-      Task task;
-      try {
-        task = next();
-      } catch (InterruptedException e) {
-        break;
-      }
-      switch (task) {
-        case Stop s -> {
-          dead = true;
-          drainAfterStop();
+    try {
+      while (true) {
+        Task task = next();
+        boolean goOn =
+            switch (task) {
+              case Stop s -> false;
+              case Handle h -> handle(h.command(), h.done());
+              case Read<?> r -> {
+                r.run(core.view());
+                yield true;
+              }
+            };
+        if (!goOn) {
           return;
         }
-        case Handle h -> handle(h.command(), h.done());
-        case Read<?> r -> r.run(core.view());
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Throwable t) {
+      // Outside any one command (a read, the queue itself): still never a silent death.
+      stop(Failure.of(t), null, t);
+    } finally {
+      stopped = true;
+      dead = true;
+      drainAfterStop();
     }
   }
 
@@ -145,21 +192,31 @@ public final class Controller implements AutoCloseable {
     }
   }
 
-  private void handle(Command command, CompletableFuture<Outcome> done) {
+  /** Handles one command; returns false if a failure stopped the DVM. */
+  private boolean handle(Command command, CompletableFuture<Outcome> done) {
+    try {
+      return handleNow(command, done);
+    } catch (Error e) {
+      // From the effects, the log or the observer: the waiter learns of it before the stop.
+      done.completeExceptionally(e);
+      throw e;
+    }
+  }
+
+  private boolean handleNow(Command command, CompletableFuture<Outcome> done) {
     long start = clockNs.getAsLong();
     Outcome outcome;
     try {
       outcome = core.handle(command, start);
-    } catch (IllegalArgumentException e) {
-      // Malformed input at the boundary: the submitter's bug, not the core's. Nothing changed.
-      CommandLog.failed(command, e);
-      done.completeExceptionally(e);
-      return;
-    } catch (RuntimeException e) {
-      CommandLog.failed(command, e);
-      done.completeExceptionally(e);
-      fatal(e);
-      return;
+    } catch (Throwable t) {
+      Failure kind = Failure.of(t);
+      if (kind.verdict() == Failure.Verdict.STOP) {
+        done.completeExceptionally(t);
+        stop(kind, command, t);
+        return false;
+      }
+      refuse(kind, command, done, t);
+      return true;
     }
     deadlineNs = outcome.nextDeadlineNs();
     try {
@@ -176,13 +233,48 @@ public final class Controller implements AutoCloseable {
       }
     }
     done.complete(outcome);
+    return true;
   }
 
-  private void fatal(Throwable e) {
+  /**
+   * Refuses a command the core failed on before changing anything: a request is answered with the
+   * row's status like any refusal (so its future completes with that outcome); a report has nobody
+   * to answer, and its future fails.
+   */
+  private void refuse(Failure kind, Command command, CompletableFuture<Outcome> done, Throwable t) {
+    CommandLog.failed(command, kind, t);
+    if (!(command instanceof Request r)) {
+      done.completeExceptionally(t);
+      return;
+    }
+    Effect.Reply reply = new Effect.Reply(r.requestId(), kind.status(), List.of());
+    Outcome refused = new Outcome(List.of(), List.of(reply), kind, deadlineNs);
+    try {
+      effects.execute(refused.effects());
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "the refusal of " + command + " failed", e);
+    }
+    done.complete(refused);
+  }
+
+  /**
+   * Stops the DVM for a failure the table says stops it: visibly (one ERROR line with the failure
+   * and its stack), once; nothing more is handled, every waiter is told, and {@code onFatal} closes
+   * the DVM. Runs on the controller thread, which ends right after.
+   */
+  private void stop(Failure kind, Command command, Throwable t) {
     stopped = true;
     try {
-      onFatal.accept(e);
-    } catch (RuntimeException ignored) {
+      if (command != null) {
+        CommandLog.failed(command, kind, t);
+      }
+      LOG.log(System.Logger.Level.ERROR, "failure=" + kind + ": the DVM stops", t);
+    } catch (Throwable logging) {
+      // Out of memory even for the log line: the stop itself matters more.
+    }
+    try {
+      onFatal.accept(t);
+    } catch (Throwable ignored) {
       // Already failing; the original error is what matters.
     }
   }

@@ -8,8 +8,11 @@
  * next deadline; log one {@code key=value} line per command ({@link
  * org.jdvm.server.controller.CommandLog}).
  *
- * <p>Invariants: no other thread touches the core, so no lock guards it. Malformed input at the
- * boundary ({@code IllegalArgumentException}) fails that one command; a broken core invariant stops
- * the DVM (fail loudly, never limp on). After a stop every submitter is answered.
+ * <p>Invariants: no other thread touches the core, so no lock guards it. One table, {@link
+ * org.jdvm.server.controller.Failure}, decides every failure: a command the core failed on before
+ * changing anything is refused with a status and the DVM goes on, so input never stops it; a broken
+ * core invariant after changes, or an {@code Error} (out of memory, ...), stops the DVM visibly
+ * (fail loudly, never limp on). The thread never dies silently; after a stop every submitter is
+ * answered.
  */
 package org.jdvm.server.controller;

@@ -33,7 +33,8 @@ public final class LocalNodeAgent implements NodeAgent {
   @Override
   public long launch(String nspace, int rank, LaunchRequest request) throws LaunchException {
     if (closed) {
-      throw new LaunchException("node " + node + " has left the DVM", null);
+      throw new LaunchException(
+          LaunchException.Kind.NODE_GONE, "node " + node + " has left the DVM", null);
     }
     // The exit report must not overtake the registration below, or a fast process would be
     // forgotten before it is recorded and then linger in the table as a ghost.

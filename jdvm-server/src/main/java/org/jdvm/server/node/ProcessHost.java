@@ -84,7 +84,9 @@ public final class ProcessHost implements AutoCloseable {
     Path exe = resolve(request);
     if (exe == null) {
       throw new LaunchException(
-          "command not found or not executable: " + request.argv().get(0), null);
+          LaunchException.Kind.EXE_NOT_FOUND,
+          "command not found or not executable: " + request.argv().get(0),
+          null);
     }
     Future<Process> started = launchers.submit(() -> startNow(exe, request));
     Process process;
@@ -93,10 +95,15 @@ public final class ProcessHost implements AutoCloseable {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw new LaunchException(
-          "cannot start " + request.argv().get(0) + ": " + cause.getMessage(), cause);
+          LaunchException.Kind.START_REFUSED,
+          "cannot start " + request.argv().get(0) + ": " + cause.getMessage(),
+          cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LaunchException("interrupted while starting " + request.argv().get(0), e);
+      throw new LaunchException(
+          LaunchException.Kind.INTERRUPTED,
+          "interrupted while starting " + request.argv().get(0),
+          e);
     }
     RunningProc proc = new RunningProc(process, processGroups);
     watch(process, listener);

@@ -7,10 +7,11 @@ import java.util.List;
  *
  * @param askId the DVM's handle for this ask; every answer names it
  * @param kind what the nodes are for
- * @param allocation the scheduler's id of the allocation to add to (EXTEND, REAQUIRE), or {@code
- *     null} for NEW (the scheduler mints one and returns it with the grant)
- * @param count how many nodes (ignored when {@code names} is not empty, and for REAQUIRE)
- * @param names the nodes wanted by name, or empty
+ * @param allocation the scheduler's id of the allocation to add to (EXTEND, REAQUIRE) or to lend
+ *     from (LEND, {@code null} if it gave the allocation nothing), or {@code null} for NEW (the
+ *     scheduler mints one and returns it with the grant)
+ * @param count how many nodes (ignored when {@code names} is not empty, and for REAQUIRE and LEND)
+ * @param names the nodes wanted by name, or the nodes to lend, or empty
  * @param timeLimitSeconds NEW: the allocation's time limit; EXTEND: seconds to add; {@code null}
  *     for none (NEW) or no change (EXTEND)
  * @param warnSeconds how long before expiry to warn, or {@code null} for no warning
@@ -29,7 +30,12 @@ public record Ask(
   public enum Kind {
     NEW,
     EXTEND,
-    REAQUIRE
+    REAQUIRE,
+    /**
+     * May the DVM lend these nodes (RELEASE with PMIX_ALLOC_LEND)? Granted with no nodes if the
+     * scheduler takes loans; the nodes themselves follow with {@link SchedulerPort#lend}.
+     */
+    LEND
   }
 
   public Ask {
@@ -37,7 +43,7 @@ public record Ask(
     if (kind == Kind.NEW && allocation != null) {
       throw new IllegalArgumentException("a NEW ask names no allocation");
     }
-    if (kind != Kind.NEW && allocation == null) {
+    if ((kind == Kind.EXTEND || kind == Kind.REAQUIRE) && allocation == null) {
       throw new IllegalArgumentException(kind + " names the allocation it adds to");
     }
   }

@@ -29,10 +29,12 @@ import org.jdvm.pmix.PmixStatus;
  *   <li>An allocation with a time limit is reclaimed as a whole at its deadline; if its requester
  *       asked for a warning, a {@link SchedulerEvent.Warning} precedes it by that many seconds.
  *       EXTEND adds time to the deadline and may renew the warning.
- *   <li>Lending (lend and reacquire, rfc0005-allocation-api.txt "Description"): lent nodes return
- *       to the pool with the lender's claim falling due after the lend period. Until then another
- *       allocation may borrow them; when the claim falls due they are reclaimed from the borrower
- *       and held for the lender, who gets them back with REAQUIRE.
+ *   <li>Any loan is accepted (a LEND ask is granted with no nodes, whatever the allocation): lent
+ *       nodes take nothing from the pool.
+ *   <li>Lending (rfc0005-allocation-api.txt "Description"): lent nodes return to the pool with the
+ *       lender's claim falling due after the lend period. Until then another allocation may borrow
+ *       them; when the claim falls due they are reclaimed from the borrower and held for the
+ *       lender, who gets them back with REAQUIRE.
  * </ul>
  */
 public final class EmbeddedScheduler {
@@ -57,6 +59,11 @@ public final class EmbeddedScheduler {
   /** Asks for nodes; the answer is a Granted, Refused or Queued event. */
   public List<SchedulerEvent> ask(Ask ask, long nowNs) {
     List<SchedulerEvent> out = new ArrayList<>();
+    if (ask.kind() == Ask.Kind.LEND) {
+      // Every loan is welcome: it takes nothing from the pool, and the nodes follow with lend().
+      out.add(new SchedulerEvent.Granted(ask.askId(), ask.allocation(), List.of(), null));
+      return out;
+    }
     Refusal refusal = refusal(ask);
     if (refusal != null) {
       out.add(new SchedulerEvent.Refused(ask.askId(), refusal.status, refusal.reason));

@@ -61,11 +61,6 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
   }
 
   @Override
-  public boolean canLend() {
-    return true;
-  }
-
-  @Override
   public void end(String allocation) {
     run(() -> scheduler.end(allocation, clockNs.getAsLong()));
   }

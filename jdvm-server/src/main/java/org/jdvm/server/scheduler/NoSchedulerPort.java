@@ -39,11 +39,6 @@ public final class NoSchedulerPort implements SchedulerPort {
   }
 
   @Override
-  public boolean canLend() {
-    return false;
-  }
-
-  @Override
   public void end(String allocation) {}
 
   @Override

@@ -14,7 +14,8 @@ public interface SchedulerPort extends AutoCloseable {
   void start(Consumer<SchedulerEvent> listener);
 
   /**
-   * Asks for nodes. Exactly one Granted, Refused, Queued (then later Granted/Refused/Cancelled).
+   * Asks for nodes, or whether a loan is accepted ({@link Ask.Kind#LEND}). Exactly one Granted,
+   * Refused, Queued (then later Granted/Refused/Cancelled).
    */
   void ask(Ask ask);
 
@@ -25,13 +26,11 @@ public interface SchedulerPort extends AutoCloseable {
   void release(String allocation, List<String> nodes);
 
   /**
-   * Lends nodes of an allocation for {@code seconds}; a port that cannot lend refuses by throwing
-   * {@link UnsupportedOperationException} before anything changes.
+   * Lends nodes of an allocation for {@code seconds}, after a LEND ask for them was granted; a port
+   * that cannot lend refuses LEND asks, and throws {@link UnsupportedOperationException} here
+   * before anything changes.
    */
   void lend(String allocation, List<String> nodes, long seconds);
-
-  /** Whether {@link #lend} is supported, so the DVM can refuse a lending RELEASE up front. */
-  boolean canLend();
 
   /** Ends an allocation: everything it holds goes back, its claims lapse. */
   void end(String allocation);

@@ -2,9 +2,10 @@
  * The scheduler port and its implementations (architecture.md §5, decisions.md #4 and #8).
  *
  * <p>{@link org.jdvm.server.scheduler.SchedulerPort} is the DVM's side of a workload manager: ask
- * for nodes, cancel, give back, lend, end. {@link org.jdvm.server.scheduler.EmbeddedScheduler} is
- * the embedded default as a deterministic state machine (pool of spare nodes, grants by count or
- * name, a strict FIFO queue, time limits with warnings and reclaim, lending with claims); {@link
+ * for nodes or leave to lend, cancel, give back, lend, end. {@link
+ * org.jdvm.server.scheduler.EmbeddedScheduler} is the embedded default as a deterministic state
+ * machine (pool of spare nodes, grants by count or name, a strict FIFO queue, time limits with
+ * warnings and reclaim, every loan accepted, lending with claims); {@link
  * org.jdvm.server.scheduler.EmbeddedSchedulerPort} drives it with one timer thread. {@link
  * org.jdvm.server.scheduler.NoSchedulerPort} is {@code --scheduler none}.
  *

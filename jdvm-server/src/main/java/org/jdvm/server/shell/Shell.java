@@ -107,37 +107,23 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     return Long.toString(id);
   }
 
+  /**
+   * Hands an ask to the scheduler port as it is: what to ask for, and whether a loan is accepted,
+   * is decided by the core and the scheduler, not here.
+   */
   private void ask(AskScheduler a) {
-    if (a.kind() == org.jdvm.core.AskKind.LEND) {
-      // The port lends as it takes the nodes back; here the DVM only learns whether it can.
-      submit.accept(
-          scheduler.canLend()
-              ? new Report.SchedulerGranted(a.askId(), List.of(), a.schedulerAllocId(), null)
-              : new Report.SchedulerRefused(a.askId(), PmixStatus.ERR_NOT_SUPPORTED));
-      return;
-    }
     Ask.Kind kind =
         switch (a.kind()) {
           case NEW -> Ask.Kind.NEW;
           case EXTEND -> Ask.Kind.EXTEND;
           case REAQUIRE -> Ask.Kind.REAQUIRE;
-          case LEND -> throw new AssertionError("handled above");
+          case LEND -> Ask.Kind.LEND;
         };
-    String allocation = kind == Ask.Kind.NEW ? null : a.schedulerAllocId();
-    if (kind != Ask.Kind.NEW && allocation == null) {
-      // Nothing of it came from the scheduler (start-up nodes only): it knows no such allocation.
-      if (a.nodeCount() == 0 && a.nodeNames().isEmpty()) {
-        submit.accept(
-            new Report.SchedulerGranted(a.askId(), List.of(), null, a.timeLimitSeconds()));
-        return;
-      }
-      kind = Ask.Kind.NEW;
-    }
     scheduler.ask(
         new Ask(
             askId(a.askId()),
             kind,
-            allocation,
+            kind == Ask.Kind.NEW ? null : a.schedulerAllocId(),
             a.nodeCount(),
             a.nodeNames(),
             a.timeLimitSeconds(),
@@ -216,12 +202,11 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
                 + p.rank()
                 + " on "
                 + l.node()
-                + " failed: "
+                + " failed: kind="
+                + e.kind()
+                + " "
                 + e.getMessage());
-        failure =
-            e.getMessage().startsWith("command not found")
-                ? PmixStatus.ERR_JOB_EXE_NOT_FOUND
-                : PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+        failure = status(e.kind());
         failed.add(p.rank());
       }
     }
@@ -231,6 +216,14 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     if (!failed.isEmpty()) {
       submit.accept(new Report.LaunchFailed(l.node(), l.namespace(), failed, failure));
     }
+  }
+
+  /** The PMIx status a launch failure of this kind is reported with. */
+  static int status(LaunchException.Kind kind) {
+    return switch (kind) {
+      case EXE_NOT_FOUND -> PmixStatus.ERR_JOB_EXE_NOT_FOUND;
+      case START_REFUSED, INTERRUPTED, NODE_GONE -> PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+    };
   }
 
   private LaunchRequest request(LaunchProcs l, ProcLaunch p) {

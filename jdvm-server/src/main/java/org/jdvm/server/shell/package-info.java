@@ -10,7 +10,9 @@
  * environment holds (the PMIx variables a libpmix 4.2 client needs, the marker that makes Open MPI
  * 4.1 use jdvm as its PMIx server, and jdvm's own credential).
  *
- * <p>Invariants: a node's processes are all ended before its nodes are handed back to the
- * scheduler; a process's output is forwarded before its exit is reported.
+ * <p>Invariants: the shell decides no policy: what to ask the scheduler is the core's, whether a
+ * loan is accepted is the scheduler port's, a launch failure's status follows from its kind. A
+ * node's processes are all ended before its nodes are handed back to the scheduler; a process's
+ * output is forwarded before its exit is reported.
  */
 package org.jdvm.server.shell;

@@ -80,8 +80,9 @@ class LocalNodeAgentTest {
   @Test
   void aMissingCommandIsRefusedBeforeAnythingStarts() {
     assertThatThrownBy(() -> launch("job1", 0, env(), "no-such-command-jdvm"))
-        .isInstanceOf(LaunchException.class)
-        .hasMessageContaining("command not found");
+        .isInstanceOfSatisfying(
+            LaunchException.class,
+            e -> assertThat(e.kind()).isEqualTo(LaunchException.Kind.EXE_NOT_FOUND));
     assertThat(agent.runningProcs()).isZero();
   }
 
@@ -142,7 +143,8 @@ class LocalNodeAgentTest {
   void aNodeThatLeftTheDvmLaunchesNothing() throws IOException {
     agent.close();
     assertThatThrownBy(() -> launch("job1", 0, env(), "/bin/true"))
-        .isInstanceOf(LaunchException.class)
-        .hasMessageContaining("left the DVM");
+        .isInstanceOfSatisfying(
+            LaunchException.class,
+            e -> assertThat(e.kind()).isEqualTo(LaunchException.Kind.NODE_GONE));
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jdvm.pmix.PmixStatus;
 import org.junit.jupiter.api.Test;
 
 class EmbeddedSchedulerPortTest {
@@ -34,7 +35,12 @@ class EmbeddedSchedulerPortTest {
           .isInstanceOfSatisfying(
               SchedulerEvent.Refused.class,
               r -> assertThat(r.reason()).contains("--scheduler none"));
-      assertThat(port.canLend()).isFalse();
+      port.ask(new Ask("l1", Ask.Kind.LEND, "s1", 0, List.of("node4"), null, null, true));
+      assertThat(events.poll())
+          .as("no scheduler takes no loan")
+          .isInstanceOfSatisfying(
+              SchedulerEvent.Refused.class,
+              r -> assertThat(r.status()).isEqualTo(PmixStatus.ERR_NOT_SUPPORTED));
     }
   }
 }

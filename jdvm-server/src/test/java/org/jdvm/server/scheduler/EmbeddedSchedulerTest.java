@@ -307,4 +307,25 @@ class EmbeddedSchedulerTest {
     l.sort(null);
     return l.get(rnd.nextInt(l.size()));
   }
+
+  @Test
+  void aLoanIsAcceptedAtOnceWithNoNodesAndTakesNothingFromThePool() {
+    EmbeddedScheduler s = pool(2);
+    Granted g = granted(s.ask(count("a1", 1, true), 0));
+    Granted loan =
+        granted(
+            s.ask(new Ask("l1", Ask.Kind.LEND, g.allocation(), 0, names(g), null, null, true), 0));
+    assertThat(loan.askId()).isEqualTo("l1");
+    assertThat(loan.nodes()).isEmpty();
+    assertThat(s.nodesOf(g.allocation())).as("the nodes follow with lend()").isEqualTo(names(g));
+    assertThat(s.freeNodes()).containsExactly("node5");
+  }
+
+  @Test
+  void aLoanFromAnAllocationTheSchedulerGaveNothingToIsAcceptedToo() {
+    EmbeddedScheduler s = pool(1);
+    Granted loan =
+        granted(s.ask(new Ask("l1", Ask.Kind.LEND, null, 0, List.of("n1"), null, null, true), 0));
+    assertThat(loan.nodes()).isEmpty();
+  }
 }

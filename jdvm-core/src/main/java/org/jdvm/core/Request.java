@@ -84,7 +84,10 @@ public sealed interface Request extends Command {
       return new Builder(requestId, requester, directive);
     }
 
-    /** Builds an {@link Allocate}; every attribute starts absent and the request required. */
+    /**
+     * Builds an {@link Allocate}; every attribute starts absent and the request required. An
+     * attribute the request did not carry is simply not set (no setter takes a null).
+     */
     public static final class Builder {
       private final RequestId requestId;
       private final Proc requester;
@@ -113,12 +116,12 @@ public sealed interface Request extends Command {
         return this;
       }
 
-      public Builder share(Boolean share) {
+      public Builder share(boolean share) {
         this.share = share;
         return this;
       }
 
-      public Builder inheritance(Integer raw) {
+      public Builder inheritance(int raw) {
         this.inheritance = raw;
         return this;
       }
@@ -133,7 +136,7 @@ public sealed interface Request extends Command {
         return this;
       }
 
-      public Builder nodeCount(Integer count) {
+      public Builder nodeCount(int count) {
         this.nodeCount = count;
         return this;
       }
@@ -143,12 +146,12 @@ public sealed interface Request extends Command {
         return this;
       }
 
-      public Builder timeLimitSeconds(Long seconds) {
+      public Builder timeLimitSeconds(long seconds) {
         this.timeLimitSeconds = seconds;
         return this;
       }
 
-      public Builder warnTimeoutSeconds(Long seconds) {
+      public Builder warnTimeoutSeconds(long seconds) {
         this.warnTimeoutSeconds = seconds;
         return this;
       }
@@ -158,7 +161,7 @@ public sealed interface Request extends Command {
         return this;
       }
 
-      public Builder lendSeconds(Long seconds) {
+      public Builder lendSeconds(long seconds) {
         this.lendSeconds = seconds;
         return this;
       }
@@ -269,7 +272,8 @@ public sealed interface Request extends Command {
    * @param nodeCount a resource directive asking the DVM to choose nodes (refused NOT_SUPPORTED)
    * @param provision {@code PMIX_SESSION_PROVISION_NODES} or {@code _IMAGE} (refused NOT_SUPPORTED)
    * @param apps {@code PMIX_SESSION_APP}
-   * @param allocTime {@code PMIX_ALLOC_TIME}, "M:D:H:M:S" read from the right
+   * @param allocTimeSeconds {@code PMIX_ALLOC_TIME}, in seconds (the endpoint reads its "M:D:H:M:S"
+   *     form as it does for an allocation request)
    * @param timeoutSeconds {@code PMIX_TIMEOUT}
    * @param inheritance {@code PMIX_ALLOC_INHERITANCE}, raw
    * @param signal {@code PMIX_SESSION_SIGNAL}
@@ -288,7 +292,7 @@ public sealed interface Request extends Command {
       Integer nodeCount,
       boolean provision,
       List<App> apps,
-      String allocTime,
+      Long allocTimeSeconds,
       Long timeoutSeconds,
       Integer inheritance,
       Integer signal,
@@ -316,7 +320,10 @@ public sealed interface Request extends Command {
       return operations.isEmpty() ? null : operations.get(0);
     }
 
-    /** Builds a {@link SessionControl}; everything starts absent. */
+    /**
+     * Builds a {@link SessionControl}; everything starts absent, and an attribute the request did
+     * not carry is simply not set (no setter takes a null).
+     */
     public static final class Builder {
       private final RequestId requestId;
       private final Proc requester;
@@ -329,7 +336,7 @@ public sealed interface Request extends Command {
       private Integer nodeCount;
       private boolean provision;
       private List<App> apps;
-      private String allocTime;
+      private Long allocTimeSeconds;
       private Long timeoutSeconds;
       private Integer inheritance;
       private Integer signal;
@@ -347,7 +354,7 @@ public sealed interface Request extends Command {
         return this;
       }
 
-      public Builder separate(Boolean separate) {
+      public Builder separate(boolean separate) {
         this.separate = separate;
         return this;
       }
@@ -367,7 +374,7 @@ public sealed interface Request extends Command {
         return this;
       }
 
-      public Builder nodeCount(Integer count) {
+      public Builder nodeCount(int count) {
         this.nodeCount = count;
         return this;
       }
@@ -382,22 +389,22 @@ public sealed interface Request extends Command {
         return this;
       }
 
-      public Builder allocTime(String spec) {
-        this.allocTime = spec;
+      public Builder allocTimeSeconds(long seconds) {
+        this.allocTimeSeconds = seconds;
         return this;
       }
 
-      public Builder timeoutSeconds(Long seconds) {
+      public Builder timeoutSeconds(long seconds) {
         this.timeoutSeconds = seconds;
         return this;
       }
 
-      public Builder inheritance(Integer raw) {
+      public Builder inheritance(int raw) {
         this.inheritance = raw;
         return this;
       }
 
-      public Builder signal(Integer signal) {
+      public Builder signal(int signal) {
         this.signal = signal;
         return this;
       }
@@ -425,7 +432,7 @@ public sealed interface Request extends Command {
             nodeCount,
             provision,
             apps,
-            allocTime,
+            allocTimeSeconds,
             timeoutSeconds,
             inheritance,
             signal,

@@ -152,7 +152,7 @@ class CoreContractTest {
     dvm.handle(
         Request.SessionControl.builder(dvm.rid(), proc(sched), 2)
             .operations(SessionOp.INSTANTIATE)
-            .allocTime("0:30")
+            .allocTimeSeconds(30)
             .build());
     assertThat(dvm.last.nextDeadlineNs()).isEqualTo(35_000_000_000L);
     dvm.nowNs = 35_000_000_000L;

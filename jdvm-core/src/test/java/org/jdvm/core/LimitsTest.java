@@ -286,7 +286,7 @@ class LimitsTest {
         Request.SessionControl.builder(dvm.rid(), proc(scheduler), 7)
             .operations(SessionOp.INSTANTIATE)
             .nodes(List.of(new NodeSpec("s1", 1)))
-            .allocTime("999999999999:0:0:0:0")
+            .allocTimeSeconds(org.jdvm.pmix.TimeSpec.parseSeconds("999999999999:0:0:0:0"))
             .build(),
         SessionRejection.BAD_TIME_LIMIT,
         PmixStatus.ERR_BAD_PARAM);

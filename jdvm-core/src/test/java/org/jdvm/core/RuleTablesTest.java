@@ -51,12 +51,12 @@ class RuleTablesTest {
     String tool = dvm.tool();
     String other = dvm.tool();
     String requester = who == Requester.TOOL ? tool : dvm.spawnLaunched(tool, 1);
-    Request.Allocate r =
-        dvm.allocate(requester, AllocDirective.NEW)
-            .nodeCount(1)
-            .target(target ? other : null)
-            .share(share)
-            .build();
+    Request.Allocate.Builder b =
+        dvm.allocate(requester, AllocDirective.NEW).nodeCount(1).target(target ? other : null);
+    if (share != null) {
+      b.share(share);
+    }
+    Request.Allocate r = b.build();
     Outcome o = dvm.handle(r);
     if (destination.startsWith("rejected")) {
       assertThat(o.rejection().status()).isEqualTo(PmixStatus.ERR_NO_PERMISSIONS);

@@ -95,12 +95,11 @@ public final class TestDvm {
     for (String n : nodes) {
       specs.add(new NodeSpec(n, 4));
     }
-    return allocateGranted(
-        allocate(requester, AllocDirective.NEW)
-            .nodeCount(nodes.length)
-            .inheritance(inheritance)
-            .build(),
-        specs);
+    Request.Allocate.Builder b = allocate(requester, AllocDirective.NEW).nodeCount(nodes.length);
+    if (inheritance != null) {
+      b.inheritance(inheritance);
+    }
+    return allocateGranted(b.build(), specs);
   }
 
   public static List<App> apps(int procs) {

@@ -30,8 +30,8 @@ record ParsedControl(
   static ParsedControl of(SessionControl r, State state) {
     Long limit = null;
     boolean badTime = false;
-    if (r.allocTime() != null) {
-      long s = TimeSpec.parseSeconds(r.allocTime());
+    if (r.allocTimeSeconds() != null) {
+      long s = r.allocTimeSeconds();
       badTime = s < 0 || s > Limits.MAX_SECONDS;
       limit = badTime ? null : s;
     } else if (r.timeoutSeconds() != null) {

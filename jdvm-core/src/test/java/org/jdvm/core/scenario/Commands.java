@@ -16,6 +16,7 @@ import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.TimeSpec;
 
 /**
  * The scenario language: one command per line, {@code verb key=value ... flag ...}. A requester is
@@ -145,6 +146,13 @@ final class Commands {
     };
   }
 
+  /** Sets an attribute the line gave; one it did not give stays absent. */
+  private static <T> void given(T value, java.util.function.Consumer<T> set) {
+    if (value != null) {
+      set.accept(value);
+    }
+  }
+
   private static Request.Allocate allocate(Args a) {
     AllocDirective d = AllocDirective.valueOf(a.flags.get(0));
     String inherit = a.get("inherit");
@@ -155,20 +163,21 @@ final class Commands {
                 ? Integer.valueOf(inherit)
                 : AllocInheritance.valueOf(inherit).code();
     String share = a.get("share");
-    return Request.Allocate.builder(a.req(), a.from(), d)
-        .target(a.get("target"))
-        .share(share == null ? null : Boolean.valueOf(share))
-        .inheritance(raw)
-        .allocId(a.get("id"))
-        .allocReqId(a.get("reqid"))
-        .nodeCount(a.integer("count"))
-        .nodeList(a.list("nodes"))
-        .timeLimitSeconds(a.number("time"))
-        .warnTimeoutSeconds(a.number("warn"))
-        .required(!a.flag("optional"))
-        .lendSeconds(a.number("lend"))
-        .childSeparated(a.flag("sep"))
-        .build();
+    Request.Allocate.Builder b =
+        Request.Allocate.builder(a.req(), a.from(), d)
+            .target(a.get("target"))
+            .allocId(a.get("id"))
+            .allocReqId(a.get("reqid"))
+            .nodeList(a.list("nodes"))
+            .required(!a.flag("optional"))
+            .childSeparated(a.flag("sep"));
+    given(share == null ? null : Boolean.valueOf(share), b::share);
+    given(raw, b::inheritance);
+    given(a.integer("count"), b::nodeCount);
+    given(a.number("time"), b::timeLimitSeconds);
+    given(a.number("warn"), b::warnTimeoutSeconds);
+    given(a.number("lend"), b::lendSeconds);
+    return b.build();
   }
 
   private static Request.Spawn spawn(Args a) {
@@ -192,23 +201,26 @@ final class Commands {
     String sep = a.get("sep");
     String id = a.need("id");
     long sessionId = id.equals("all") ? Request.SessionControl.ALL_SESSIONS : Long.parseLong(id);
-    return Request.SessionControl.builder(a.req(), a.from(), sessionId)
-        .operations(ops.toArray(SessionOp[]::new))
-        .separate(sep == null ? null : Boolean.valueOf(sep))
-        .allocId(a.get("allocid"))
-        .allocReqId(a.get("reqid"))
-        .nodes(a.list("nodes") == null ? null : specs(a.list("nodes")))
-        .nodeCount(a.integer("count"))
-        .provision(a.flag("provision"))
-        .apps(a.get("apps") == null ? null : apps(a.get("apps"), null))
-        .allocTime(a.get("time"))
-        .timeoutSeconds(a.number("timeout"))
-        .inheritance(
-            a.get("inherit") == null ? null : AllocInheritance.valueOf(a.get("inherit")).code())
-        .signal(a.integer("signal"))
-        .namespaces(a.list("nspaces"))
-        .ctrlId(a.get("ctrl"))
-        .build();
+    Request.SessionControl.Builder b =
+        Request.SessionControl.builder(a.req(), a.from(), sessionId)
+            .operations(ops.toArray(SessionOp[]::new))
+            .allocId(a.get("allocid"))
+            .allocReqId(a.get("reqid"))
+            .nodes(a.list("nodes") == null ? null : specs(a.list("nodes")))
+            .provision(a.flag("provision"))
+            .apps(a.get("apps") == null ? null : apps(a.get("apps"), null))
+            .namespaces(a.list("nspaces"))
+            .ctrlId(a.get("ctrl"));
+    given(sep == null ? null : Boolean.valueOf(sep), b::separate);
+    given(a.integer("count"), b::nodeCount);
+    // The endpoint reads PMIX_ALLOC_TIME's "M:D:H:M:S"; a string it cannot read is -1 seconds here.
+    given(a.get("time") == null ? null : TimeSpec.parseSeconds(a.get("time")), b::allocTimeSeconds);
+    given(a.number("timeout"), b::timeoutSeconds);
+    given(
+        a.get("inherit") == null ? null : AllocInheritance.valueOf(a.get("inherit")).code(),
+        b::inheritance);
+    given(a.integer("signal"), b::signal);
+    return b.build();
   }
 
   private static Report.ProcsLaunched launched(Args a) {

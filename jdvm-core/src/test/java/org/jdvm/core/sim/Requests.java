@@ -59,7 +59,7 @@ final class Requests {
       if (a != null && !a.nodes().isEmpty()) {
         List<String> names = new ArrayList<>();
         a.nodes().forEach(n -> names.add(n.name()));
-        b.allocId(rnd.nextBoolean() ? a.allocId() : null).nodeCount(null);
+        b.allocId(rnd.nextBoolean() ? a.allocId() : null);
         b.nodeList(names.subList(0, 1 + rnd.nextInt(names.size())));
         return;
       }
@@ -159,8 +159,10 @@ final class Requests {
       b.signal(rnd.nextInt(12));
     }
     if (ops[0] == SessionOp.EXTEND) {
-      b.nodes(spareNodes(sim, rnd.nextInt(2)))
-          .timeoutSeconds(rnd.nextBoolean() ? (long) rnd.nextInt(300) : null);
+      b.nodes(spareNodes(sim, rnd.nextInt(2)));
+      if (rnd.nextBoolean()) {
+        b.timeoutSeconds(rnd.nextInt(300));
+      }
     }
     sim.send(b.build());
   }
@@ -171,8 +173,10 @@ final class Requests {
     Request.SessionControl.Builder b =
         Request.SessionControl.builder(sim.rid(), from, sim.nextSessionId())
             .operations(SessionOp.INSTANTIATE)
-            .nodes(nodes)
-            .separate(rnd.nextInt(3) == 0 ? Boolean.FALSE : null);
+            .nodes(nodes);
+    if (rnd.nextInt(3) == 0) {
+      b.separate(false);
+    }
     if (rnd.nextBoolean() && !nodes.isEmpty()) {
       b.apps(sim.apps());
     }

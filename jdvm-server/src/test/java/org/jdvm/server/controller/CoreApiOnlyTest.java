@@ -27,12 +27,6 @@ class CoreApiOnlyTest {
           "^import\\s+(?:static\\s+)?(org\\.jdvm\\.core\\.[\\w.]+);", Pattern.MULTILINE);
   private static final Set<String> API = Set.of("org.jdvm.core", "org.jdvm.core.query");
 
-  /**
-   * Known exception, to be moved: the endpoint parses PMIX_ALLOC_TIME with the core's TimeSpec
-   * (server/pmix, being rewritten).
-   */
-  private static final Set<String> ALLOWED = Set.of("org.jdvm.core.session.TimeSpec");
-
   @Test
   void theServerImportsNothingFromTheCoresInternalPackages() throws IOException {
     List<String> found = new ArrayList<>();
@@ -41,7 +35,7 @@ class CoreApiOnlyTest {
         Matcher m = IMPORT.matcher(Files.readString(f));
         while (m.find()) {
           String name = m.group(1);
-          if (!ALLOWED.contains(name) && !API.contains(packageOf(name))) {
+          if (!API.contains(packageOf(name))) {
             found.add(MAIN.relativize(f) + ": " + name);
           }
         }

@@ -16,8 +16,11 @@ import org.jdvm.pmix.Proc;
 /**
  * Allocation and session control (spec §8.2.1; decisions.md #1–#9, #13–#14): {@code
  * PMIx_Allocation_request} (ALLOC) and {@code PMIx_Session_control} (SESSION_CTRL), read into the
- * core's typed requests and answered {@code STATUS | SIZE n | INFO…}. Every value's type is checked
- * here ({@code PMIX_ERR_BAD_PARAM} before the core sees anything); unknown keys are ignored.
+ * core's typed requests and answered {@code STATUS | SIZE n | INFO…}. An attribute both carry is
+ * read by one {@link Values} method for both ({@code PMIX_ALLOC_TIME}: {@link Values#seconds};
+ * inheritance: {@link Values#inheritance}), so it is accepted and refused the same way. Every
+ * value's type is checked here ({@code PMIX_ERR_BAD_PARAM} before the core sees anything); unknown
+ * keys are ignored.
  */
 public final class AllocationOps {
   /** ALLOC: {@code ALLOC_DIRECTIVE | SIZE n | INFO}; answered {@code STATUS | SIZE n | INFO}. */
@@ -132,8 +135,8 @@ public final class AllocationOps {
             b.provision(true);
         case PmixKeys.SESSION_APP -> apps.addAll(apps(i));
         case PmixKeys.SESSION_JOB -> job = Values.infos(i) != null;
-        case PmixKeys.ALLOC_TIME -> b.allocTime(allocTime(i));
-        case PmixKeys.TIMEOUT -> b.timeoutSeconds((long) Values.signed(i));
+        case PmixKeys.ALLOC_TIME -> b.allocTimeSeconds(Values.seconds(i));
+        case PmixKeys.TIMEOUT -> b.timeoutSeconds(Values.signed(i));
         case PmixKeys.ALLOC_INHERITANCE -> b.inheritance(Values.inheritance(i));
         case PmixKeys.NSPACE -> namespaces.add(Values.text(i));
         case PmixKeys.SESSION_CTRL_ID -> b.ctrlId(Values.string(i));
@@ -144,11 +147,13 @@ public final class AllocationOps {
       throw BadRequest.param("PMIX_SESSION_JOB without PMIX_SESSION_APP");
     }
     JobOps.checkApps(apps);
+    if (choose[0]) {
+      b.nodeCount(1);
+    }
     return b.operations(ops.toArray(SessionOp[]::new))
         .nodes(nodes)
         .namespaces(namespaces)
         .apps(apps)
-        .nodeCount(choose[0] ? 1 : null)
         .build();
   }
 
@@ -167,13 +172,6 @@ public final class AllocationOps {
         choose[0] = true;
       }
     }
-  }
-
-  private static String allocTime(Info i) throws BadRequest {
-    if (i.value().type() == DataType.STRING) {
-      return i.value().asString();
-    }
-    return Long.toString(Values.unsigned(i));
   }
 
   private static List<App> apps(Info i) throws BadRequest {

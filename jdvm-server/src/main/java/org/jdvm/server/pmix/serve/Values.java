@@ -2,11 +2,11 @@ package org.jdvm.server.pmix.serve;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jdvm.core.session.TimeSpec;
 import org.jdvm.pmix.DataArray;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.TimeSpec;
 import org.jdvm.pmix.Value;
 
 /**

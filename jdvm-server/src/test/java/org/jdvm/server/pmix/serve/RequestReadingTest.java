@@ -84,6 +84,47 @@ class RequestReadingTest {
   }
 
   @Test
+  void allocTimeAndInheritanceAreReadAndRefusedAlikeForAllocationAndSessionControl()
+      throws Exception {
+    List<Value> times =
+        List.of(
+            Value.string("1:30"),
+            Value.uint32(3600),
+            Value.string(":30"),
+            Value.string("x"),
+            Value.bool(true),
+            Value.int32(-5));
+    for (Value v : times) {
+      Info i = Info.of(PmixKeys.ALLOC_TIME, v);
+      int allocated = refusalOrZero(() -> allocate(i).timeLimitSeconds());
+      int controlled =
+          refusalOrZero(
+              () -> AllocationOps.sessionControl(ID, TOOL, 1, List.of(i)).allocTimeSeconds());
+      assertThat(controlled).as(v.toString()).isEqualTo(allocated);
+      if (allocated == 0) {
+        assertThat(AllocationOps.sessionControl(ID, TOOL, 1, List.of(i)).allocTimeSeconds())
+            .isEqualTo(allocate(i).timeLimitSeconds());
+      }
+    }
+    for (Value v : List.of(Value.uint8(2), Value.uint8(9), Value.string("CHILD"))) {
+      Info i = Info.of(PmixKeys.ALLOC_INHERITANCE, v);
+      assertThat(refusalOrZero(() -> AllocationOps.sessionControl(ID, TOOL, 1, List.of(i))))
+          .as(v.toString())
+          .isEqualTo(refusalOrZero(() -> allocate(i)));
+    }
+  }
+
+  /** The refusal's status, or 0 when the call was accepted. */
+  private static int refusalOrZero(ThrowingCall call) throws Exception {
+    try {
+      call.run();
+      return 0;
+    } catch (BadRequest e) {
+      return e.status();
+    }
+  }
+
+  @Test
   void theNodeListIsSplitOnCommasAndTheRequiredFlagOnTheAmountMakesItRequired() throws Exception {
     Request.Allocate listed =
         allocate(Info.required(PmixKeys.ALLOC_NODE_LIST, Value.string("a,b,c")));
@@ -208,7 +249,7 @@ class RequestReadingTest {
     assertThat(r.nodes())
         .containsExactly(new NodeSpec("n1", 4), new NodeSpec("n2", 1), new NodeSpec("n3", 2));
     assertThat(r.apps()).containsExactly(app);
-    assertThat(r.allocTime()).isEqualTo("60");
+    assertThat(r.allocTimeSeconds()).isEqualTo(60);
     assertThat(r.separate()).isFalse();
     assertThat(r.ctrlId()).isEqualTo("c");
     assertThat(r.inheritance()).isEqualTo(1);

@@ -1,4 +1,4 @@
-package org.jdvm.core.session;
+package org.jdvm.pmix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,10 @@
-package org.jdvm.core.session;
+package org.jdvm.pmix;
 
 /**
- * {@code PMIX_ALLOC_TIME} as session control reads it: "M:D:H:M:S", fields counted from the right
- * (seconds, minutes, hours, days, months of 30 days), each a non-negative decimal. A field may not
- * be empty (":30", "1:" and "1::2" are refused: PRRTE once read them as other durations).
+ * {@code PMIX_ALLOC_TIME} (and {@code PMIX_ALLOC_LEND}) as a string: "M:D:H:M:S", fields counted
+ * from the right (seconds, minutes, hours, days, months of 30 days), each a non-negative decimal. A
+ * field may not be empty (":30", "1:" and "1::2" are refused: PRRTE once read them as other
+ * durations).
  */
 public final class TimeSpec {
   private TimeSpec() {}

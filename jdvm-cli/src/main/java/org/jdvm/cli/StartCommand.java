@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.jdvm.client.Contact;
 import org.jdvm.client.PmixException;
 import org.jdvm.core.Feature;
+import org.jdvm.core.Limits;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmHome;
@@ -63,6 +64,14 @@ public final class StartCommand implements Callable<Integer> {
   List<String> without = new ArrayList<>();
 
   @Option(
+      names = "--limit",
+      paramLabel = "NAME=N",
+      description =
+          "Set one of the core's limits (repeatable): procs-per-spawn, live-procs, apps-per-spawn,"
+              + " nodes-in-dvm, nodes-per-request, live-allocations, pending-asks-per-requester.")
+  List<String> limits = new ArrayList<>();
+
+  @Option(
       names = "--name",
       paramLabel = "NAME",
       description = "The DVM's name (default jdvm-<pid>).")
@@ -110,7 +119,27 @@ public final class StartCommand implements Callable<Integer> {
     return DvmConfig.embedded(
             n, nodes, slots, kind == DvmConfig.SchedulerKind.NONE ? 0 : spare, home)
         .withScheduler(kind)
-        .without(disabled);
+        .without(disabled)
+        .limitedBy(limits());
+  }
+
+  /** {@code --limit NAME=N} applied, in order, over the defaults. */
+  private Limits limits() {
+    Limits l = Limits.DEFAULT;
+    for (String entry : limits) {
+      int eq = entry.indexOf('=');
+      if (eq < 0) {
+        throw new IllegalArgumentException("--limit takes NAME=N, not '" + entry + "'");
+      }
+      int value;
+      try {
+        value = Integer.parseInt(entry.substring(eq + 1).trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--limit " + entry + ": N must be a number");
+      }
+      l = l.with(entry.substring(0, eq).trim(), value);
+    }
+    return l;
   }
 
   private int foreground(DvmConfig config) {
@@ -200,6 +229,10 @@ public final class StartCommand implements Callable<Integer> {
       if (!without.isEmpty()) {
         cmd.add("--without");
         cmd.add(String.join(",", without));
+      }
+      for (String l : limits) {
+        cmd.add("--limit");
+        cmd.add(l);
       }
       child =
           new ProcessBuilder(cmd)

@@ -63,6 +63,35 @@ public record Limits(
     positive("pendingAsksPerRequester", pendingAsksPerRequester);
   }
 
+  /**
+   * The names {@link #with(String, int)} takes, as {@code jdvm start --limit NAME=N} spells them.
+   */
+  public static final java.util.List<String> NAMES =
+      java.util.List.of(
+          "procs-per-spawn",
+          "live-procs",
+          "apps-per-spawn",
+          "nodes-in-dvm",
+          "nodes-per-request",
+          "live-allocations",
+          "pending-asks-per-requester");
+
+  /** These limits with the one named {@code name} (one of {@link #NAMES}) set to {@code n}. */
+  public Limits with(String name, int n) {
+    return switch (name) {
+      case "procs-per-spawn" -> withProcsPerSpawn(n);
+      case "live-procs" -> withLiveProcs(n);
+      case "apps-per-spawn" -> withAppsPerSpawn(n);
+      case "nodes-in-dvm" -> withNodesInDvm(n);
+      case "nodes-per-request" -> withNodesPerRequest(n);
+      case "live-allocations" -> withLiveAllocations(n);
+      case "pending-asks-per-requester" -> withPendingAsksPerRequester(n);
+      default ->
+          throw new IllegalArgumentException(
+              "no limit '" + name + "'; the limits are " + String.join(", ", NAMES));
+    };
+  }
+
   private static void positive(String name, int value) {
     if (value < 1) {
       throw new IllegalArgumentException("limit " + name + " must be at least 1: " + value);

@@ -49,7 +49,9 @@ public final class Dvm implements AutoCloseable {
     Shell[] shellRef = new Shell[1];
     this.nodes = new NodeRegistry(name -> newAgent(name, shellRef[0]));
     CoreConfig coreConfig =
-        CoreConfig.of(config.name(), config.startupNodes()).without(config.disabledFeatures());
+        CoreConfig.of(config.name(), config.startupNodes())
+            .without(config.disabledFeatures())
+            .limitedBy(config.limits());
     Controller[] controllerRef = new Controller[1];
     this.shell =
         new Shell(
@@ -129,7 +131,7 @@ public final class Dvm implements AutoCloseable {
   }
 
   private void fatal(Throwable t) {
-    LOG.log(System.Logger.Level.ERROR, "a core invariant broke; the DVM stops", t);
+    LOG.log(System.Logger.Level.ERROR, "the controller failed (" + t + "); the DVM stops");
     Thread.ofVirtual().start(this::close);
   }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.jdvm.core.Feature;
+import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.server.scheduler.NodeGrant;
 
@@ -19,6 +20,7 @@ import org.jdvm.server.scheduler.NodeGrant;
  * @param disabledFeatures attributes the DVM runs without (decisions.md #16)
  * @param home the DVM's directory: contact file, secrets, log, scratch
  * @param shrinkGraceMillis how long processes on a departing node get between TERM and KILL
+ * @param limits what clients may make the core hold ({@link Limits#DEFAULT} unless set)
  */
 public record DvmConfig(
     String name,
@@ -27,7 +29,8 @@ public record DvmConfig(
     SchedulerKind scheduler,
     Set<Feature> disabledFeatures,
     Path home,
-    long shrinkGraceMillis) {
+    long shrinkGraceMillis,
+    Limits limits) {
   /** Which scheduler a DVM uses. */
   public enum SchedulerKind {
     EMBEDDED,
@@ -40,6 +43,7 @@ public record DvmConfig(
     spareNodes = List.copyOf(spareNodes);
     disabledFeatures = Set.copyOf(disabledFeatures);
     Objects.requireNonNull(home, "home");
+    Objects.requireNonNull(limits, "limits");
   }
 
   /**
@@ -55,25 +59,46 @@ public record DvmConfig(
     for (int i = 0; i < spare; i++) {
       pool.add(new NodeGrant("node" + (nodes + i), slots));
     }
-    return new DvmConfig(name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 2000);
+    return new DvmConfig(
+        name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 2000, Limits.DEFAULT);
   }
 
   public DvmConfig withName(String newName) {
     return new DvmConfig(
-        newName, startupNodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis);
+        newName,
+        startupNodes,
+        spareNodes,
+        scheduler,
+        disabledFeatures,
+        home,
+        shrinkGraceMillis,
+        limits);
   }
 
   public DvmConfig withScheduler(SchedulerKind kind) {
     return new DvmConfig(
-        name, startupNodes, spareNodes, kind, disabledFeatures, home, shrinkGraceMillis);
+        name, startupNodes, spareNodes, kind, disabledFeatures, home, shrinkGraceMillis, limits);
   }
 
   public DvmConfig without(Set<Feature> features) {
     return new DvmConfig(
-        name, startupNodes, spareNodes, scheduler, features, home, shrinkGraceMillis);
+        name, startupNodes, spareNodes, scheduler, features, home, shrinkGraceMillis, limits);
   }
 
   public DvmConfig withShrinkGrace(long millis) {
-    return new DvmConfig(name, startupNodes, spareNodes, scheduler, disabledFeatures, home, millis);
+    return new DvmConfig(
+        name, startupNodes, spareNodes, scheduler, disabledFeatures, home, millis, limits);
+  }
+
+  public DvmConfig limitedBy(Limits newLimits) {
+    return new DvmConfig(
+        name,
+        startupNodes,
+        spareNodes,
+        scheduler,
+        disabledFeatures,
+        home,
+        shrinkGraceMillis,
+        newLimits);
   }
 }

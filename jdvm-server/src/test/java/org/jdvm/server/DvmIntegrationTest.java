@@ -58,6 +58,29 @@ class DvmIntegrationTest {
   }
 
   @Test
+  void theLimitsOfTheDvmsConfigurationReachTheCore() {
+    dvm.close();
+    LaunchEnvironment env =
+        new LaunchEnvironment(
+            Map.of("PATH", "/usr/bin:/bin"),
+            "jdvmtest.0;tcp4://127.0.0.1:1",
+            "unused",
+            home.toString(),
+            Credentials.generate());
+    dvm =
+        Dvm.start(
+            DvmConfig.embedded("jdvmtest", 2, 2, 2, home)
+                .limitedBy(org.jdvm.core.Limits.DEFAULT.with("procs-per-spawn", 1)),
+            gateway,
+            env);
+    Proc requester = new Proc(registerTool(), 0);
+    RequestId spawn = id();
+    App two = new App("true", List.of("true"), List.of(), null, 2, List.of());
+    dvm.submit(Request.Spawn.of(spawn, requester, List.of(two)));
+    assertThat(gateway.awaitReply(spawn).status()).isEqualTo(PmixStatus.ERR_OUT_OF_RESOURCE);
+  }
+
+  @Test
   void aToolReservesSchedulerNodesAndRunsARealJobOnlyThere() {
     String tool = registerTool();
     Proc requester = new Proc(tool, 0);

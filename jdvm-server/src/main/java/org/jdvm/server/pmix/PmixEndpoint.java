@@ -18,7 +18,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -43,8 +45,12 @@ import org.jdvm.server.pmix.serve.MessageServer;
 import org.jdvm.server.pmix.serve.OperationTable;
 import org.jdvm.server.pmix.serve.PeerOps;
 import org.jdvm.server.pmix.serve.QueryOps;
+import org.jdvm.server.pmix.serve.WireupOps;
 import org.jdvm.server.pmix.transport.Connection;
 import org.jdvm.server.pmix.upstream.ControllerUpstream;
+import org.jdvm.server.pmix.wireup.Fences;
+import org.jdvm.server.pmix.wireup.ModexStore;
+import org.jdvm.server.pmix.wireup.Timer;
 import org.jdvm.server.shell.PeerGateway;
 
 /**
@@ -109,8 +115,22 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     this.tcpServer = tcpServer;
     this.tcpAddress = localAddress(tcpServer);
     this.events = new EventRouter(serverProc);
-    this.outcomes = new OutcomeWatcher(events, output);
-    this.upstream = new ControllerUpstream(outcomes, this::requestStop);
+    Timer wireupTimer =
+        (delayMs, task) -> {
+          try {
+            ScheduledFuture<?> f = timer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+            return () -> f.cancel(false);
+          } catch (RejectedExecutionException e) {
+            return () -> {}; // closed: its connections are closed too, nobody waits
+          }
+        };
+    this.outcomes = new OutcomeWatcher(events, output, new WireupLife());
+    this.upstream =
+        new ControllerUpstream(
+            outcomes,
+            this::requestStop,
+            new ModexStore(limits.modexBytesPerRank(), wireupTimer),
+            new Fences(limits.fencesPerNamespace(), wireupTimer));
     Departures departures = new Departures(upstream);
     OperationTable table =
         OperationTable.of(
@@ -118,7 +138,8 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
             new AllocationOps(),
             new JobOps(outcomes),
             new QueryOps(),
-            new EventOps(events, output));
+            new EventOps(events, output),
+            new WireupOps());
     this.server =
         new MessageServer(
             new MessageServer.Parts(
@@ -292,6 +313,24 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   }
 
   // ---- what the DVM observes -----------------------------------------------------------------
+
+  /** Jobs' lives, as the wire-up state needs them, to the upstream that holds it. */
+  private final class WireupLife implements OutcomeWatcher.JobLife {
+    @Override
+    public void spawned(String nspace, Proc spawner) {
+      upstream.jobSpawned(nspace, spawner);
+    }
+
+    @Override
+    public void procsEnded(String nspace, List<Integer> ranks) {
+      upstream.procsEnded(nspace, ranks);
+    }
+
+    @Override
+    public void ended(String nspace) {
+      upstream.jobEnded(nspace);
+    }
+  }
 
   private void observed(Outcome outcome) {
     outcomes.observed(outcome);

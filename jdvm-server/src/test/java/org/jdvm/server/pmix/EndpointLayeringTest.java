@@ -28,9 +28,10 @@ class EndpointLayeringTest {
       Map.of(
           "transport", Set.of(),
           "deliver", Set.of("transport"),
-          "serve", Set.of("transport", "deliver"),
-          "upstream", Set.of("serve", "deliver"),
-          "", Set.of("transport", "deliver", "serve", "upstream"));
+          "wireup", Set.of(),
+          "serve", Set.of("transport", "deliver", "wireup"),
+          "upstream", Set.of("serve", "deliver", "wireup"),
+          "", Set.of("transport", "deliver", "serve", "upstream", "wireup"));
 
   private static final Pattern REFERENCE =
       Pattern.compile("\\borg\\.jdvm\\.server\\.pmix\\.(\\w+)");

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The limits are set low (2) so that a test reaches them with a handful of messages.
  */
 class EndpointLimitsTest {
-  private static final EndpointLimits LOW = new EndpointLimits(2, 2, 2, 2, 2);
+  private static final EndpointLimits LOW = new EndpointLimits(2, 2, 2, 2, 2, 256, 2);
 
   @TempDir Path home;
   private EndpointFixture f;

@@ -13,11 +13,11 @@ import org.jdvm.server.node.ProcListener;
 import org.jdvm.server.pmix.transport.Connection;
 
 /**
- * Where a process's output goes (pmix-interop-notes.md §3): to the connection that spawned its
- * job, with requester id 0, on the channels it asked for; and to every IOF_PULL registration that
- * covers it, with the id the puller chose. Each chunk reaches each (connection, id) once. Output is
- * queued on the same connection queue as the job's end, and the agent reports an exit only after
- * the process's output was handed over, so a peer sees a job's output before its end.
+ * Where a process's output goes (pmix-interop-notes.md §3): to the connection that spawned its job,
+ * with requester id 0, on the channels it asked for; and to every IOF_PULL registration that covers
+ * it, with the id the puller chose. Each chunk reaches each (connection, id) once. Output is queued
+ * on the same connection queue as the job's end, and the agent reports an exit only after the
+ * process's output was handed over, so a peer sees a job's output before its end.
  *
  * <p>A job's forwarding is known once the core has accepted its spawn (the endpoint learns it from
  * the outcome); output that an agent reads before that is held, bounded, and released then.

@@ -1,9 +1,10 @@
 /**
- * What the DVM addresses to peers, and who hears it (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard commands"): {@link org.jdvm.server.pmix.deliver.EventRouter} routes directed events, peers' events
- * by their range, session completion and the operator feed, and keeps what each connection
- * registered; {@link org.jdvm.server.pmix.deliver.OutputRouter} forwards processes' output to their
- * spawner and to IOF pulls; {@link org.jdvm.server.pmix.deliver.OutcomeWatcher} follows the DVM's
- * outcomes (who spawned a job, when its processes have pids, the feed); {@link
+ * What the DVM addresses to peers, and who hears it (spec §8.2.1.9.5; docs/protocol.md "How jdvm
+ * reads the standard commands"): {@link org.jdvm.server.pmix.deliver.EventRouter} routes directed
+ * events, peers' events by their range, session completion and the operator feed, and keeps what
+ * each connection registered; {@link org.jdvm.server.pmix.deliver.OutputRouter} forwards processes'
+ * output to their spawner and to IOF pulls; {@link org.jdvm.server.pmix.deliver.OutcomeWatcher}
+ * follows the DVM's outcomes (who spawned a job, when its processes have pids, the feed); {@link
  * org.jdvm.server.pmix.deliver.ChangeFeed} renders a change for the feed.
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports only {@code transport} of the

@@ -15,10 +15,10 @@ import org.jdvm.server.pmix.deliver.OutputRouter;
 import org.jdvm.server.pmix.transport.Peer;
 
 /**
- * Events and I/O forwarding (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard commands"): NOTIFY,
- * REGEVENTS, DEREGEVENTS, IOF_PULL and IOF_DEREG. What a connection registers is kept by the
- * delivering half ({@link EventRouter}, {@link OutputRouter}); this file reads the requests and
- * bounds them.
+ * Events and I/O forwarding (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard
+ * commands"): NOTIFY, REGEVENTS, DEREGEVENTS, IOF_PULL and IOF_DEREG. What a connection registers
+ * is kept by the delivering half ({@link EventRouter}, {@link OutputRouter}); this file reads the
+ * requests and bounds them.
  */
 public final class EventOps {
   private final EventRouter events;
@@ -31,8 +31,8 @@ public final class EventOps {
 
   /**
    * NOTIFY from a peer: {@code STATUS | DATA_RANGE | SIZE n | INFO}. The scheduler's timeout
-   * warning goes to the core, which relays it to the allocation's requester alone (spec §8.2.1.9.5);
-   * any other event is delivered by its range.
+   * warning goes to the core, which relays it to the allocation's requester alone (spec
+   * §8.2.1.9.5); any other event is delivered by its range.
    */
   void notify(Exchange x) throws BadRequest {
     int status = x.in().unpackStatus();

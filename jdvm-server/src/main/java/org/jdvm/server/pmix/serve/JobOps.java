@@ -17,11 +17,11 @@ import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.deliver.OutputRouter;
 
 /**
- * Jobs (spec §8.2.1.6; decisions.md #15; docs/protocol.md "How jdvm reads the standard commands"): {@code
- * PMIx_Spawn} (SPAWNNB), {@code PMIx_Job_control} (JOB_CONTROL) and {@code PMIx_Abort} (ABORT),
- * read into the core's typed requests. Every value's type is checked here, so a wrong one is
- * refused with {@code PMIX_ERR_BAD_PARAM} before the core sees anything; unknown keys are ignored,
- * as PMIx lets a host ignore what it does not know.
+ * Jobs (spec §8.2.1.6; decisions.md #15; docs/protocol.md "How jdvm reads the standard commands"):
+ * {@code PMIx_Spawn} (SPAWNNB), {@code PMIx_Job_control} (JOB_CONTROL) and {@code PMIx_Abort}
+ * (ABORT), read into the core's typed requests. Every value's type is checked here, so a wrong one
+ * is refused with {@code PMIX_ERR_BAD_PARAM} before the core sees anything; unknown keys are
+ * ignored, as PMIx lets a host ignore what it does not know.
  */
 public final class JobOps {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");

@@ -13,11 +13,11 @@ import org.jdvm.server.pmix.transport.Connection;
 import org.jdvm.server.pmix.transport.Peer;
 
 /**
- * Serves an admitted connection's messages one at a time (docs/protocol.md "How jdvm reads the standard commands"):
- * decodes the command, finds its {@link OperationTable} row and runs the operation with an {@link
- * Exchange}. A command without a row is answered {@code PMIX_ERR_NOT_SUPPORTED}; a malformed body
- * is answered with the decoder's status and the connection goes on, unless the decoder says the
- * stream itself is broken.
+ * Serves an admitted connection's messages one at a time (docs/protocol.md "How jdvm reads the
+ * standard commands"): decodes the command, finds its {@link OperationTable} row and runs the
+ * operation with an {@link Exchange}. A command without a row is answered {@code
+ * PMIX_ERR_NOT_SUPPORTED}; a malformed body is answered with the decoder's status and the
+ * connection goes on, unless the decoder says the stream itself is broken.
  *
  * <p>It is the transport's {@link Connection.Handler}: admission goes to {@link Admission}, and a
  * closed tool or scheduler connection that did not finalize is its namespace's departure

@@ -28,12 +28,16 @@ public final class OperationTable {
 
   /** The table of the DVM's endpoint, from its operation families. */
   public static OperationTable of(
-      PeerOps peers, AllocationOps allocations, JobOps jobs, QueryOps queries, EventOps events) {
+      PeerOps peers,
+      AllocationOps allocations,
+      JobOps jobs,
+      QueryOps queries,
+      EventOps events,
+      WireupOps wireup) {
     return new OperationTable(
         List.of(
-            // the peer's own life: finalize, commit, stop the DVM
+            // the peer's own life: finalize, stop the DVM
             new Row(Commands.FINALIZE_CMD, Operation.ErrorShape.STATUS, peers::finalizeTool),
-            new Row(Commands.COMMIT_CMD, Operation.ErrorShape.NONE, peers::commit),
             new Row(JdvmProtocol.STOP_CMD, Operation.ErrorShape.STATUS, peers::stop),
             // allocation and session control
             new Row(Commands.ALLOC_CMD, Operation.ErrorShape.STATUS_INFOS, allocations::allocate),
@@ -54,7 +58,10 @@ public final class OperationTable {
             new Row(Commands.REGEVENTS_CMD, Operation.ErrorShape.STATUS, events::register),
             new Row(Commands.DEREGEVENTS_CMD, Operation.ErrorShape.NONE, events::deregister),
             new Row(Commands.IOF_PULL_CMD, Operation.ErrorShape.STATUS, events::iofPull),
-            new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister)));
+            new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister),
+            // wire-up: commit, fence (peers' data is read with GETNB)
+            new Row(Commands.COMMIT_CMD, Operation.ErrorShape.STATUS, wireup::commit),
+            new Row(Commands.FENCENB_CMD, Operation.ErrorShape.STATUS, wireup::fence)));
   }
 
   /** The row serving {@code command}; {@code null} when it is not served. */

@@ -2,7 +2,10 @@ package org.jdvm.server.pmix.serve;
 
 import org.jdvm.pmix.PmixStatus;
 
-/** The peer's own life (docs/protocol.md "How jdvm reads the standard commands"): FINALIZE, COMMIT and jdvm's STOP. */
+/**
+ * The peer's own life (docs/protocol.md "How jdvm reads the standard commands"): FINALIZE, COMMIT
+ * and jdvm's STOP.
+ */
 public final class PeerOps {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
@@ -20,7 +23,10 @@ public final class PeerOps {
     departures.depart(x.connection(), false);
   }
 
-  /** COMMIT: one-way from the client's side as served today; nothing is kept yet. TODO issue 10: keep the committed data. */
+  /**
+   * COMMIT: one-way from the client's side as served today; nothing is kept yet. TODO issue 10:
+   * keep the committed data.
+   */
   void commit(Exchange x) {}
 
   /** JDVM_STOP (docs/protocol.md): tools of the DVM's uid may stop it. */

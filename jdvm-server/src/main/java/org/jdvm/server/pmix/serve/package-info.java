@@ -1,6 +1,6 @@
 /**
- * The serving half of the PMIx endpoint (docs/protocol.md "How jdvm reads the standard commands"): {@link
- * org.jdvm.server.pmix.serve.OperationTable} maps each PMIx command to the {@link
+ * The serving half of the PMIx endpoint (docs/protocol.md "How jdvm reads the standard commands"):
+ * {@link org.jdvm.server.pmix.serve.OperationTable} maps each PMIx command to the {@link
  * org.jdvm.server.pmix.serve.Operation} that serves it and the shape of its error reply; {@link
  * org.jdvm.server.pmix.serve.Exchange} is one request's plumbing (read the body, submit to the DVM,
  * read a view, pack the reply in the peer's format on its tag); one file per operation family reads

@@ -20,10 +20,10 @@ import org.jdvm.pmix.frame.ConnectRequest;
 import org.jdvm.pmix.frame.FrameHeader;
 
 /**
- * One peer's connection, and nothing but the bytes (pmix-wire.md §2): a virtual thread
- * reads it (the handshake, then one framed message at a time, each handed to the {@link Handler}),
- * and a virtual thread writes it from a queue, so whoever produces a message (the controller thread
- * above all) only queues it. Who the peer is, which events it wants and what its messages mean are
+ * One peer's connection, and nothing but the bytes (pmix-wire.md §2): a virtual thread reads it
+ * (the handshake, then one framed message at a time, each handed to the {@link Handler}), and a
+ * virtual thread writes it from a queue, so whoever produces a message (the controller thread above
+ * all) only queues it. Who the peer is, which events it wants and what its messages mean are
  * decided by the handler, not here.
  *
  * <p>Faults: a bad header, an oversized frame, a bad handshake or end of stream poisons the

@@ -27,9 +27,9 @@ import org.jdvm.server.pmix.transport.PeerFormat;
 import org.junit.jupiter.api.Test;
 
 /**
- * PMIx infos into the core's requests (docs/protocol.md "How jdvm reads the standard commands"): the accepted forms of every
- * attribute, and a refusal with {@code PMIX_ERR_BAD_PARAM} for a value of the wrong type, before
- * the core sees anything.
+ * PMIx infos into the core's requests (docs/protocol.md "How jdvm reads the standard commands"):
+ * the accepted forms of every attribute, and a refusal with {@code PMIX_ERR_BAD_PARAM} for a value
+ * of the wrong type, before the core sees anything.
  */
 class RequestReadingTest {
   private static final RequestId ID = new RequestId(1);

@@ -10,8 +10,12 @@ import java.util.List;
 import java.util.Map;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.BufferType;
+import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PackedBuffer;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
@@ -29,12 +33,14 @@ import org.jdvm.pmix.frame.Commands;
  * rewritten with the actual output (review the diff).
  *
  * <p>Lines: {@code config nodes=N slots=N spare=N} (first); {@code open NAME tool [v41|v61]};
- * {@code NAME COMMAND token…} sends a request (COMMAND is a {@link Commands} name without {@code
- * _CMD}, or a number) and prints its reply; {@code NAME send COMMAND token…} sends without waiting;
- * {@code NAME next} prints the next frame, whatever its tag. Tokens pack in order: {@code
- * status:N}, {@code size:N}, {@code u8:N}, {@code u32:N}, {@code u64:N}, {@code rank:N}, {@code
- * directive:N}, {@code range:N}, {@code channel:N}, {@code str:TEXT} ({@code str:~} is NULL),
+ * {@code open NAME client NS.RANK} connects as that launched process, with its credential; {@code
+ * NAME COMMAND token…} sends a request (COMMAND is a {@link Commands} name without {@code _CMD}, or
+ * a number) and prints its reply; {@code NAME send COMMAND token…} sends without waiting; {@code
+ * NAME next} prints the next frame, whatever its tag. Tokens pack in order: {@code status:N},
+ * {@code size:N}, {@code u8:N}, {@code u32:N}, {@code u64:N}, {@code rank:N}, {@code directive:N},
+ * {@code range:N}, {@code channel:N}, {@code str:TEXT} ({@code str:~} is NULL), {@code scope:N},
  * {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the PROCs), {@code
+ * buffer:[key=TOKEN,…]} (a PMIX_BUFFER of one KVAL unit per entry, as COMMIT sends), {@code
  * apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}.
  */
 final class ProtocolRunner implements AutoCloseable {
@@ -92,6 +98,24 @@ final class ProtocolRunner implements AutoCloseable {
       }
       fixture = new EndpointFixture(home, c.get("nodes"), c.get("slots"), c.get("spare"));
       return null;
+    }
+    if (words.get(0).equals("open") && words.get(2).equals("client")) {
+      Proc proc = proc(words.get(3).replace("$dvm", fixture.endpoint.dvmName()));
+      Info cred =
+          Info.of(
+              JdvmProtocol.CREDENTIAL,
+              Value.string(fixture.credentials.procCredential(proc.nspace(), proc.rank())));
+      RawPeer p =
+          RawPeer.client(
+              fixture.endpoint.tcpAddress(),
+              proc,
+              List.of(cred),
+              WireFormat.V41.withBufferType(BufferType.FULLY_DESCRIBED));
+      if (p == null) {
+        return List.of("refused");
+      }
+      peers.put(words.get(1), p);
+      return List.of("admitted " + p.self());
     }
     if (words.get(0).equals("open")) {
       WireFormat base =
@@ -178,6 +202,13 @@ final class ProtocolRunner implements AutoCloseable {
         p.packQueries(queries);
       }
       case "str" -> p.packString(v.equals("~") ? null : v);
+      case "buffer" -> {
+        Packer kvals = new Packer(p.format());
+        for (Info i : infos(list(v))) {
+          kvals.pack(DataType.KVAL, new KVal(i.key(), i.value()));
+        }
+        p.packBuffer(new PackedBuffer(p.format().bufferType(), ByteObject.of(kvals.toByteArray())));
+      }
       default -> {
         Value value = value(token);
         p.pack(value.type(), value.data());
@@ -212,6 +243,7 @@ final class ProtocolRunner implements AutoCloseable {
     String v = tv[1];
     return switch (tv[0]) {
       case "status" -> Value.status(Integer.parseInt(v));
+      case "scope" -> Value.of(DataType.SCOPE, Long.parseLong(v));
       case "size" -> Value.size(Long.parseLong(v));
       case "u8" -> Value.uint8(Integer.parseInt(v));
       case "u32" -> Value.uint32(Long.parseLong(v));
@@ -238,10 +270,30 @@ final class ProtocolRunner implements AutoCloseable {
     while (in.hasRemaining()) {
       DataType type = DataType.fromCode(declaredType(b, in.position()));
       for (Object datum : in.unpack(type)) {
-        units.add(type.name() + ":" + DataPrinter.render(type, datum));
+        String blob = type == DataType.BYTE_OBJECT ? blob(f.format(), (ByteObject) datum) : null;
+        units.add(blob != null ? blob : type.name() + ":" + DataPrinter.render(type, datum));
       }
     }
     return String.join(" ", units);
+  }
+
+  /**
+   * A GETNB blob ({@code PROC | KVAL…}, docs/wireup.md §c.3) as {@code BLOB:ns.rank{key=…, …}};
+   * {@code null} when the bytes are not one.
+   */
+  private static String blob(WireFormat format, ByteObject bytes) {
+    try {
+      Unpacker in = new Unpacker(format, bytes.toByteArray());
+      Proc proc = in.unpackProc();
+      List<String> kvals = new ArrayList<>();
+      while (in.hasRemaining()) {
+        kvals.add(DataPrinter.render(DataType.KVAL, in.unpackOne(DataType.KVAL)));
+      }
+      String rank = proc.rank() == Proc.RANK_WILDCARD ? "*" : Integer.toString(proc.rank());
+      return "BLOB:" + proc.nspace() + "." + rank + String.join("", kvals);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /**

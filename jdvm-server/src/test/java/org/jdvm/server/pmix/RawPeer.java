@@ -79,7 +79,13 @@ final class RawPeer implements AutoCloseable {
 
   /** Connects as a launched process; returns null if the server refused (closed the socket). */
   static RawPeer client(InetSocketAddress server, Proc proc, List<Info> blob) throws IOException {
-    RawPeer p = open(server, WireFormat.V41);
+    return client(server, proc, blob, WireFormat.V41);
+  }
+
+  /** A launched process that speaks {@code format}; null if the server refused. */
+  static RawPeer client(InetSocketAddress server, Proc proc, List<Info> blob, WireFormat format)
+      throws IOException {
+    RawPeer p = open(server, format);
     p.writeRaw(connect(ConnectFlag.SIMPLE_CLIENT, proc, blob, p.format).encode());
     try {
       ClientConnectReply reply = ClientConnectReply.decode(p.readRaw(8));

@@ -87,15 +87,21 @@ public final class DvmHome implements AutoCloseable {
   }
 
   /**
-   * The scratch directory: in memory ({@code /dev/shm/jdvm-<user>-<pid>}) when {@code /dev/shm} is
-   * a writable directory, since jobs' directories are below it and Open MPI keeps its shared-memory
-   * segments there (see {@code shell.JobDirectories}); else {@code <dir>/tmp}.
+   * The scratch directory: in memory ({@code /dev/shm/jdvm-<user>-<pid>-<hash of dir>}, so two DVMs
+   * of one JVM, as in tests, have two) when {@code /dev/shm} is a writable directory, since jobs'
+   * directories are below it and Open MPI keeps its shared-memory segments there (see {@code
+   * shell.JobDirectories}); else {@code <dir>/tmp}.
    */
   private static Path scratch(Path dir) {
     Path shm = Path.of("/dev/shm");
     if (Files.isDirectory(shm) && Files.isWritable(shm)) {
       return shm.resolve(
-          "jdvm-" + System.getProperty("user.name", "user") + "-" + ProcessHandle.current().pid());
+          "jdvm-"
+              + System.getProperty("user.name", "user")
+              + "-"
+              + ProcessHandle.current().pid()
+              + "-"
+              + Integer.toHexString(dir.toAbsolutePath().hashCode()));
     }
     return dir.resolve("tmp");
   }

@@ -148,6 +148,27 @@ final class ClientData {
     return null;
   }
 
+  /**
+   * Where each rank of a live application job was placed, by rank; {@code null} when there is no
+   * such job or it ended. Placements do not change, so callers may keep them for the job's life.
+   */
+  static List<String> placement(CoreView v, String nspace) {
+    JobView job = v.job(nspace).orElse(null);
+    if (job == null
+        || job.kind() != JobKind.APPLICATION
+        || job.state() == JobView.State.TERMINATED) {
+      return null;
+    }
+    String[] nodes = new String[job.procs().size()];
+    for (ProcView p : job.procs()) {
+      if (p.rank() < 0 || p.rank() >= nodes.length) {
+        return null;
+      }
+      nodes[p.rank()] = p.node();
+    }
+    return List.of(nodes);
+  }
+
   /** The number of ranks of an application job; {@code null} when the core has no such job. */
   static Integer size(CoreView v, String nspace) {
     return v.job(nspace)

@@ -56,6 +56,7 @@ public final class ControllerUpstream implements Upstream {
   private final ModexStore modex;
   private final Fences fences;
   private final Map<String, Integer> jobSizes = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> placements = new ConcurrentHashMap<>();
   private final Map<String, Proc> spawners = new ConcurrentHashMap<>();
   private volatile Dvm dvm;
   private volatile JobDirectories dirs;
@@ -99,6 +100,7 @@ public final class ControllerUpstream implements Upstream {
     fences.jobEnded(nspace);
     modex.forget(nspace);
     jobSizes.remove(nspace);
+    placements.remove(nspace);
     spawners.remove(nspace);
     JobDirectories d = dirs;
     if (d != null) {
@@ -226,22 +228,57 @@ public final class ControllerUpstream implements Upstream {
   @Override
   public CompletableFuture<Got> get(
       Proc requester, Proc target, String key, boolean immediate, long timeoutMs) {
-    return read(v -> plan(v, requester, target, key))
-        .thenCompose(
-            plan -> {
-              if (plan.answer() != null) {
-                return CompletableFuture.completedFuture(plan.answer());
-              }
-              CompletableFuture<Got> got = new CompletableFuture<>();
-              modex.get(
-                  target,
-                  key,
-                  plan.visibility(),
-                  immediate,
-                  timeoutMs > 0 ? timeoutMs : DEFAULT_GET_WAIT_MS,
-                  fetched -> got.complete(combine(plan, target, fetched)));
-              return got;
-            });
+    GetPlan known = peerPlan(requester, target, key);
+    CompletableFuture<GetPlan> plan =
+        known != null
+            ? CompletableFuture.completedFuture(known)
+            : read(v -> plan(v, requester, target, key));
+    return plan.thenCompose(
+        p -> {
+          if (p.answer() != null) {
+            return CompletableFuture.completedFuture(p.answer());
+          }
+          CompletableFuture<Got> got = new CompletableFuture<>();
+          modex.get(
+              target,
+              key,
+              p.visibility(),
+              immediate,
+              timeoutMs > 0 ? timeoutMs : DEFAULT_GET_WAIT_MS,
+              fetched -> got.complete(combine(p, target, fetched)));
+          return got;
+        });
+  }
+
+  /**
+   * The plan of a get of a peer's committed data (same job, a rank, not a reserved key) from the
+   * placements already known, without asking the controller: MPI_Init makes N·(N−1) of them. {@code
+   * null} when the placements are not known yet.
+   */
+  private GetPlan peerPlan(Proc requester, Proc target, String key) {
+    if (target.rank() == Proc.RANK_WILDCARD
+        || !requester.nspace().equals(target.nspace())
+        || (key != null && key.startsWith(ModexStore.RESERVED_PREFIX))) {
+      return null;
+    }
+    List<String> nodes = placements.get(target.nspace());
+    if (nodes == null) {
+      return null;
+    }
+    if (target.rank() < 0 || target.rank() >= nodes.size()) {
+      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+    }
+    Visibility visibility;
+    if (requester.equals(target)) {
+      visibility = Visibility.OWN;
+    } else {
+      boolean sameNode =
+          requester.rank() >= 0
+              && requester.rank() < nodes.size()
+              && nodes.get(requester.rank()).equals(nodes.get(target.rank()));
+      visibility = sameNode ? Visibility.LOCAL : Visibility.REMOTE;
+    }
+    return new GetPlan(null, visibility, List.of(), List.of());
   }
 
   /** What a get needs from the core: an answer already, or which buffers to read and what first. */
@@ -249,6 +286,10 @@ public final class ControllerUpstream implements Upstream {
       Got answer, Visibility visibility, List<Blob> first, List<KVal> procData) {}
 
   private GetPlan plan(CoreView v, Proc requester, Proc target, String key) {
+    List<String> nodes = ClientData.placement(v, target.nspace());
+    if (nodes != null) {
+      placements.putIfAbsent(target.nspace(), nodes);
+    }
     ClientData.Extras extras = extras(target.nspace());
     if (target.rank() == Proc.RANK_WILDCARD) {
       Optional<List<KVal>> job = ClientData.jobBlob(v, target.nspace(), extras);

@@ -7,8 +7,9 @@
  * <pre>
  *   transport   frames in and out, write queue, close           imports none of the others
  *   deliver     events, subscriptions, output, outcomes, feed   imports transport
- *   serve       operation table, Exchange, one file per family  imports transport, deliver
- *   upstream    serve's Upstream in the controller (core, views) imports serve, deliver
+ *   wireup      modex (committed data), fences                  imports none of the others
+ *   serve       operation table, Exchange, one file per family  imports transport, deliver, wireup
+ *   upstream    serve's Upstream in the controller (core, views) imports serve, deliver, wireup
  *   (this)      listeners; builds the parts and passes them to constructors; sees all
  * </pre>
  *

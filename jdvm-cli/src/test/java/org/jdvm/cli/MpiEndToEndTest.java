@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
@@ -123,8 +125,20 @@ class MpiEndToEndTest {
     return jobs().stream().map(j -> (String) j.get("nspace")).toList();
   }
 
+  /**
+   * Every rank's line starting with {@code prefix}, sorted. A line is taken up to the next {@code
+   * OK}/{@code FAIL} or line end: {@code jdvm run} forwards each rank's output chunk by chunk, and
+   * Python writes a line and its newline apart, so two ranks' lines may be interleaved.
+   */
   private static List<String> lines(CliRun r, String prefix) {
-    return r.out().lines().filter(l -> l.startsWith(prefix)).sorted().toList();
+    List<String> found = new ArrayList<>();
+    Matcher m =
+        Pattern.compile(Pattern.quote(prefix) + ".*?(?=OK |FAIL |\\n|$)", Pattern.MULTILINE)
+            .matcher(r.out());
+    while (m.find()) {
+      found.add(m.group().strip());
+    }
+    return found.stream().sorted().toList();
   }
 
   @ParameterizedTest(name = "-n {0}")

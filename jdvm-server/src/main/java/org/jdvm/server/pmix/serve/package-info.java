@@ -8,10 +8,9 @@
  * control), {@link org.jdvm.server.pmix.serve.JobOps} (spawn, job control, abort), {@link
  * org.jdvm.server.pmix.serve.QueryOps} (query, job data, get), {@link
  * org.jdvm.server.pmix.serve.EventOps} (events, I/O forwarding), {@link
- * org.jdvm.server.pmix.serve.WireupOps} (commit, fence), {@link
- * org.jdvm.server.pmix.serve.PeerOps} (finalize, stop) and {@link
- * org.jdvm.server.pmix.serve.Admission} (the handshake and identity). {@link
- * org.jdvm.server.pmix.serve.MessageServer} is the transport's handler that runs them.
+ * org.jdvm.server.pmix.serve.WireupOps} (commit, fence), {@link org.jdvm.server.pmix.serve.PeerOps}
+ * (finalize, stop) and {@link org.jdvm.server.pmix.serve.Admission} (the handshake and identity).
+ * {@link org.jdvm.server.pmix.serve.MessageServer} is the transport's handler that runs them.
  *
  * <p>The seam: everything the serving half needs from the DVM goes through {@link
  * org.jdvm.server.pmix.serve.Upstream}, so the same operations run in the controller (against the
@@ -25,10 +24,10 @@
  * <p>Invariants: a value of the wrong PMIx type is refused {@code PMIX_ERR_BAD_PARAM} before the
  * DVM sees anything; a request past an {@link org.jdvm.server.pmix.serve.EndpointLimits} limit is
  * refused {@code PMIX_ERR_OUT_OF_RESOURCE} and submits nothing; every request is answered on its
- * tag, in its operation's error shape when refused, except DEREGEVENTS, which libpmix does not
- * wait for; a command without a row is {@code PMIX_ERR_NOT_SUPPORTED}; {@code
- * PMIX_ERR_PARTIAL_SUCCESS} is sent only as a fence's status (a participant ended); a request that
- * may wait long (a fence, a get waiting for a commit) counts against its connection's waiting
- * requests; a peer is refused only by closing its socket, the only refusal libpmix 4.2.2 notices.
+ * tag, in its operation's error shape when refused, except DEREGEVENTS, which libpmix does not wait
+ * for; a command without a row is {@code PMIX_ERR_NOT_SUPPORTED}; {@code PMIX_ERR_PARTIAL_SUCCESS}
+ * is sent only as a fence's status (a participant ended); a request that may wait long (a fence, a
+ * get waiting for a commit) counts against its connection's waiting requests; a peer is refused
+ * only by closing its socket, the only refusal libpmix 4.2.2 notices.
  */
 package org.jdvm.server.pmix.serve;

@@ -16,6 +16,7 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PackedBuffer;
+import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
@@ -29,8 +30,9 @@ import org.jdvm.pmix.frame.Commands;
  * Runs a protocol file against a real endpoint in front of a real DVM: blocks of a line, a {@code
  * ----} line and the expected output up to a blank line, like the core's scenario files. Peers
  * speak fully described buffers, so every reply prints generically, unit by unit, as {@code
- * TYPE:value}. The DVM's name prints as {@code $dvm}. With {@code -Djdvm.rewrite=true} the file is
- * rewritten with the actual output (review the diff).
+ * TYPE:value}, a GETNB blob decoded. The DVM's name prints as {@code $dvm}, its directory as {@code
+ * $home}, a pid as {@code <pid>}. With {@code -Djdvm.rewrite=true} the file is rewritten with the
+ * actual output (review the diff).
  *
  * <p>Lines: {@code config nodes=N slots=N spare=N} (first); {@code open NAME tool [v41|v61]};
  * {@code open NAME client NS.RANK} connects as that launched process, with its credential; {@code
@@ -79,7 +81,10 @@ final class ProtocolRunner implements AutoCloseable {
       }
       out.append("----\n");
       for (String a : actual) {
-        out.append(a.replace(fixture.endpoint.dvmName(), "$dvm")).append('\n');
+        out.append(
+                a.replace(home.toAbsolutePath().toString(), "$home")
+                    .replace(fixture.endpoint.dvmName(), "$dvm"))
+            .append('\n');
       }
       if (i >= lines.size() || !lines.get(i).isBlank()) {
         out.append('\n');
@@ -287,7 +292,11 @@ final class ProtocolRunner implements AutoCloseable {
       Proc proc = in.unpackProc();
       List<String> kvals = new ArrayList<>();
       while (in.hasRemaining()) {
-        kvals.add(DataPrinter.render(DataType.KVAL, in.unpackOne(DataType.KVAL)));
+        KVal k = (KVal) in.unpackOne(DataType.KVAL);
+        kvals.add(
+            k.key().equals(PmixKeys.PROC_PID)
+                ? "{key=" + k.key() + ", <pid>}"
+                : DataPrinter.render(DataType.KVAL, k));
       }
       String rank = proc.rank() == Proc.RANK_WILDCARD ? "*" : Integer.toString(proc.rank());
       return "BLOB:" + proc.nspace() + "." + rank + String.join("", kvals);

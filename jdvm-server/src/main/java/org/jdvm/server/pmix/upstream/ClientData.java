@@ -169,10 +169,13 @@ final class ClientData {
     return List.of(nodes);
   }
 
-  /** The number of ranks of an application job; {@code null} when the core has no such job. */
+  /**
+   * The number of ranks of an application job that has not ended; {@code null} when the core has no
+   * such job.
+   */
   static Integer size(CoreView v, String nspace) {
     return v.job(nspace)
-        .filter(j -> j.kind() == JobKind.APPLICATION)
+        .filter(j -> j.kind() == JobKind.APPLICATION && j.state() != JobView.State.TERMINATED)
         .map(j -> j.procs().size())
         .orElse(null);
   }

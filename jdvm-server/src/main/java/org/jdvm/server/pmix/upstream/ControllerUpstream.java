@@ -97,10 +97,11 @@ public final class ControllerUpstream implements Upstream {
 
   /** A job ended: its fences, committed data and directories go. */
   public void jobEnded(String nspace) {
-    fences.jobEnded(nspace);
-    modex.forget(nspace);
+    // forget the size first: a fence entered with it from now on sees it gone (see fence)
     jobSizes.remove(nspace);
     placements.remove(nspace);
+    fences.jobEnded(nspace);
+    modex.forget(nspace);
     spawners.remove(nspace);
     JobDirectories d = dirs;
     if (d != null) {
@@ -177,22 +178,29 @@ public final class ControllerUpstream implements Upstream {
         known.put(p.nspace(), size);
       }
     }
-    boolean allKnown = procs.stream().allMatch(p -> known.containsKey(p.nspace()));
-    CompletableFuture<Map<String, Integer>> sizes =
-        allKnown
-            ? CompletableFuture.completedFuture(known)
-            : read(
-                v -> {
-                  Map<String, Integer> m = new HashMap<>();
-                  for (Proc p : procs) {
-                    Integer size = ClientData.size(v, p.nspace());
-                    if (size != null) {
-                      m.put(p.nspace(), size);
-                    }
-                  }
-                  return m;
-                });
-    return sizes.thenCompose(m -> enter(caller, procs, collect, timeoutMs, m));
+    if (procs.stream().allMatch(p -> known.containsKey(p.nspace()))) {
+      CompletableFuture<Integer> done = enter(caller, procs, collect, timeoutMs, known);
+      // A job that ended since its size was read here: its end may have passed the fence by.
+      for (String ns : known.keySet()) {
+        if (!jobSizes.containsKey(ns)) {
+          fences.jobEnded(ns);
+        }
+      }
+      return done;
+    }
+    // On the controller thread, in order with the DVM's outcomes: a job that ended is unknown here,
+    // and one that ends after this entry releases the fence through jobEnded.
+    return read(v -> {
+          Map<String, Integer> m = new HashMap<>();
+          for (Proc p : procs) {
+            Integer size = ClientData.size(v, p.nspace());
+            if (size != null) {
+              m.put(p.nspace(), size);
+            }
+          }
+          return enter(caller, procs, collect, timeoutMs, m);
+        })
+        .thenCompose(f -> f);
   }
 
   private CompletableFuture<Integer> enter(
@@ -202,7 +210,7 @@ public final class ControllerUpstream implements Upstream {
       if (size == null) {
         LOG.log(
             System.Logger.Level.INFO,
-            "proc=" + caller + " fence refused: no application job " + p.nspace());
+            "proc=" + caller + " fence refused: no running application job " + p.nspace());
         return CompletableFuture.completedFuture(PmixStatus.ERR_NOT_FOUND);
       }
       if (p.rank() != Proc.RANK_WILDCARD && Integer.toUnsignedLong(p.rank()) >= size) {

@@ -82,7 +82,7 @@ final class ClientData {
     Map<String, List<Rank>> byNode = job.byNode();
     List<KVal> kvals = new ArrayList<>(jobLevel(v, job, extras, byNode));
     kvals.addAll(arrays(v, job, nodeIds, byNode));
-    for (Info i : nodeLevel(v, self.node, byNode.get(self.node), nodeIds)) {
+    for (Info i : nodeLevel(liveProcsPerNode(v), self.node, byNode.get(self.node), nodeIds)) {
       if (!i.key().equals(PmixKeys.HOSTNAME) && !i.key().equals(PmixKeys.NODEID)) {
         kvals.add(new KVal(i.key(), i.value()));
       }
@@ -237,8 +237,9 @@ final class ClientData {
       }
       kvals.add(new KVal(PmixKeys.APP_INFO_ARRAY, Value.array(DataArray.ofInfos(infos))));
     }
+    Map<String, Integer> live = liveProcsPerNode(v);
     for (Map.Entry<String, List<Rank>> node : byNode.entrySet()) {
-      List<Info> infos = nodeLevel(v, node.getKey(), node.getValue(), nodeIds);
+      List<Info> infos = nodeLevel(live, node.getKey(), node.getValue(), nodeIds);
       kvals.add(new KVal(PmixKeys.NODE_INFO_ARRAY, Value.array(DataArray.ofInfos(infos))));
     }
     return kvals;
@@ -246,14 +247,14 @@ final class ClientData {
 
   /** A node's keys, naming it first: host name, id, the job's peers there, every job's count. */
   private static List<Info> nodeLevel(
-      CoreView v, String node, List<Rank> local, Map<String, Integer> nodeIds) {
+      Map<String, Integer> live, String node, List<Rank> local, Map<String, Integer> nodeIds) {
     return List.of(
         Info.of(PmixKeys.HOSTNAME, Value.string(node)),
         Info.of(PmixKeys.NODEID, Value.uint32(nodeIds.getOrDefault(node, 0))),
         Info.of(PmixKeys.LOCAL_PEERS, Value.string(ranksText(local))),
         Info.of(PmixKeys.LOCAL_SIZE, Value.uint32(local.size())),
         Info.of(PmixKeys.LOCALLDR, Value.rank(local.get(0).rank)),
-        Info.of(PmixKeys.NODE_SIZE, Value.uint32(liveProcsOn(v, node))));
+        Info.of(PmixKeys.NODE_SIZE, Value.uint32(live.getOrDefault(node, 0))));
   }
 
   private static List<Info> rankLevel(
@@ -296,19 +297,19 @@ final class ClientData {
     return ids;
   }
 
-  /** Live processes of every application job on {@code node}. */
-  private static int liveProcsOn(CoreView v, String node) {
-    int n = 0;
+  /** Live processes of every application job, per node: one pass over the jobs. */
+  private static Map<String, Integer> liveProcsPerNode(CoreView v) {
+    Map<String, Integer> perNode = new HashMap<>();
     for (JobView j : v.jobs()) {
       if (j.kind() == JobKind.APPLICATION && j.state() != JobView.State.TERMINATED) {
         for (ProcView p : j.procs()) {
-          if (p.node().equals(node) && p.state() != ProcView.State.ENDED) {
-            n++;
+          if (p.state() != ProcView.State.ENDED) {
+            perNode.merge(p.node(), 1, Integer::sum);
           }
         }
       }
     }
-    return n;
+    return perNode;
   }
 
   /**

@@ -33,7 +33,10 @@ import picocli.CommandLine.Option;
  * {@code jdvm bench}: measures what users wait for on the embedded default (docs/cli.md "jdvm
  * bench") — the latency of spawning a one-process {@code /bin/true} job and waiting for its end,
  * job throughput with 1, 8 and 32 concurrent clients, allocation NEW+RELEASE round trips, and a
- * fresh {@code jdvm run -n 1 /bin/true} command from start to exit. It starts its own DVM in a
+ * fresh {@code jdvm run -n 1 /bin/true} command from start to exit; and the wire-up (docs/wireup.md
+ * §c.11): a fence with data over 8 ranks, as a libpmix client times its own put+commit+fence
+ * rounds, and {@code jdvm run -n N ./mpi_hello} (N = 2, 4, 8) side by side with Debian's {@code
+ * mpirun --oversubscribe -n N} on the same program, in the same run. It starts its own DVM in a
  * scratch directory, shows progress while it runs, and prints a table (or JSON). Benchmarks are not
  * tests: nothing here asserts a time.
  */
@@ -65,6 +68,14 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Fresh 'jdvm run' commands to time (default 30; 0 skips).")
   int cliRuns = 30;
 
+  @Option(
+      names = "--mpi-runs",
+      paramLabel = "N",
+      description =
+          "Runs of each 'jdvm run -n N ./mpi_hello' and 'mpirun -n N ./mpi_hello' (default 10; 0"
+              + " skips the wire-up measures).")
+  int mpiRuns = 10;
+
   private final PrintStream out = System.out;
   private final PrintStream progress = System.err;
 
@@ -89,6 +100,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (cli != null) {
           rows.add(cli);
         }
+      }
+      if (mpiRuns > 0) {
+        rows.addAll(new WireupBench(home, contact, mpiRuns, progress).rows());
       }
     }
     print(rows);

@@ -38,10 +38,12 @@ public final class Dvm implements AutoCloseable {
   private final NodeRegistry nodes;
   private final Shell shell;
   private final Controller controller;
+  private final LaunchEnvironment environment;
   private volatile boolean closed;
 
   private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment) {
     this.config = config;
+    this.environment = environment;
     this.scheduler =
         config.scheduler() == DvmConfig.SchedulerKind.EMBEDDED
             ? new EmbeddedSchedulerPort(config.spareNodes(), clockNs)
@@ -97,6 +99,11 @@ public final class Dvm implements AutoCloseable {
         a.close();
       }
     }
+  }
+
+  /** What every launched process's environment holds, and where jobs' directories are. */
+  public LaunchEnvironment environment() {
+    return environment;
   }
 
   public DvmConfig config() {

@@ -16,11 +16,13 @@ import java.util.Map;
 import java.util.Set;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.server.identity.Credentials;
+import org.jdvm.server.shell.JobDirectories;
 
 /**
  * A DVM's directory (default {@code ~/.jdvm}, docs/protocol.md): the lock that makes it one DVM's,
  * the private secret and scheduler credential, the contact file clients find the DVM by, the Unix
- * socket, the log and the scratch directory exported to processes as the PMIx tmpdir.
+ * socket, the log, and the scratch directory exported to processes as the PMIx tmpdir (in memory
+ * under {@code /dev/shm} when it can be).
  *
  * <p>Secrets are created readable by the DVM's user only; the contact file is written atomically
  * once the endpoint listens and removed when the DVM stops, so a client never reads half a file or
@@ -38,12 +40,15 @@ public final class DvmHome implements AutoCloseable {
       PosixFilePermissions.fromString("rw-------");
 
   private final Path dir;
+  private final Path tmp;
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final Credentials credentials;
 
-  private DvmHome(Path dir, FileChannel lockChannel, FileLock lock, Credentials credentials) {
+  private DvmHome(
+      Path dir, Path tmp, FileChannel lockChannel, FileLock lock, Credentials credentials) {
     this.dir = dir;
+    this.tmp = tmp;
     this.lockChannel = lockChannel;
     this.lock = lock;
     this.credentials = credentials;
@@ -76,8 +81,29 @@ public final class DvmHome implements AutoCloseable {
     Credentials credentials = Credentials.generate();
     writePrivate(dir.resolve(SECRET), credentials.secretHex() + "\n");
     writePrivate(dir.resolve(SCHEDULER_CREDENTIAL), credentials.schedulerCredential() + "\n");
-    Files.createDirectories(dir.resolve("tmp"));
-    return new DvmHome(dir, ch, lock, credentials);
+    Path tmp = scratch(dir);
+    Files.createDirectories(tmp);
+    return new DvmHome(dir, tmp, ch, lock, credentials);
+  }
+
+  /**
+   * The scratch directory: in memory ({@code /dev/shm/jdvm-<user>-<pid>-<hash of dir>}, so two DVMs
+   * of one JVM, as in tests, have two) when {@code /dev/shm} is a writable directory, since jobs'
+   * directories are below it and Open MPI keeps its shared-memory segments there (see {@code
+   * shell.JobDirectories}); else {@code <dir>/tmp}.
+   */
+  private static Path scratch(Path dir) {
+    Path shm = Path.of("/dev/shm");
+    if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+      return shm.resolve(
+          "jdvm-"
+              + System.getProperty("user.name", "user")
+              + "-"
+              + ProcessHandle.current().pid()
+              + "-"
+              + Integer.toHexString(dir.toAbsolutePath().hashCode()));
+    }
+    return dir.resolve("tmp");
   }
 
   private static String runningPid(Path dir) {
@@ -114,9 +140,12 @@ public final class DvmHome implements AutoCloseable {
     return dir.resolve(LOG);
   }
 
-  /** The scratch directory exported to launched processes as the PMIx tmpdirs. */
+  /**
+   * The scratch directory exported to launched processes as the PMIx tmpdirs, below which jobs'
+   * directories are made; removed when the DVM stops.
+   */
   public Path tmp() {
-    return dir.resolve("tmp");
+    return tmp;
   }
 
   /**
@@ -142,9 +171,13 @@ public final class DvmHome implements AutoCloseable {
     }
   }
 
-  /** Withdraws the contact file and socket, then releases the directory. */
+  /**
+   * Withdraws the contact file and socket, removes the scratch directory, then releases the
+   * directory.
+   */
   @Override
   public void close() {
+    JobDirectories.removeTree(tmp);
     try {
       Files.deleteIfExists(dir.resolve(CONTACT));
       Files.deleteIfExists(socket());

@@ -17,6 +17,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,11 +47,15 @@ import org.jdvm.server.pmix.serve.MessageServer;
 import org.jdvm.server.pmix.serve.OperationTable;
 import org.jdvm.server.pmix.serve.PeerOps;
 import org.jdvm.server.pmix.serve.QueryOps;
+import org.jdvm.server.pmix.serve.WireupOps;
 import org.jdvm.server.pmix.transport.Connection;
 import org.jdvm.server.pmix.upstream.ControllerUpstream;
 import org.jdvm.server.pmix.wireup.Connects;
 import org.jdvm.server.pmix.wireup.Endings;
+import org.jdvm.server.pmix.wireup.Fences;
+import org.jdvm.server.pmix.wireup.ModexStore;
 import org.jdvm.server.pmix.wireup.PublishedData;
+import org.jdvm.server.pmix.wireup.Timer;
 import org.jdvm.server.shell.PeerGateway;
 
 /**
@@ -114,8 +120,22 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     this.tcpServer = tcpServer;
     this.tcpAddress = localAddress(tcpServer);
     this.events = new EventRouter(serverProc);
-    this.outcomes = new OutcomeWatcher(events, output);
-    this.upstream = new ControllerUpstream(outcomes, this::requestStop);
+    Timer wireupTimer =
+        (delayMs, task) -> {
+          try {
+            ScheduledFuture<?> f = timer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+            return () -> f.cancel(false);
+          } catch (RejectedExecutionException e) {
+            return () -> {}; // closed: its connections are closed too, nobody waits
+          }
+        };
+    this.outcomes = new OutcomeWatcher(events, output, new WireupLife());
+    this.upstream =
+        new ControllerUpstream(
+            outcomes,
+            this::requestStop,
+            new ModexStore(limits.modexBytesPerRank(), wireupTimer),
+            new Fences(limits.fencesPerNamespace(), wireupTimer));
     Departures departures = new Departures(upstream);
     PublishedData published = new PublishedData(PublishedData.Limits.DEFAULT);
     Connects connects = new Connects(limits.pendingRequests() * 4);
@@ -128,6 +148,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
             new QueryOps(),
             new EventOps(events, output),
             new OperationTable.Wireup(
+                new WireupOps(),
                 new DataOps(published, timer),
                 new ConnectOps(connects, timer),
                 new LogOps(output)));
@@ -322,6 +343,24 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   }
 
   // ---- what the DVM observes -----------------------------------------------------------------
+
+  /** Jobs' lives, as the wire-up state needs them, to the upstream that holds it. */
+  private final class WireupLife implements OutcomeWatcher.JobLife {
+    @Override
+    public void spawned(String nspace, Proc spawner) {
+      upstream.jobSpawned(nspace, spawner);
+    }
+
+    @Override
+    public void procsEnded(String nspace, List<Integer> ranks) {
+      upstream.procsEnded(nspace, ranks);
+    }
+
+    @Override
+    public void ended(String nspace) {
+      upstream.jobEnded(nspace);
+    }
+  }
 
   private void observed(Outcome outcome) {
     outcomes.observed(outcome);

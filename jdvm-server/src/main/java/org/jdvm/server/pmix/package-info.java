@@ -7,7 +7,7 @@
  * <pre>
  *   transport   frames in and out, write queue, close           imports none of the others
  *   deliver     events, subscriptions, output, outcomes, feed   imports transport
- *   wireup      published data, connect collectives             imports none of the others
+ *   wireup      modex, fences, published data, connects          imports none of the others
  *   serve       operation table, Exchange, one file per family  imports transport, deliver, wireup
  *   upstream    serve's Upstream in the controller (core, views) imports serve, deliver, wireup
  *   (this)      listeners; builds the parts and passes them to constructors; sees all

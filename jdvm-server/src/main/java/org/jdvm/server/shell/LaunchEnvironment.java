@@ -1,5 +1,6 @@
 package org.jdvm.server.shell;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,13 @@ public final class LaunchEnvironment {
    */
   public static final String OMPI41_DIRECT_LAUNCH_MARKER = "JSM_JSRUN_PORT";
 
+  /**
+   * Where Open MPI 4.1 keeps a process's shared-memory segment
+   * (open-mpi/ompi@v4.1.4:opal/mca/btl/vader/btl_vader_component.c:570-573): set to the process's
+   * own directory ({@link JobDirectories}).
+   */
+  public static final String OMPI_VADER_BACKING_DIRECTORY = "OMPI_MCA_btl_vader_backing_directory";
+
   /** The marker's value: only its presence matters; the value says who set it. */
   public static final String OMPI41_DIRECT_LAUNCH_VALUE = "jdvm";
 
@@ -42,6 +50,7 @@ public final class LaunchEnvironment {
   private final String serverUri;
   private final String contact;
   private final String tmpDir;
+  private final JobDirectories jobDirectories;
   private final Credentials credentials;
 
   /**
@@ -67,7 +76,13 @@ public final class LaunchEnvironment {
     this.serverUri = serverUri;
     this.contact = contact;
     this.tmpDir = tmpDir;
+    this.jobDirectories = new JobDirectories(Path.of(tmpDir));
     this.credentials = credentials;
+  }
+
+  /** Where jobs' temporary directories are, under the scratch directory. */
+  public JobDirectories jobDirectories() {
+    return jobDirectories;
   }
 
   /**
@@ -79,6 +94,8 @@ public final class LaunchEnvironment {
   public Map<String, String> of(
       String nspace, int rank, String node, List<String> appEnv, List<String> coreEnv) {
     Map<String, String> env = new HashMap<>(base);
+    // before the app's entries, so a user's own choice wins (see JobDirectories)
+    env.put(OMPI_VADER_BACKING_DIRECTORY, jobDirectories.procdir(nspace, rank).toString());
     putAll(env, appEnv);
     putAll(env, coreEnv);
     String r = Integer.toUnsignedString(rank);

@@ -16,6 +16,9 @@ import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PackedBuffer;
+import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
@@ -30,8 +33,9 @@ import org.jdvm.server.Await;
  * Runs a protocol file against a real endpoint in front of a real DVM: blocks of a line, a {@code
  * ----} line and the expected output up to a blank line, like the core's scenario files. Peers
  * speak fully described buffers, so every reply prints generically, unit by unit, as {@code
- * TYPE:value}. The DVM's name prints as {@code $dvm}. With {@code -Djdvm.rewrite=true} the file is
- * rewritten with the actual output (review the diff).
+ * TYPE:value}, a GETNB blob decoded. The DVM's name prints as {@code $dvm}, its directory as {@code
+ * $home}, a pid as {@code <pid>}. With {@code -Djdvm.rewrite=true} the file is rewritten with the
+ * actual output (review the diff).
  *
  * <p>Lines: {@code config nodes=N slots=N spare=N} (first); {@code open NAME tool [v41|v61]};
  * {@code open NAME client NS.RANK} (a launched process, admitted with its own credential once its
@@ -40,9 +44,11 @@ import org.jdvm.server.Await;
  * without waiting; {@code NAME next} prints the next frame, whatever its tag. Tokens pack in order:
  * {@code status:N}, {@code size:N}, {@code u8:N}, {@code u32:N}, {@code u64:N}, {@code rank:N},
  * {@code directive:N}, {@code range:N}, {@code channel:N}, {@code str:TEXT} ({@code str:~} is
- * NULL), {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the PROCs), {@code
- * apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}, {@code persist:N}, {@code time:N}, {@code
- * bo:HEX} (a BYTE_OBJECT). A BYTE_OBJECT in a reply prints as the units it holds, in brackets.
+ * NULL), {@code scope:N}, {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the
+ * PROCs), {@code buffer:[key=TOKEN,…]} (a PMIX_BUFFER of one KVAL unit per entry, as COMMIT sends),
+ * {@code apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}, {@code persist:N}, {@code time:N},
+ * {@code bo:HEX} (a BYTE_OBJECT). A BYTE_OBJECT in a reply prints as the units it holds, in
+ * brackets.
  */
 final class ProtocolRunner implements AutoCloseable {
   private final Path home;
@@ -80,7 +86,10 @@ final class ProtocolRunner implements AutoCloseable {
       }
       out.append("----\n");
       for (String a : actual) {
-        out.append(a.replace(fixture.endpoint.dvmName(), "$dvm")).append('\n');
+        out.append(
+                a.replace(home.toAbsolutePath().toString(), "$home")
+                    .replace(fixture.endpoint.dvmName(), "$dvm"))
+            .append('\n');
       }
       if (i >= lines.size() || !lines.get(i).isBlank()) {
         out.append('\n');
@@ -121,7 +130,7 @@ final class ProtocolRunner implements AutoCloseable {
               List.of(cred),
               WireFormat.V41.withBufferType(BufferType.FULLY_DESCRIBED));
       if (p == null) {
-        throw new IllegalStateException("the endpoint refused " + proc);
+        return List.of("refused");
       }
       peers.put(words.get(1), p);
       return List.of("admitted " + p.self());
@@ -184,6 +193,13 @@ final class ProtocolRunner implements AutoCloseable {
     String v = tv[1];
     switch (tv[0]) {
       case "infos" -> p.packInfos(infos(list(v)));
+      case "buffer" -> {
+        Packer kvals = new Packer(p.format());
+        for (Info i : infos(list(v))) {
+          kvals.pack(DataType.KVAL, new KVal(i.key(), i.value()));
+        }
+        p.packBuffer(new PackedBuffer(p.format().bufferType(), ByteObject.of(kvals.toByteArray())));
+      }
       case "procs" -> {
         List<Proc> procs = new ArrayList<>();
         for (String s : list(v)) {
@@ -257,6 +273,7 @@ final class ProtocolRunner implements AutoCloseable {
       case "bool" -> Value.bool(Boolean.parseBoolean(v));
       case "proc" -> Value.proc(proc(v));
       case "int" -> Value.integer(Integer.parseInt(v));
+      case "scope" -> Value.of(DataType.SCOPE, Long.parseLong(v));
       case "persist" -> Value.of(DataType.PERSIST, Long.parseLong(v));
       case "time" -> Value.of(DataType.TIME, Long.parseLong(v));
       case "bo" -> new Value(DataType.BYTE_OBJECT, ByteObject.of(HexFormat.of().parseHex(v)));
@@ -277,13 +294,14 @@ final class ProtocolRunner implements AutoCloseable {
     while (in.hasRemaining()) {
       DataType type = DataType.fromCode(declaredType(b, in.position()));
       for (Object datum : in.unpack(type)) {
-        units.add(type.name() + ":" + inner(type, datum, format));
+        String blob = type == DataType.BYTE_OBJECT ? blob(format, (ByteObject) datum) : null;
+        units.add(blob != null ? blob : type.name() + ":" + inner(type, datum, format));
       }
     }
     return String.join(" ", units);
   }
 
-  /** A BYTE_OBJECT that holds units (a connect's job data, a get's blob) prints them. */
+  /** A BYTE_OBJECT that holds units (a connect's job data) prints them. */
   private static String inner(DataType type, Object datum, WireFormat format) {
     if (type == DataType.BYTE_OBJECT) {
       byte[] bytes = ((ByteObject) datum).toByteArray();
@@ -312,6 +330,29 @@ final class ProtocolRunner implements AutoCloseable {
       if ((b[k++] & 0x80) == 0) {
         return code;
       }
+    }
+  }
+
+  /**
+   * A GETNB blob ({@code PROC | KVAL…}, docs/wireup.md §c.3) as {@code BLOB:ns.rank{key=…, …}};
+   * {@code null} when the bytes are not one.
+   */
+  private static String blob(WireFormat format, ByteObject bytes) {
+    try {
+      Unpacker in = new Unpacker(format, bytes.toByteArray());
+      Proc proc = in.unpackProc();
+      List<String> kvals = new ArrayList<>();
+      while (in.hasRemaining()) {
+        KVal k = (KVal) in.unpackOne(DataType.KVAL);
+        kvals.add(
+            k.key().equals(PmixKeys.PROC_PID)
+                ? "{key=" + k.key() + ", <pid>}"
+                : DataPrinter.render(DataType.KVAL, k));
+      }
+      String rank = proc.rank() == Proc.RANK_WILDCARD ? "*" : Integer.toString(proc.rank());
+      return "BLOB:" + proc.nspace() + "." + rank + String.join("", kvals);
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 

@@ -1,19 +1,22 @@
 package org.jdvm.server.pmix.deliver;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdvm.core.Change;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.RequestId;
+import org.jdvm.pmix.Proc;
 import org.jdvm.server.pmix.transport.Connection;
 
 /**
  * What the endpoint learns from the DVM's outcomes, on the controller thread, right after each
  * outcome's effects were dispatched: which connection spawned a job (so its output and its end find
  * that connection, even output read before the spawn is answered), when a job's processes have pids
- * (for the kernel's word on who a connecting client is), which jobs the core forgot, and every
- * change for the operator feed.
+ * (for the kernel's word on who a connecting client is), which jobs the core forgot, every change
+ * for the operator feed, and, for the wire-up ({@link JobLife}), who spawned a job, which processes
+ * ended and which jobs ended.
  *
  * <p>A job an application process spawned without asking for its output ({@code MPI_Comm_spawn})
  * inherits its parent job's forwarding: its output reaches the tool that ran the parent, as mpirun
@@ -22,20 +25,38 @@ import org.jdvm.server.pmix.transport.Connection;
  * for the children and shows all of their output, as mpirun does.
  */
 public final class OutcomeWatcher {
+  /**
+   * Who else follows jobs' lives: the wire-up state (fences stop waiting for ended processes; a
+   * job's committed data and directories go when it ends; a spawned job's job data names its
+   * spawner). Called on the controller thread; it must not block.
+   */
+  public interface JobLife {
+    /** A job was spawned by {@code spawner} ({@code null} when no process asked). */
+    void spawned(String nspace, Proc spawner);
+
+    /** Processes of a job ended. */
+    void procsEnded(String nspace, List<Integer> ranks);
+
+    /** A job ended: its last process ended, or it was told to terminate and did. */
+    void ended(String nspace);
+  }
+
   /** What a spawn's requester asked to hear of the job, until the core has accepted it. */
   public record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {}
 
   private final EventRouter events;
   private final OutputRouter output;
+  private final JobLife life;
   private final Map<Long, SpawnIntent> spawns = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> started = new ConcurrentHashMap<>();
 
   /** Live jobs that inherited their forwarding, and the job whose tool they report to. */
   private final Map<String, String> inheritedFrom = new ConcurrentHashMap<>();
 
-  public OutcomeWatcher(EventRouter events, OutputRouter output) {
+  public OutcomeWatcher(EventRouter events, OutputRouter output, JobLife life) {
     this.events = events;
     this.output = output;
+    this.life = life;
   }
 
   /** A spawn is about to be submitted under {@code id}. */
@@ -52,9 +73,14 @@ public final class OutcomeWatcher {
   public void observed(Outcome outcome) {
     for (Change change : outcome.changes()) {
       switch (change) {
-        case Change.JobSpawned js -> jobSpawned(js);
+        case Change.JobSpawned js -> {
+          life.spawned(js.namespace(), js.spawner());
+          jobSpawned(js);
+        }
+        case Change.ProcsEnded pe -> life.procsEnded(pe.namespace(), pe.ranks());
         case Change.JobRetired jr -> output.jobRetired(jr.namespace());
         case Change.JobTerminated jt -> {
+          life.ended(jt.namespace());
           String root = inheritedFrom.remove(jt.namespace());
           if (root != null) {
             events.inheritorEnded(root);

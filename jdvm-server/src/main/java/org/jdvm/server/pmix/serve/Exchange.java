@@ -185,6 +185,17 @@ public final class Exchange {
         });
   }
 
+  /**
+   * Waits for an answer that may take long (a get waiting for a commit, a fence waiting for its
+   * participants) within the connection's budget of waiting requests: refused {@code
+   * PMIX_ERR_OUT_OF_RESOURCE} past {@link EndpointLimits#pendingRequests}; {@code then} gets the
+   * answer, a failure is answered as an error.
+   */
+  public <T> void await(CompletableFuture<T> answer, Consumer<T> then) throws BadRequest {
+    reserve(1);
+    read(answer.whenComplete((r, t) -> context.pending().decrementAndGet()), then);
+  }
+
   /** How a failed future is reported to the peer: its input refused, or the DVM unreachable. */
   static int statusOf(Throwable t) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;

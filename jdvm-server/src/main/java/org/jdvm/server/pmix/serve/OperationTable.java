@@ -26,8 +26,11 @@ public final class OperationTable {
     }
   }
 
-  /** The wire-up families (docs/wireup.md §c.4–§c.6): published data, connect, log. */
-  public record Wireup(DataOps data, ConnectOps connects, LogOps log) {}
+  /**
+   * The wire-up families (docs/wireup.md §c): the modex (commit, fence; peers' data is read with
+   * GETNB), published data, connect, log.
+   */
+  public record Wireup(WireupOps modex, DataOps data, ConnectOps connects, LogOps log) {}
 
   /** The table of the DVM's endpoint, from its operation families. */
   public static OperationTable of(
@@ -39,9 +42,8 @@ public final class OperationTable {
       Wireup wireup) {
     return new OperationTable(
         List.of(
-            // the peer's own life: finalize, commit, stop the DVM
+            // the peer's own life: finalize, stop the DVM
             new Row(Commands.FINALIZE_CMD, Operation.ErrorShape.STATUS, peers::finalizeTool),
-            new Row(Commands.COMMIT_CMD, Operation.ErrorShape.NONE, peers::commit),
             new Row(JdvmProtocol.STOP_CMD, Operation.ErrorShape.STATUS, peers::stop),
             // allocation and session control
             new Row(Commands.ALLOC_CMD, Operation.ErrorShape.STATUS_INFOS, allocations::allocate),
@@ -63,6 +65,9 @@ public final class OperationTable {
             new Row(Commands.DEREGEVENTS_CMD, Operation.ErrorShape.NONE, events::deregister),
             new Row(Commands.IOF_PULL_CMD, Operation.ErrorShape.STATUS, events::iofPull),
             new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister),
+            // wire-up: commit, fence (peers' data is read with GETNB)
+            new Row(Commands.COMMIT_CMD, Operation.ErrorShape.STATUS, wireup.modex()::commit),
+            new Row(Commands.FENCENB_CMD, Operation.ErrorShape.STATUS, wireup.modex()::fence),
             // wire-up: published data, connect and disconnect, log
             new Row(Commands.PUBLISHNB_CMD, Operation.ErrorShape.STATUS, wireup.data()::publish),
             new Row(Commands.LOOKUPNB_CMD, Operation.ErrorShape.STATUS, wireup.data()::lookup),

@@ -3,17 +3,21 @@ package org.jdvm.server.pmix.serve;
 import java.util.List;
 import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.server.pmix.transport.Peer;
+import org.jdvm.server.pmix.wireup.Blob;
 
 /**
  * Reads (docs/protocol.md "How jdvm reads the standard commands"): {@code PMIx_Query_info} (QUERY),
- * a client's job data at {@code PMIx_Init} (REQ), and {@code PMIx_Get} of what the DVM holds
- * (GETNB). Each is answered from the {@link Upstream}'s read, packed in the peer's format.
+ * a client's job data at {@code PMIx_Init} (REQ), and {@code PMIx_Get} of job data and of what
+ * peers committed (GETNB). Each is answered from the {@link Upstream}'s read, packed in the peer's
+ * format.
  */
 public final class QueryOps {
   /** QUERY: {@code SIZE n | QUERY…}; answered {@code STATUS | SIZE n | INFO}. */
@@ -41,28 +45,42 @@ public final class QueryOps {
   }
 
   /**
-   * GETNB: {@code STRING nspace | PROC_RANK | SIZE n | INFO | STRING key}; answered {@code STATUS |
-   * BYTE_OBJECT (PROC | KVAL)}.
+   * GETNB (docs/wireup.md §c.3): {@code STRING nspace | PROC_RANK | SIZE n | INFO… | STRING key}
+   * (the key absent for a NULL key); directives {@code pmix.immediate} BOOL and {@code
+   * pmix.timeout} seconds. Answered {@code STATUS}, then on SUCCESS one {@code BYTE_OBJECT} per
+   * blob, each {@code PROC | KVAL…}; a key absent from the blobs is NOT_FOUND to the client.
    */
   void get(Exchange x) throws BadRequest {
     String nspace = x.in().unpackString();
     int rank = (int) x.in().unpackInteger(DataType.PROC_RANK);
-    x.infos();
-    String key = x.in().unpackString();
-    Proc proc = new Proc(nspace == null ? "" : nspace, rank);
-    x.read(
-        x.upstream().get(proc, key),
-        found -> {
-          if (found.isEmpty()) {
-            x.replyStatus(PmixStatus.ERR_NOT_FOUND);
+    List<Info> infos = x.infos();
+    String key = x.in().hasRemaining() ? x.in().unpackString() : null;
+    boolean immediate = false;
+    long timeoutMs = 0;
+    for (Info i : infos) {
+      switch (i.key()) {
+        case PmixKeys.IMMEDIATE -> immediate = Values.bool(i);
+        case PmixKeys.TIMEOUT -> timeoutMs = Values.count(i) * 1000L;
+        default -> {}
+      }
+    }
+    Proc target = new Proc(nspace == null ? "" : nspace, rank);
+    x.await(
+        x.upstream().get(x.self(), target, key, immediate, timeoutMs),
+        got -> {
+          if (got.status() != PmixStatus.SUCCESS) {
+            x.replyStatus(got.status());
             return;
           }
-          byte[] data = x.packer().packProc(proc).pack(DataType.KVAL, found.get()).toByteArray();
-          x.reply(
-              x.packer()
-                  .packStatus(PmixStatus.SUCCESS)
-                  .pack(DataType.BYTE_OBJECT, ByteObject.of(data))
-                  .toByteArray());
+          Packer out = x.packer().packStatus(PmixStatus.SUCCESS);
+          for (Blob b : got.blobs()) {
+            Packer blob = x.packer().packProc(b.proc());
+            for (KVal k : b.kvals()) {
+              blob.pack(DataType.KVAL, k);
+            }
+            out.pack(DataType.BYTE_OBJECT, ByteObject.of(blob.toByteArray()));
+          }
+          x.reply(out.toByteArray());
         });
   }
 }

@@ -12,7 +12,9 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
+import org.jdvm.server.pmix.wireup.Blob;
 import org.jdvm.server.pmix.wireup.Member;
+import org.jdvm.server.pmix.wireup.ModexStore;
 
 /**
  * Everything the serving half needs from the DVM, and the seam where it may run elsewhere: in the
@@ -57,8 +59,46 @@ public interface Upstream {
   /** The job data of a launched process's job (REQ); empty when there is no such process. */
   CompletableFuture<Optional<List<KVal>>> jobData(Proc proc);
 
-  /** One key of a process's data (GETNB); empty when nobody holds it. */
-  CompletableFuture<Optional<KVal>> get(Proc proc, String key);
+  /**
+   * A GETNB's answer: its status and, on SUCCESS, the blobs to send in order (docs/wireup.md §c.3).
+   */
+  record Got(int status, List<Blob> blobs) {
+    public Got {
+      blobs = List.copyOf(blobs);
+    }
+  }
+
+  /**
+   * {@code PMIx_Get} of what the DVM or a peer holds (GETNB, docs/wireup.md §c.3): rank WILDCARD is
+   * the job's data; a rank of the requester's namespace is what it committed in the scope the
+   * requester sees; a rank of another namespace is the job's data, then the rank's. A key not
+   * committed yet waits for the target's commits up to {@code timeoutMs} ({@code
+   * PMIX_ERR_TIMEOUT}), unless {@code immediate} ({@code PMIX_ERR_NOT_FOUND} at once).
+   *
+   * @param key the key asked for, or {@code null} for everything visible
+   */
+  CompletableFuture<Got> get(
+      Proc requester, Proc target, String key, boolean immediate, long timeoutMs);
+
+  /**
+   * {@code PMIx_Commit} (COMMIT): keeps what {@code proc} committed, per scope, replacing key by
+   * key.
+   *
+   * @return SUCCESS, or {@code PMIX_ERR_OUT_OF_RESOURCE} past the rank's bound (nothing kept)
+   */
+  int commit(Proc proc, List<ModexStore.Entry> local, List<ModexStore.Entry> remote);
+
+  /**
+   * {@code PMIx_Fence} (FENCENB, docs/wireup.md §c.2): completes with the fence's status once every
+   * participant entered or is gone, or at once with a refusal ({@code PMIX_ERR_NOT_FOUND} for a
+   * namespace the DVM has no application job of, {@code PMIX_ERR_BAD_PARAM} for a rank it does not
+   * have or a caller that is not a participant, {@code PMIX_ERR_OUT_OF_RESOURCE} past the open
+   * fences' bound).
+   *
+   * @param procs the participants as named (not empty: the caller's namespace is WILDCARD)
+   * @param timeoutMs the caller's {@code pmix.timeout}, 0 for none
+   */
+  CompletableFuture<Integer> fence(Proc caller, List<Proc> procs, boolean collect, long timeoutMs);
 
   /**
    * An application namespace as a collective sees it: how many ranks it has and which of them

@@ -8,12 +8,12 @@
  * control), {@link org.jdvm.server.pmix.serve.JobOps} (spawn, job control, abort), {@link
  * org.jdvm.server.pmix.serve.QueryOps} (query, job data, get), {@link
  * org.jdvm.server.pmix.serve.EventOps} (events, I/O forwarding), {@link
- * org.jdvm.server.pmix.serve.PeerOps} (finalize, commit, stop), {@link
- * org.jdvm.server.pmix.serve.DataOps} (publish, lookup, unpublish), {@link
- * org.jdvm.server.pmix.serve.ConnectOps} (connect, disconnect), {@link
- * org.jdvm.server.pmix.serve.LogOps} (log) and {@link org.jdvm.server.pmix.serve.Admission} (the
- * handshake and identity). {@link org.jdvm.server.pmix.serve.MessageServer} is the transport's
- * handler that runs them.
+ * org.jdvm.server.pmix.serve.WireupOps} (commit, fence), {@link org.jdvm.server.pmix.serve.DataOps}
+ * (publish, lookup, unpublish), {@link org.jdvm.server.pmix.serve.ConnectOps} (connect,
+ * disconnect), {@link org.jdvm.server.pmix.serve.LogOps} (log), {@link
+ * org.jdvm.server.pmix.serve.PeerOps} (finalize, stop) and {@link
+ * org.jdvm.server.pmix.serve.Admission} (the handshake and identity). {@link
+ * org.jdvm.server.pmix.serve.MessageServer} is the transport's handler that runs them.
  *
  * <p>The seam: everything the serving half needs from the DVM goes through {@link
  * org.jdvm.server.pmix.serve.Upstream}, so the same operations run in the controller (against the
@@ -21,17 +21,18 @@
  * forwarding the rest).
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports {@code transport}, {@code
- * deliver} and {@code wireup} (the published data and collectives it reads requests into), never
- * {@code upstream} or the endpoint's face.
+ * deliver} and {@code wireup} (the modex's value types, the published data and collectives it reads
+ * requests into), never {@code upstream} or the endpoint's face.
  *
  * <p>Invariants: a value of the wrong PMIx type is refused {@code PMIX_ERR_BAD_PARAM} before the
  * DVM sees anything; a request past an {@link org.jdvm.server.pmix.serve.EndpointLimits} limit is
  * refused {@code PMIX_ERR_OUT_OF_RESOURCE} and submits nothing; every request is answered on its
- * tag, in its operation's error shape when refused, except DEREGEVENTS and COMMIT, which libpmix
- * does not wait for; a command without a row is {@code PMIX_ERR_NOT_SUPPORTED} at once; a wait
- * (lookup, connect) ends by its answer, its {@code pmix.timeout} or its connection's end; {@code
- * PMIX_ERR_PARTIAL_SUCCESS} is sent only to the members of a connect or disconnect that lost one,
- * as libpmix's server does; a peer is refused only by closing its socket, the only refusal libpmix
- * 4.2.2 notices.
+ * tag, in its operation's error shape when refused, except DEREGEVENTS, which libpmix does not wait
+ * for; a command without a row is {@code PMIX_ERR_NOT_SUPPORTED} at once; a wait (a fence, a get
+ * waiting for a commit, a lookup, a connect) ends by its answer, its {@code pmix.timeout} or its
+ * connection's end, and counts against its connection's waiting requests; {@code
+ * PMIX_ERR_PARTIAL_SUCCESS} is sent only to the members of a fence, connect or disconnect that lost
+ * one, as libpmix's server does; a peer is refused only by closing its socket, the only refusal
+ * libpmix 4.2.2 notices.
  */
 package org.jdvm.server.pmix.serve;

@@ -1,12 +1,17 @@
 package org.jdvm.server.pmix.upstream;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -17,6 +22,7 @@ import org.jdvm.core.RequestId;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.core.query.JobView;
 import org.jdvm.core.query.ProcView;
+import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PmixStatus;
@@ -25,7 +31,13 @@ import org.jdvm.pmix.Query;
 import org.jdvm.server.Dvm;
 import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.serve.Upstream;
+import org.jdvm.server.pmix.wireup.Blob;
+import org.jdvm.server.pmix.wireup.FenceSet;
+import org.jdvm.server.pmix.wireup.Fences;
 import org.jdvm.server.pmix.wireup.Member;
+import org.jdvm.server.pmix.wireup.ModexStore;
+import org.jdvm.server.pmix.wireup.Visibility;
+import org.jdvm.server.shell.JobDirectories;
 
 /**
  * The serving half's {@link Upstream} in the controller: requests go to the core through the {@link
@@ -33,23 +45,71 @@ import org.jdvm.server.pmix.wireup.Member;
  * the core's views and return copies ({@link ClientData}, {@link QueryAnswers}).
  */
 public final class ControllerUpstream implements Upstream {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  /** How long a get waits for a commit without {@code pmix.timeout} (pmix_server_get.c:429-446). */
+  public static final long DEFAULT_GET_WAIT_MS = 2000;
+
+  /** Job directories are removed on their own threads, off the controller thread. */
+  private static final Executor IO = Executors.newVirtualThreadPerTaskExecutor();
+
   private final Pending pending = new Pending();
   private final OutcomeWatcher outcomes;
   private final Runnable stop;
+  private final ModexStore modex;
+  private final Fences fences;
+  private final Map<String, Integer> jobSizes = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> placements = new ConcurrentHashMap<>();
+  private final Map<String, Proc> spawners = new ConcurrentHashMap<>();
   private volatile Dvm dvm;
+  private volatile JobDirectories dirs;
 
   /**
    * @param outcomes tells when a job's processes have pids
    * @param stop stops the DVM without blocking; run after a STOP request was answered
+   * @param modex what ranks committed
+   * @param fences the open fences
    */
-  public ControllerUpstream(OutcomeWatcher outcomes, Runnable stop) {
+  public ControllerUpstream(
+      OutcomeWatcher outcomes, Runnable stop, ModexStore modex, Fences fences) {
     this.outcomes = outcomes;
     this.stop = stop;
+    this.modex = modex;
+    this.fences = fences;
   }
 
-  /** From now on requests go to {@code dvm}. */
+  /** From now on requests go to {@code dvm}; jobs' directories are made where it says. */
   public void attach(Dvm dvm) {
+    this.dirs = dvm.environment().jobDirectories();
     this.dvm = dvm;
+  }
+
+  // ---- what the DVM's outcomes tell (OutcomeWatcher, on the controller thread) ----------------
+
+  /** A job was spawned; {@code spawner} is the process that asked, if a job's. */
+  public void jobSpawned(String nspace, Proc spawner) {
+    if (spawner != null) {
+      spawners.put(nspace, spawner);
+    }
+  }
+
+  /** Processes ended: fences stop waiting for them. */
+  public void procsEnded(String nspace, List<Integer> ranks) {
+    fences.procsEnded(nspace, ranks);
+  }
+
+  /** A job ended: its fences, committed data and directories go. */
+  public void jobEnded(String nspace) {
+    // forget the size first: a fence entered with it from now on sees it gone (see fence)
+    jobSizes.remove(nspace);
+    placements.remove(nspace);
+    fences.jobEnded(nspace);
+    modex.forget(nspace);
+    spawners.remove(nspace);
+    JobDirectories d = dirs;
+    if (d != null) {
+      IO.execute(() -> d.remove(nspace));
+    }
   }
 
   /** The core's answer to a request submitted here (the shell's {@code PeerGateway.reply}). */
@@ -90,12 +150,241 @@ public final class ControllerUpstream implements Upstream {
 
   @Override
   public CompletableFuture<Optional<List<KVal>>> jobData(Proc proc) {
-    return read(v -> ClientData.jobInfo(v, proc));
+    JobDirectories d = dirs;
+    return read(v -> ClientData.jobInfo(v, proc, extras(proc.nspace())))
+        .thenApplyAsync(
+            kvals -> {
+              if (kvals.isPresent()) {
+                d.create(proc.nspace(), proc.rank());
+              }
+              return kvals;
+            },
+            IO);
+  }
+
+  private ClientData.Extras extras(String nspace) {
+    return new ClientData.Extras(dirs, spawners.get(nspace));
   }
 
   @Override
-  public CompletableFuture<Optional<KVal>> get(Proc proc, String key) {
-    return read(v -> ClientData.lookup(v, proc.nspace(), proc.rank(), key));
+  public int commit(Proc proc, List<ModexStore.Entry> local, List<ModexStore.Entry> remote) {
+    return modex.commit(proc, local, remote);
+  }
+
+  @Override
+  public CompletableFuture<Integer> fence(
+      Proc caller, List<Proc> procs, boolean collect, long timeoutMs) {
+    Map<String, Integer> known = new HashMap<>();
+    for (Proc p : procs) {
+      Integer size = jobSizes.get(p.nspace());
+      if (size != null) {
+        known.put(p.nspace(), size);
+      }
+    }
+    if (procs.stream().allMatch(p -> known.containsKey(p.nspace()))) {
+      CompletableFuture<Integer> done = enter(caller, procs, collect, timeoutMs, known);
+      // A job that ended since its size was read here: its end may have passed the fence by.
+      for (String ns : known.keySet()) {
+        if (!jobSizes.containsKey(ns)) {
+          fences.jobEnded(ns);
+        }
+      }
+      return done;
+    }
+    // On the controller thread, in order with the DVM's outcomes: a job that ended is unknown here,
+    // and one that ends after this entry releases the fence through jobEnded.
+    return read(v -> {
+          Map<String, Integer> m = new HashMap<>();
+          for (Proc p : procs) {
+            Integer size = ClientData.size(v, p.nspace());
+            if (size != null) {
+              m.put(p.nspace(), size);
+            }
+          }
+          return enter(caller, procs, collect, timeoutMs, m);
+        })
+        .thenCompose(f -> f);
+  }
+
+  private CompletableFuture<Integer> enter(
+      Proc caller, List<Proc> procs, boolean collect, long timeoutMs, Map<String, Integer> sizes) {
+    for (Proc p : procs) {
+      Integer size = sizes.get(p.nspace());
+      if (size == null) {
+        LOG.log(
+            System.Logger.Level.INFO,
+            "proc=" + caller + " fence refused: no running application job " + p.nspace());
+        return CompletableFuture.completedFuture(PmixStatus.ERR_NOT_FOUND);
+      }
+      if (p.rank() != Proc.RANK_WILDCARD && Integer.toUnsignedLong(p.rank()) >= size) {
+        LOG.log(
+            System.Logger.Level.INFO,
+            "proc=" + caller + " fence refused: " + p + " is not a rank of a job of " + size);
+        return CompletableFuture.completedFuture(PmixStatus.ERR_BAD_PARAM);
+      }
+    }
+    sizes.forEach(jobSizes::putIfAbsent);
+    CompletableFuture<Integer> done = new CompletableFuture<>();
+    int status =
+        fences.enter(FenceSet.of(procs, sizes), caller, collect, timeoutMs, done::complete);
+    if (status != PmixStatus.SUCCESS) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "proc=" + caller + " fence refused: " + PmixStatus.name(status) + " procs=" + procs);
+      done.complete(status);
+    }
+    return done;
+  }
+
+  @Override
+  public CompletableFuture<Got> get(
+      Proc requester, Proc target, String key, boolean immediate, long timeoutMs) {
+    GetPlan known = peerPlan(requester, target, key);
+    CompletableFuture<GetPlan> plan =
+        known != null
+            ? CompletableFuture.completedFuture(known)
+            : read(v -> plan(v, requester, target, key));
+    return plan.thenCompose(
+        p -> {
+          if (p.answer() != null) {
+            return CompletableFuture.completedFuture(p.answer());
+          }
+          CompletableFuture<Got> got = new CompletableFuture<>();
+          modex.get(
+              target,
+              key,
+              p.visibility(),
+              immediate,
+              timeoutMs > 0 ? timeoutMs : DEFAULT_GET_WAIT_MS,
+              fetched -> got.complete(combine(p, target, fetched)));
+          return got;
+        });
+  }
+
+  /**
+   * The plan of a get of a peer's committed data (same job, a rank, not a reserved key) from the
+   * placements already known, without asking the controller: MPI_Init makes N·(N−1) of them. {@code
+   * null} when the placements are not known yet.
+   */
+  private GetPlan peerPlan(Proc requester, Proc target, String key) {
+    if (target.rank() == Proc.RANK_WILDCARD
+        || !requester.nspace().equals(target.nspace())
+        || (key != null && key.startsWith(ModexStore.RESERVED_PREFIX))) {
+      return null;
+    }
+    List<String> nodes = placements.get(target.nspace());
+    if (nodes == null) {
+      return null;
+    }
+    if (target.rank() < 0 || target.rank() >= nodes.size()) {
+      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+    }
+    Visibility visibility;
+    if (requester.equals(target)) {
+      visibility = Visibility.OWN;
+    } else {
+      boolean sameNode =
+          requester.rank() >= 0
+              && requester.rank() < nodes.size()
+              && nodes.get(requester.rank()).equals(nodes.get(target.rank()));
+      visibility = sameNode ? Visibility.LOCAL : Visibility.REMOTE;
+    }
+    return new GetPlan(null, visibility, List.of(), List.of());
+  }
+
+  /** What a get needs from the core: an answer already, or which buffers to read and what first. */
+  private record GetPlan(
+      Got answer, Visibility visibility, List<Blob> first, List<KVal> procData) {}
+
+  private GetPlan plan(CoreView v, Proc requester, Proc target, String key) {
+    List<String> nodes = ClientData.placement(v, target.nspace());
+    if (nodes != null) {
+      placements.putIfAbsent(target.nspace(), nodes);
+    }
+    ClientData.Extras extras = extras(target.nspace());
+    if (target.rank() == Proc.RANK_WILDCARD) {
+      Optional<List<KVal>> job = ClientData.jobBlob(v, target.nspace(), extras);
+      if (job.isEmpty()) {
+        return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+      }
+      List<KVal> kvals = key == null ? job.get() : withKey(job.get(), key);
+      List<Blob> blobs = kvals.isEmpty() ? List.of() : List.of(new Blob(target, kvals));
+      return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
+    }
+    Optional<List<KVal>> procData = ClientData.procBlob(v, target, extras);
+    if (procData.isEmpty()) {
+      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+    }
+    Visibility visibility;
+    if (requester.equals(target)) {
+      visibility = Visibility.OWN;
+    } else {
+      String here = ClientData.nodeOf(v, requester);
+      visibility =
+          here != null && here.equals(ClientData.nodeOf(v, target))
+              ? Visibility.LOCAL
+              : Visibility.REMOTE;
+    }
+    boolean sameJob = requester.nspace().equals(target.nspace());
+    boolean reserved = key != null && key.startsWith(ModexStore.RESERVED_PREFIX);
+    if (sameJob && reserved) {
+      // A reserved key of a peer is job data, which the client got at init: answer from it.
+      List<KVal> kvals = withKey(procData.get(), key);
+      return new GetPlan(
+          kvals.isEmpty()
+              ? new Got(PmixStatus.ERR_NOT_FOUND, List.of())
+              : new Got(PmixStatus.SUCCESS, List.of(new Blob(target, kvals))),
+          null,
+          null,
+          null);
+    }
+    if (sameJob) {
+      return new GetPlan(null, visibility, List.of(), List.of());
+    }
+    List<Blob> first =
+        List.of(
+            new Blob(
+                Proc.wildcard(target.nspace()),
+                ClientData.jobBlob(v, target.nspace(), extras).orElse(List.of())));
+    if (reserved) {
+      List<Blob> blobs = new ArrayList<>(first);
+      blobs.add(new Blob(target, procData.get()));
+      return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
+    }
+    return new GetPlan(null, visibility, first, procData.get());
+  }
+
+  private static Got combine(GetPlan plan, Proc target, ModexStore.Fetched fetched) {
+    if (fetched.status() != PmixStatus.SUCCESS) {
+      return new Got(fetched.status(), List.of());
+    }
+    List<Blob> blobs = new ArrayList<>(plan.first());
+    List<KVal> kvals = new ArrayList<>(plan.procData());
+    kvals.addAll(fetched.kvals());
+    blobs.add(new Blob(target, kvals));
+    return new Got(PmixStatus.SUCCESS, blobs);
+  }
+
+  /** The entries under {@code key}, or the node and app arrays that hold it. */
+  private static List<KVal> withKey(List<KVal> kvals, String key) {
+    List<KVal> hits = new ArrayList<>();
+    for (KVal k : kvals) {
+      if (k.key().equals(key)) {
+        hits.add(k);
+      }
+    }
+    if (!hits.isEmpty()) {
+      return hits;
+    }
+    for (KVal k : kvals) {
+      if (k.value().type() == DataType.DATA_ARRAY
+          && k.value().asArray().type() == DataType.INFO
+          && k.value().asArray().elementsAs(Info.class).stream()
+              .anyMatch(i -> i.key().equals(key))) {
+        hits.add(k);
+      }
+    }
+    return hits;
   }
 
   @Override
@@ -116,7 +405,7 @@ public final class ControllerUpstream implements Upstream {
         v -> {
           Map<String, List<KVal>> out = new LinkedHashMap<>();
           for (String ns : copy) {
-            ClientData.namespaceInfo(v, ns).ifPresent(kvals -> out.put(ns, kvals));
+            ClientData.namespaceInfo(v, ns, extras(ns)).ifPresent(kvals -> out.put(ns, kvals));
           }
           return out;
         });

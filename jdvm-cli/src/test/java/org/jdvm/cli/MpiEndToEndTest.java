@@ -1,0 +1,200 @@
+package org.jdvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jdvm.pmix.json.Json;
+import org.jdvm.server.DvmConfig;
+import org.jdvm.server.DvmServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Open MPI 4.1 programs and mpi4py under {@code jdvm run} (docs/wireup.md §e), on a DVM of two
+ * nodes of two slots, so that -n 4 spans two (virtual) nodes of one host: every rank's line, exit
+ * status 0, and no process of the job left alive nor its directory left behind. Without Debian's
+ * {@code mpicc} ({@code libopenmpi-dev}) or {@code python3-mpi4py} the tests are skipped, saying
+ * why.
+ */
+class MpiEndToEndTest {
+  private static final Path PROGRAMS = Path.of("../jdvm-client/src/test/resources/wireup");
+  private static final String PYTHON = "/usr/bin/python3";
+
+  @TempDir static Path dir;
+  @TempDir static Path bin;
+  private static DvmServer server;
+  private static String noMpi;
+  private static String noMpi4py;
+
+  @BeforeAll
+  static void compileAndStart() throws Exception {
+    // a missing source is this checkout's fault, not a missing package: fail, do not skip
+    assertThat(PROGRAMS.resolve("mpi_hello.c")).exists();
+    for (String program : List.of("mpi_hello", "mpi_allreduce", "mpi_ring")) {
+      List<String> cmd =
+          List.of(
+              "mpicc",
+              "-o",
+              bin.resolve(program).toString(),
+              PROGRAMS.resolve(program + ".c").toString());
+      if (!succeeds(cmd)) {
+        noMpi = "mpicc (libopenmpi-dev) could not build " + program;
+        break;
+      }
+    }
+    if (!succeeds(List.of(PYTHON, "-c", "import mpi4py"))) {
+      noMpi4py = PYTHON + " cannot import mpi4py (python3-mpi4py)";
+    }
+    server = DvmServer.start(DvmConfig.embedded("mpitest", 2, 2, 0, dir).withShrinkGrace(300));
+  }
+
+  @AfterAll
+  static void stopDvm() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static boolean succeeds(List<String> cmd) throws InterruptedException {
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      return false;
+    }
+    try {
+      p.getInputStream().readAllBytes();
+      return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } finally {
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** {@code jdvm run -n np CMD...}; then checks that the job left no process and no directory. */
+  private static CliRun run(int np, String... cmd) throws Exception {
+    List<String> args = new ArrayList<>(List.of("run", "--dir", dir.toString(), "-n", "" + np));
+    args.add("--");
+    args.addAll(List.of(cmd));
+    List<String> before = namespaces();
+    CliRun r = CliRun.of(args.toArray(String[]::new));
+    for (Map<String, Object> job : jobs()) {
+      if (before.contains((String) job.get("nspace"))) {
+        continue;
+      }
+      for (Object p : (List<?>) job.get("procs")) {
+        long pid = ((Number) ((Map<?, ?>) p).get("pid")).longValue();
+        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+            .as("process %d of %s", pid, job.get("nspace"))
+            .isEmpty();
+      }
+      Path nsdir = server.home().tmp().resolve((String) job.get("nspace"));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (Files.exists(nsdir) && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(nsdir).as("the job's directory").doesNotExist();
+    }
+    return r;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> jobs() {
+    CliRun r = CliRun.of("jobs", "--dir", dir.toString(), "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    return ((List<Map<String, Object>>) Json.parse(r.out()))
+        .stream().filter(j -> "application".equals(j.get("kind"))).toList();
+  }
+
+  private static List<String> namespaces() {
+    return jobs().stream().map(j -> (String) j.get("nspace")).toList();
+  }
+
+  /**
+   * Every rank's line starting with {@code prefix}, sorted. A line is taken up to the next {@code
+   * OK}/{@code FAIL} or line end: {@code jdvm run} forwards each rank's output chunk by chunk, and
+   * Python writes a line and its newline apart, so two ranks' lines may be interleaved.
+   */
+  private static List<String> lines(CliRun r, String prefix) {
+    List<String> found = new ArrayList<>();
+    Matcher m =
+        Pattern.compile(Pattern.quote(prefix) + ".*?(?=OK |FAIL |\\n|$)", Pattern.MULTILINE)
+            .matcher(r.out());
+    while (m.find()) {
+      found.add(m.group().strip());
+    }
+    return found.stream().sorted().toList();
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpiHelloWiresUpEveryRankAndPassesItsBarrier(int np) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(np, bin.resolve("mpi_hello").toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    List<String> expected = new ArrayList<>();
+    for (int rank = 0; rank < np; rank++) {
+      expected.add("OK mpi_hello rank=" + rank + " size=" + np + " host=");
+    }
+    List<String> got = lines(r, "OK mpi_hello");
+    assertThat(got).as(r.out() + r.err()).hasSize(np);
+    for (int rank = 0; rank < np; rank++) {
+      assertThat(got.get(rank)).startsWith(expected.get(rank));
+    }
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpiAllreduceSumsEveryRank(int np) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(np, bin.resolve("mpi_allreduce").toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    int sum = np * (np + 1) / 2;
+    List<String> expected = new ArrayList<>();
+    for (int rank = 0; rank < np; rank++) {
+      expected.add("OK mpi_allreduce rank=" + rank + " size=" + np + " sum=" + sum);
+    }
+    assertThat(lines(r, "OK mpi_allreduce")).as(r.out() + r.err()).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpiRingPassesTheTokenBetweenEveryNeighbourPair(int np) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(np, bin.resolve("mpi_ring").toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    List<String> expected = new ArrayList<>();
+    for (int rank = 0; rank < np; rank++) {
+      long got = rank == 0 ? (long) np * (np - 1) / 2 : (long) rank * (rank - 1) / 2;
+      int left = (rank + np - 1) % np;
+      expected.add("OK mpi_ring rank=" + rank + " size=" + np + " got=" + got + " from=" + left);
+    }
+    assertThat(lines(r, "OK mpi_ring")).as(r.out() + r.err()).isEqualTo(expected);
+  }
+
+  @Test
+  void mpi4pyHelloWiresUpBothRanks() throws Exception {
+    assumeTrue(noMpi4py == null, noMpi4py);
+    CliRun r = run(2, PYTHON, PROGRAMS.resolve("mpi4py_hello.py").toAbsolutePath().toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    List<String> got = lines(r, "OK mpi4py_hello");
+    assertThat(got).as(r.out() + r.err()).hasSize(2);
+    assertThat(got.get(0)).startsWith("OK mpi4py_hello rank=0 size=2 host=");
+    assertThat(got.get(1)).startsWith("OK mpi4py_hello rank=1 size=2 host=");
+  }
+}

@@ -80,6 +80,29 @@ public final class PmixKeys {
   public static final String PROC_PID = "pmix.ppid";
   public static final String PROC_INFO_ARRAY = "pmix.pdata";
 
+  // The rest of the job data a wire-up needs (docs/wireup.md §b)
+  public static final String MAX_PROCS = "pmix.max.size";
+  public static final String JOB_NUM_APPS = "pmix.job.napps";
+  public static final String APP_SIZE = "pmix.app.size";
+  public static final String APPLDR = "pmix.aldr";
+  public static final String APP_RANK = "pmix.apprank";
+  public static final String APP_INFO_ARRAY = "pmix.app.arr";
+  public static final String GLOBAL_RANK = "pmix.grank";
+  public static final String NODE_INFO_ARRAY = "pmix.node.arr";
+  public static final String NODE_SIZE = "pmix.node.size";
+  public static final String NODE_MAP = "pmix.nmap";
+  public static final String PROC_MAP = "pmix.pmap";
+  public static final String TMPDIR = "pmix.tmpdir";
+  public static final String NSDIR = "pmix.nsdir";
+  public static final String PROCDIR = "pmix.pdir";
+  public static final String TDIR_RMCLEAN = "pmix.tdir.rmclean";
+  public static final String PARENT_ID = "pmix.parent";
+  public static final String SPAWNED = "pmix.spawned";
+
+  // Fence and get directives (docs/wireup.md §c.2, §c.3)
+  public static final String COLLECT_DATA = "pmix.collect";
+  public static final String IMMEDIATE = "pmix.immediate";
+
   // Output forwarding (spawn)
   public static final String FWD_STDOUT = "pmix.fwd.stdout";
   public static final String FWD_STDERR = "pmix.fwd.stderr";

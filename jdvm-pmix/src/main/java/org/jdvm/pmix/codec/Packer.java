@@ -8,6 +8,7 @@ import org.jdvm.pmix.App;
 import org.jdvm.pmix.BufferType;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PackedBuffer;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
@@ -165,6 +166,17 @@ public final class Packer {
   /** SIZE n, then one QUERY unit of n queries, as a query request carries them. */
   public Packer packQueries(List<Query> queries) {
     return packCounted(DataType.QUERY, queries);
+  }
+
+  /**
+   * One deprecated {@code PMIX_BUFFER} unit of one buffer ({@link PackedBuffer}), as {@code
+   * PMIx_Commit} sends it: the buffer type byte, then a byte object.
+   */
+  public Packer packBuffer(PackedBuffer buffer) {
+    writeHeader(DataType.BUFFER, 1);
+    out.writeByte(buffer.bufferType().code());
+    bodies.writeByteObject(buffer.bytes());
+    return this;
   }
 
   private Packer packCounted(DataType type, List<?> values) {

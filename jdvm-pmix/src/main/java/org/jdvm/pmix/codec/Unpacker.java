@@ -7,6 +7,7 @@ import org.jdvm.pmix.App;
 import org.jdvm.pmix.BufferType;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PackedBuffer;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
@@ -105,6 +106,22 @@ public final class Unpacker {
     return bodies.readInteger(type);
   }
 
+  /**
+   * One deprecated {@code PMIX_BUFFER} unit of one buffer ({@link PackedBuffer}): the buffer type
+   * byte, then a byte object. Every component registers the type for this use only, so it is read
+   * here and never as a value's or an array's type.
+   */
+  public PackedBuffer unpackBuffer() {
+    int at = in.position();
+    checkSingle(readCountAndTags(DataType.BUFFER, at), at);
+    int typeAt = in.position();
+    BufferType type = BufferType.fromCode(in.readByte());
+    if (type == null) {
+      throw WireException.message(PmixStatus.ERR_UNPACK_FAILURE, typeAt, "unknown buffer type");
+    }
+    return new PackedBuffer(type, bodies.readByteObject());
+  }
+
   /** A COMMAND unit (§9.4). */
   public int unpackCommand() {
     return (int) unpackInteger(DataType.COMMAND);
@@ -174,6 +191,10 @@ public final class Unpacker {
           at,
           type.pmixName() + " is not registered by " + format.component().wireName());
     }
+    return readCountAndTags(type, at);
+  }
+
+  private int readCountAndTags(DataType type, int at) {
     boolean described = format.bufferType() == BufferType.FULLY_DESCRIBED;
     if (described && readTag() != DataType.INT32.code()) {
       throw WireException.message(

@@ -56,6 +56,7 @@ final class JobAttributes {
           pmix.tmpdir | PMIX_TMPDIR | STRING | STRING | The session's top-level temporary directory.
           pmix.nsdir | PMIX_NSDIR | STRING | STRING | The namespace's temporary directory.
           pmix.pdir | PMIX_PROCDIR | STRING | STRING | The process's temporary directory.
+          pmix.tdir.rmclean | PMIX_TDIR_RMCLEAN | BOOL | BOOL | The resource manager removes the temporary directories.
           pmix.spawned | PMIX_SPAWNED | BOOL | BOOL | The process was started by a spawn rather than at job launch.
           pmix.reinc | PMIX_REINCARNATION | UINT32 | UINT32 | How many times the process has been restarted.
           pmix.exit.code | PMIX_EXIT_CODE | INT | INT | A process's exit code.

@@ -8,9 +8,11 @@ import java.util.List;
 import org.jdvm.pmix.AllocDirective;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.BufferType;
+import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PackedBuffer;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
@@ -215,5 +217,41 @@ class MessageBodyTest {
     assertThat(new Unpacker(V41, value).unpackValue()).isEqualTo(pids);
 
     assertThat(hex(new Packer(V41).pack(DataType.PID, List.of()).toByteArray())).isEqualTo("000e");
+  }
+
+  /**
+   * A commit of one LOCAL key, as libpmix 4.2.2's PMIx_Commit lays it out (docs/wireup.md §c.1):
+   * CMD 2, SCOPE 1, then a BUFFER unit: buffer type 1 (non-described), byte count, KVAL units.
+   */
+  @Test
+  void aCommitBufferPacksAsTheWireUpContractSaysAndUnpacksBack() {
+    byte[] kvals =
+        new Packer(V41).pack(DataType.KVAL, new KVal("k", Value.string("v"))).toByteArray();
+    assertThat(hex(kvals)).isEqualTo("02" + "046b00" + "03" + "047600");
+    byte[] body =
+        new Packer(V41)
+            .packCommand(Commands.COMMIT_CMD)
+            .packInteger(DataType.SCOPE, 1)
+            .packBuffer(new PackedBuffer(BufferType.NON_DESCRIBED, ByteObject.of(kvals)))
+            .toByteArray();
+    assertThat(hex(body)).isEqualTo("0202" + "0201" + "0201" + "08" + hex(kvals));
+
+    Unpacker in = new Unpacker(V41, body);
+    assertThat(in.unpackCommand()).isEqualTo(Commands.COMMIT_CMD);
+    assertThat(in.unpackInteger(DataType.SCOPE)).isEqualTo(1);
+    PackedBuffer buffer = in.unpackBuffer();
+    in.expectEnd();
+    assertThat(buffer.bufferType()).isEqualTo(BufferType.NON_DESCRIBED);
+    Unpacker inner = new Unpacker(V41, buffer.bytes().toByteArray());
+    assertThat(inner.unpackOne(DataType.KVAL)).isEqualTo(new KVal("k", Value.string("v")));
+    inner.expectEnd();
+  }
+
+  @Test
+  void aBufferOfAnUnknownBufferTypeIsRefused() {
+    byte[] body = hex("02" + "07" + "00");
+    assertThatThrownBy(() -> new Unpacker(V41, body).unpackBuffer())
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("unknown buffer type");
   }
 }

@@ -103,9 +103,29 @@ public final class PmixKeys {
   public static final String COLLECT_DATA = "pmix.collect";
   public static final String IMMEDIATE = "pmix.immediate";
 
+  // Publish and lookup directives (docs/wireup.md §c.4)
+  public static final String WAIT = "pmix.wait";
+  public static final String RANGE = "pmix.range";
+  public static final String PERSISTENCE = "pmix.persist";
+
   // Output forwarding (spawn)
   public static final String FWD_STDOUT = "pmix.fwd.stdout";
   public static final String FWD_STDERR = "pmix.fwd.stderr";
+
+  // Standard input and what a failing process does to its job (spawn; docs/wireup.md §c.7, §c.8)
+  public static final String FWD_STDIN = "pmix.fwd.stdin";
+  public static final String STDIN_TGT = "pmix.stdin";
+  public static final String IOF_PUSH_STDIN = "pmix.iof.stdin";
+  public static final String JOB_RECOVERABLE = "pmix.recover";
+  public static final String ABORT_NON_ZERO_TERM = "pmix.abnz";
+
+  // Files a job registers for removal at its end (PMIx_Job_control; docs/wireup.md §c.9)
+  public static final String REGISTER_CLEANUP = "pmix.reg.cleanup";
+  public static final String REGISTER_CLEANUP_DIR = "pmix.reg.cleanupdir";
+  public static final String CLEANUP_RECURSIVE = "pmix.clnup.recurse";
+  public static final String CLEANUP_EMPTY = "pmix.clnup.empty";
+  public static final String CLEANUP_IGNORE = "pmix.clnup.ignore";
+  public static final String CLEANUP_LEAVE_TOPDIR = "pmix.clnup.lvtop";
 
   // Job control (PMIx_Job_control)
   public static final String JOB_CTRL_PAUSE = "pmix.jctrl.pause";

@@ -86,5 +86,6 @@ final class JobAttributes {
           pmix.scope | PMIX_DATA_SCOPE | UINT8 | UINT8 | Which processes may see posted data: local, remote or global.
           pmix.optional | PMIX_OPTIONAL | BOOL | BOOL | Look only locally and fail at once rather than ask the server.
           pmix.immediate | PMIX_IMMEDIATE | BOOL | BOOL | Answer at once with what is known instead of waiting for the data.
+          pmix.wait | PMIX_WAIT | INT | INT | Let a lookup wait until the keys are published (the number of keys to wait for, 0 for all; Open MPI 4.1 sends a BOOL).
           """);
 }

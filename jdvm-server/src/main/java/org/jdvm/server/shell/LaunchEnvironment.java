@@ -70,6 +70,11 @@ public final class LaunchEnvironment {
     this.credentials = credentials;
   }
 
+  /** The DVM's scratch directory, which jobs get as their temporary directories. */
+  public String tmpDir() {
+    return tmpDir;
+  }
+
   /**
    * The complete environment of one process.
    *

@@ -54,7 +54,8 @@ public final class OperationTable {
             new Row(Commands.REGEVENTS_CMD, Operation.ErrorShape.STATUS, events::register),
             new Row(Commands.DEREGEVENTS_CMD, Operation.ErrorShape.NONE, events::deregister),
             new Row(Commands.IOF_PULL_CMD, Operation.ErrorShape.STATUS, events::iofPull),
-            new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister)));
+            new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister),
+            new Row(Commands.IOF_PUSH_CMD, Operation.ErrorShape.STATUS, events::iofPush)));
   }
 
   /** The row serving {@code command}; {@code null} when it is not served. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.BufferType;
+import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
@@ -34,7 +35,8 @@ import org.jdvm.pmix.frame.Commands;
  * {@code NAME next} prints the next frame, whatever its tag. Tokens pack in order: {@code
  * status:N}, {@code size:N}, {@code u8:N}, {@code u32:N}, {@code u64:N}, {@code rank:N}, {@code
  * directive:N}, {@code range:N}, {@code channel:N}, {@code str:TEXT} ({@code str:~} is NULL),
- * {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the PROCs), {@code
+ * {@code bytes:TEXT} (a BYTE_OBJECT of TEXT's UTF-8; {@code bytes:} is empty), {@code
+ * infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the PROCs), {@code
  * apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}.
  */
 final class ProtocolRunner implements AutoCloseable {
@@ -224,6 +226,8 @@ final class ProtocolRunner implements AutoCloseable {
       case "bool" -> Value.bool(Boolean.parseBoolean(v));
       case "proc" -> Value.proc(proc(v));
       case "int" -> Value.integer(Integer.parseInt(v));
+      case "bytes" ->
+          new Value(DataType.BYTE_OBJECT, ByteObject.of(v.getBytes(StandardCharsets.UTF_8)));
       default -> throw new IllegalArgumentException("no token type " + tv[0]);
     };
   }

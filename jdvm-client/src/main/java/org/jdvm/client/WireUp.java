@@ -116,21 +116,25 @@ public final class WireUp {
   }
 
   public CompletableFuture<Void> commitAsync() {
-    List<KVal> l = null;
-    List<KVal> r = null;
-    synchronized (this) {
-      if (commitsPending) {
-        l = kvals(local);
-        r = kvals(remote);
-        commitsPending = false;
-      }
-    }
+    List<List<KVal>> sections = takePending();
     return client.call(
-        WireUpCodec.commit(client.format(), l, r),
+        WireUpCodec.commit(client.format(), sections.get(0), sections.get(1)),
         in -> {
           in.unpackStatus(); // libpmix wakes the caller and ignores the status
           return null;
         });
+  }
+
+  /**
+   * The LOCAL and REMOTE keys to commit: every key of each scope if anything was put since the last
+   * commit, else two {@code null}s (the commit then carries no section).
+   */
+  synchronized List<List<KVal>> takePending() {
+    List<List<KVal>> sections = new ArrayList<>(2);
+    sections.add(commitsPending ? kvals(local) : null);
+    sections.add(commitsPending ? kvals(remote) : null);
+    commitsPending = false;
+    return sections;
   }
 
   private static List<KVal> kvals(Map<String, Value> m) {

@@ -4,7 +4,9 @@
  * org.jdvm.server.pmix.serve.Upstream} with the {@link org.jdvm.server.Dvm}: requests go to the
  * core and come back through the shell's {@code PeerGateway.reply}; reads run on the controller
  * thread against the core's views: a launched process's job data ({@code ClientData}), {@code
- * PMIx_Query_info} answers ({@code QueryAnswers}) and jdvm's listings ({@code Listings}).
+ * PMIx_Query_info} answers ({@code QueryAnswers}) and jdvm's listings ({@code Listings}). Stdin
+ * pushes ({@code StdinFeed}) and cleanup registrations go past the core to the targets' node
+ * agents, after a read that checks who may act on the job and where its processes run.
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports {@code serve} (the interface it
  * implements, its refusal type) and {@code deliver}; nothing imports it but the endpoint's face.

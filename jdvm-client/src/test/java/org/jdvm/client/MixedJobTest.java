@@ -19,13 +19,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A Java rank wires up beside C ranks in one job (docs/wireup.md §c): two libpmix 4.2.2 ranks
  * ({@code wireup/pmix_mixed.c}) and one {@link MixedJobRank} put, commit, fence with data and get
- * each other's key. It needs the server's COMMIT, FENCENB and GETNB; while FENCENB is answered
- * NOT_SUPPORTED the test is skipped, saying so.
+ * each other's key. Under jdvm it needs the server's COMMIT, FENCENB and GETNB; while FENCENB is
+ * answered NOT_SUPPORTED that test is skipped, saying so. The same job also runs under libpmix's
+ * own server library ({@code wireup/tools/pmix_host.c}), the reference the client's messages must
+ * satisfy, where the Java rank also publishes, looks up, unpublishes, logs, connects and
+ * disconnects.
  */
 class MixedJobTest {
   @TempDir static Path bin;
   @TempDir Path home;
   private static Path cRank;
+  private static Path host;
   private static String skipped;
 
   @BeforeAll
@@ -41,14 +45,58 @@ class MixedJobTest {
         Files.copy(in, bin.resolve(name));
       }
     }
+    try (InputStream in = MixedJobTest.class.getResourceAsStream("/wireup/tools/pmix_host.c")) {
+      Files.copy(in, bin.resolve("pmix_host.c"));
+    }
+    host = bin.resolve("pmix_host");
+    for (Path exe : List.of(cRank, host)) {
+      Path source = bin.resolve(exe.getFileName() + ".c");
+      List<String> cmd =
+          new ArrayList<>(
+              List.of("gcc", "-Wall", "-pthread", "-o", exe.toString(), source.toString()));
+      cmd.addAll(List.of(flags.trim().split("\\s+")));
+      if (run(cmd) == null) {
+        skipped = "gcc could not build " + source.getFileName() + " against libpmix";
+        return;
+      }
+    }
+  }
+
+  @Test
+  void aJavaRankWiresUpBesideCRanksUnderLibpmixsOwnServer() throws Exception {
+    assumeTrue(skipped == null, skipped);
     List<String> cmd =
         new ArrayList<>(
             List.of(
-                "gcc", "-Wall", "-o", cRank.toString(), bin.resolve("pmix_mixed.c").toString()));
-    cmd.addAll(List.of(flags.trim().split("\\s+")));
-    if (run(cmd) == null) {
-      skipped = "gcc could not build pmix_mixed.c against libpmix";
+                host.toString(),
+                cRank.toString(),
+                "::",
+                cRank.toString(),
+                "::",
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                MixedJobRank.class.getName(),
+                "3",
+                "--all"));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out;
+    try {
+      out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the host and its ranks end").isTrue();
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
     }
+    assertThat(out)
+        .contains("rank=0 peer=2 who=java-2", "rank=1 peer=2 who=java-2")
+        .contains("mixed-java ns=libpmixhost rank=2 peer=0 who=c-0", "rank=2 peer=1 who=c-1")
+        .contains("OK mixed-java lookup [PData[proc=libpmixhost.2, key=mixed.port.2")
+        .contains("OK mixed-java lookup after unpublish PMIX_ERR_NOT_FOUND")
+        .contains("HOSTLOG rank=2 pmix.log.stderr=log-from-java")
+        .contains("OK mixed-java connect and disconnect")
+        .doesNotContain("FAIL");
+    assertThat(p.exitValue()).as(out).isZero();
   }
 
   @Test

@@ -115,7 +115,6 @@ public final class PmixKeys {
   // Standard input and what a failing process does to its job (spawn; docs/wireup.md §c.7, §c.8)
   public static final String FWD_STDIN = "pmix.fwd.stdin";
   public static final String STDIN_TGT = "pmix.stdin";
-  public static final String IOF_PUSH_STDIN = "pmix.iof.stdin";
   public static final String JOB_RECOVERABLE = "pmix.recover";
   public static final String ABORT_NON_ZERO_TERM = "pmix.abnz";
 

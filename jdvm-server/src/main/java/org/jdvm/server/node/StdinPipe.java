@@ -57,7 +57,9 @@ public final class StdinPipe {
 
   /**
    * Queues a chunk (empty: end of file); the future completes when the pipe took it. Waits at most
-   * {@code maxWaitMs} for room when {@link #MAX_QUEUED_BYTES} already wait.
+   * {@code maxWaitMs} for room when {@link #MAX_QUEUED_BYTES} already wait. The chunk is kept, not
+   * copied: the caller must not change it, and may hand the same array to every target of a push,
+   * so a push to a whole job holds each chunk once.
    *
    * @return a failed future ({@link Closed}) when the pipe is closed or the wait for room timed out
    */
@@ -88,7 +90,7 @@ public final class StdinPipe {
         return CompletableFuture.failedFuture(
             new Closed("the stdin of " + name + " is closed" + reason()));
       }
-      Chunk c = new Chunk(chunk.clone(), new CompletableFuture<>());
+      Chunk c = new Chunk(chunk, new CompletableFuture<>());
       queue.add(c);
       queuedBytes += chunk.length;
       endQueued = chunk.length == 0;

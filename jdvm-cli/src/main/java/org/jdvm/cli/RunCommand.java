@@ -1,6 +1,10 @@
 package org.jdvm.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -231,7 +235,10 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     }
     int rank = stdinRank(stdin);
     if (rank != NO_STDIN) {
-      client.forwardStdin(System.in, new Proc(job.nspace(), rank));
+      // In the background of a terminal, reading it would stop jdvm (SIGTTIN): the rank gets an
+      // empty stdin instead, as mpirun does not read a terminal it does not own either.
+      InputStream in = inBackgroundOfATerminal() ? InputStream.nullInputStream() : System.in;
+      client.forwardStdin(in, new Proc(job.nspace(), rank));
     }
     return job.awaitEnd().exitCode();
   }
@@ -271,6 +278,25 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       return Main.EXIT_REFUSED;
     }
     return Outcomes.failed(e, false, out, err);
+  }
+
+  /**
+   * Whether stdin is a terminal whose foreground process group is not this process's (a shell's
+   * {@code &}): from {@code /proc/self}, the pgrp and tpgid fields of {@code stat}.
+   */
+  static boolean inBackgroundOfATerminal() {
+    try {
+      String fd0 = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
+      if (!fd0.startsWith("/dev/pts/") && !fd0.startsWith("/dev/tty")) {
+        return false;
+      }
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      // After "pid (comm) ": state ppid pgrp session tty_nr tpgid ...
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return !f[2].equals(f[5]);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   /** How long the exit hook waits for the DVM to take the job's termination. */

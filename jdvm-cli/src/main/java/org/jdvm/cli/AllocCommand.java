@@ -244,6 +244,7 @@ public final class AllocCommand implements Runnable {
       RunCommand run = new RunCommand(out, err);
       run.command = command;
       run.targets = List.of(r.allocId());
+      run.stdin = "none"; // CMD reads /dev/null, as it always has here
       Job job;
       try {
         job = client.spawn(run.request());

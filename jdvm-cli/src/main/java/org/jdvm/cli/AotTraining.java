@@ -14,13 +14,20 @@ final class AotTraining {
   private AotTraining() {}
 
   static int run(String contact) {
-    int status = 0;
-    for (int i = 0; i < 3; i++) {
-      status |= Main.run("run", "--dvm", contact, "-n", "1", "/bin/true");
+    // jdvm run forwards its stdin to rank 0: the training's runs must not read the launcher's.
+    java.io.InputStream saved = System.in;
+    System.setIn(java.io.InputStream.nullInputStream());
+    try {
+      int status = 0;
+      for (int i = 0; i < 3; i++) {
+        status |= Main.run("run", "--dvm", contact, "-n", "1", "/bin/true");
+      }
+      status |= Main.run("nodes", "--dvm", contact);
+      status |= Main.run("jobs", "--dvm", contact, "--json");
+      status |= Main.run("alloc", "new", "--dvm", contact, "--nodes", "1", "--json");
+      return status == 0 ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    } finally {
+      System.setIn(saved);
     }
-    status |= Main.run("nodes", "--dvm", contact);
-    status |= Main.run("jobs", "--dvm", contact, "--json");
-    status |= Main.run("alloc", "new", "--dvm", contact, "--nodes", "1", "--json");
-    return status == 0 ? Main.EXIT_OK : Main.EXIT_FAILURE;
   }
 }

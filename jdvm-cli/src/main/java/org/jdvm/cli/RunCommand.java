@@ -1,15 +1,28 @@
 package org.jdvm.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.Job;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.SpawnRequest;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Value;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -46,6 +59,21 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
 
   @Option(names = "--detach", description = "Print the job's namespace and return at once.")
   boolean detach;
+
+  @Option(
+      names = "--stdin",
+      paramLabel = "RANK|all|none",
+      description =
+          "Which processes read this command's standard input: one rank (default 0, as mpirun),"
+              + " all, or none (they read /dev/null).")
+  String stdin = "0";
+
+  @Option(
+      names = {"--keep-going", "--enable-recovery"},
+      description =
+          "A process that exits non-zero or is killed leaves the others running (by default the"
+              + " job is ended then, as mpirun ends it).")
+  boolean keepGoing;
 
   @Parameters(
       paramLabel = "CMD",
@@ -85,7 +113,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
           r.procs = n;
           i++;
         }
-        case "--target", "--map-by", "--dvm", "--dir" -> {
+        case "--target", "--map-by", "--dvm", "--dir", "--stdin" -> {
           if (value == null) {
             return null;
           }
@@ -93,11 +121,13 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
             case "--target" -> r.targets.add(value);
             case "--map-by" -> r.mapBy = value;
             case "--dvm" -> r.dvm.dvm = value;
+            case "--stdin" -> r.stdin = value;
             default -> r.dvm.dir = java.nio.file.Path.of(value);
           }
           i++;
         }
         case "--detach" -> r.detach = true;
+        case "--keep-going", "--enable-recovery" -> r.keepGoing = true;
         default -> {
           if (a.startsWith("-")) {
             return null;
@@ -120,8 +150,32 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
   }
 
   private boolean valid() {
-    return !command.isEmpty() && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"));
+    return !command.isEmpty()
+        && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"))
+        && stdinRank(stdin) != null;
   }
+
+  /** Which rank reads stdin: a rank, WILDCARD for all, -1 for none; {@code null} if not valid. */
+  static Integer stdinRank(String s) {
+    if (s == null) {
+      return null;
+    }
+    return switch (s) {
+      case "all" -> Proc.RANK_WILDCARD;
+      case "none" -> NO_STDIN;
+      default -> {
+        try {
+          int rank = Integer.parseInt(s);
+          yield rank >= 0 ? rank : null;
+        } catch (NumberFormatException e) {
+          yield null;
+        }
+      }
+    };
+  }
+
+  /** {@code --stdin none}. */
+  static final int NO_STDIN = -1;
 
   private static Integer positive(String s) {
     if (s == null) {
@@ -145,27 +199,48 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       err.println("jdvm run: --map-by takes slot or node");
       return Main.EXIT_USAGE;
     }
+    Integer rank = stdinRank(stdin);
+    if (rank == null || rank != NO_STDIN && rank != Proc.RANK_WILDCARD && rank >= procs) {
+      err.println("jdvm run: --stdin takes a rank below -n, all, or none");
+      return Main.EXIT_USAGE;
+    }
     return connected(OutputHandler.STDIO, false, this::run);
   }
 
   private int run(JdvmClient client) throws PmixException {
+    // Ctrl-C or SIGTERM: the client's own exit hook ends the job before it closes the connection
+    // (a hook of our own would race the client's, and the closed socket could win and leave the
+    // job running). It is registered before the spawn goes out, so an interrupt while the spawn is
+    // under way still ends the job once the DVM names it.
+    CompletableFuture<Job> spawning = client.spawnAsync(request());
+    if (!detach) {
+      client.onExit(() -> stopJob(client, spawning));
+    }
     Job job;
     try {
-      job = client.spawn(request());
-    } catch (PmixException e) {
-      return spawnRefused(e, command, out, err);
+      job = spawning.get();
+    } catch (ExecutionException e) {
+      PmixException why =
+          e.getCause() instanceof PmixException p
+              ? p
+              : new PmixException(PmixStatus.ERROR, String.valueOf(e.getCause()));
+      return spawnRefused(why, command, out, err);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Main.EXIT_FAILURE;
     }
     if (detach) {
       out.println(job.nspace());
       return Main.EXIT_OK;
     }
-    Thread interrupt = Thread.ofPlatform().unstarted(() -> stopJob(client, job));
-    Runtime.getRuntime().addShutdownHook(interrupt);
-    try {
-      return job.awaitEnd().exitCode();
-    } finally {
-      removeHook(interrupt);
+    int rank = stdinRank(stdin);
+    if (rank != NO_STDIN) {
+      // In the background of a terminal, reading it would stop jdvm (SIGTTIN): the rank gets an
+      // empty stdin instead, as mpirun does not read a terminal it does not own either.
+      InputStream in = inBackgroundOfATerminal() ? InputStream.nullInputStream() : System.in;
+      client.forwardStdin(in, new Proc(job.nspace(), rank));
     }
+    return job.awaitEnd().exitCode();
   }
 
   /** The spawn: the command, its environment (PMIx's and jdvm's own left out), targets, mapping. */
@@ -186,6 +261,13 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       b.target(ids.toArray(String[]::new));
     }
     ifGiven(mapBy, b::mapBy);
+    int rank = stdinRank(stdin);
+    if (rank != NO_STDIN && !detach) {
+      b.stdin(rank);
+    }
+    if (keepGoing) {
+      b.recoverable(true);
+    }
     return b.forwardOutput(true).notifyCompletion(true).build();
   }
 
@@ -198,22 +280,45 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     return Outcomes.failed(e, false, out, err);
   }
 
-  /** On Ctrl-C (or SIGTERM), end the job rather than leave it behind. */
-  private static void stopJob(JdvmClient client, Job job) {
-    if (!job.end().isDone()) {
-      try {
-        client.terminate(job.nspace());
-      } catch (PmixException e) {
-        // The DVM is going or gone; nothing more to do.
+  /**
+   * Whether stdin is a terminal whose foreground process group is not this process's (a shell's
+   * {@code &}): from {@code /proc/self}, the pgrp and tpgid fields of {@code stat}.
+   */
+  static boolean inBackgroundOfATerminal() {
+    try {
+      String fd0 = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
+      if (!fd0.startsWith("/dev/pts/") && !fd0.startsWith("/dev/tty")) {
+        return false;
       }
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      // After "pid (comm) ": state ppid pgrp session tty_nr tpgid ...
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return !f[2].equals(f[5]);
+    } catch (IOException | RuntimeException e) {
+      return false;
     }
   }
 
-  private static void removeHook(Thread hook) {
+  /** How long the exit hook waits for the DVM to take the job's termination. */
+  static final long STOP_WAIT_MS = 5000;
+
+  /**
+   * On Ctrl-C (or SIGTERM), end the job rather than leave it behind: the DVM kills every process of
+   * it once it has the request, which the reply confirms (bounded).
+   */
+  private static void stopJob(JdvmClient client, CompletableFuture<Job> spawning) {
     try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // Already shutting down: the hook runs.
+      Job job = spawning.get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
+      if (job.end().isDone()) {
+        return;
+      }
+      client
+          .jobControlAsync(job.nspace(), Info.of(PmixKeys.JOB_CTRL_TERMINATE, Value.bool(true)))
+          .get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // The DVM is going or gone; nothing more to do.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -1,5 +1,6 @@
 package org.jdvm.client;
 
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,6 +21,7 @@ import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireComponent;
+import org.jdvm.pmix.WireFormat;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.Commands;
@@ -51,10 +53,16 @@ public final class JdvmClient implements AutoCloseable {
   /** How long {@link #close} waits for the DVM to answer FINALIZE (libpmix's tool waits 5 s). */
   static final long FINALIZE_WAIT_MS = 5000;
 
+  /** Stdin chunks {@link #forwardStdin} sends at once, and their size (a window of 256 KiB). */
+  static final int STDIN_WINDOW = 4;
+
+  static final int STDIN_CHUNK_BYTES = 64 << 10;
+
   private final Wire wire;
   private final Role role;
   private final Contact contact;
   private final Inbox inbox;
+  private final WireUp wireUp = new WireUp(this);
   private volatile boolean closed;
 
   private JdvmClient(Wire wire, Role role, Contact contact, Inbox inbox) {
@@ -416,6 +424,79 @@ public final class JdvmClient implements AutoCloseable {
     return wire.call(body, in -> AllocationResult.of(infosOrThrow(in, "session control")));
   }
 
+  // ---- wire-up and stdin ---------------------------------------------------------------------
+
+  /**
+   * The wire-up operations of a launched process: put, commit, fence, get, publish, lookup,
+   * unpublish, connect, disconnect and log (docs/wireup.md §c), so a Java rank wires up beside C
+   * ranks.
+   */
+  public WireUp wireUp() {
+    return wireUp;
+  }
+
+  /**
+   * {@code IOF_PUSH} (docs/wireup.md §c.7): a chunk of stdin for {@code target}'s pipe (rank
+   * WILDCARD: every process of its job that reads one); an empty chunk is the end of file. Returns
+   * whether the target's stdin is still open ({@code false}: {@code PMIX_ERR_IOF_COMPLETE}, stop
+   * forwarding).
+   *
+   * @throws PmixException the DVM's refusal, e.g. {@code PMIX_ERR_NO_PERMISSIONS}
+   */
+  public boolean pushStdin(Proc target, byte[] chunk) throws PmixException {
+    return await(pushStdinAsync(target, chunk));
+  }
+
+  public CompletableFuture<Boolean> pushStdinAsync(Proc target, byte[] chunk) {
+    return wire.call(
+        WireUpCodec.push(wire.format, List.of(target), List.of(), chunk),
+        in -> {
+          int status = in.unpackStatus();
+          if (status == PmixStatus.ERR_IOF_COMPLETE) {
+            return false;
+          }
+          if (status != PmixStatus.SUCCESS) {
+            throw new PmixException(status, "stdin refused");
+          }
+          return true;
+        });
+  }
+
+  /**
+   * Forwards {@code in} to {@code target}'s stdin until its end (then the end of file), on a thread
+   * of its own: chunks of up to {@value #STDIN_CHUNK_BYTES} bytes, at most {@value #STDIN_WINDOW}
+   * unanswered, so a slow reader slows the reading of {@code in} down and nothing piles up on
+   * either side. Stops early, without error, when the target's stdin closes. The future completes
+   * when forwarding ended; it fails only on a refusal or a lost connection.
+   */
+  public CompletableFuture<Void> forwardStdin(InputStream in, Proc target) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                StdinForwarder.run(this, in, target, STDIN_CHUNK_BYTES, STDIN_WINDOW);
+                done.complete(null);
+              } catch (PmixException e) {
+                done.completeExceptionally(e);
+              }
+            },
+            "jdvm-stdin");
+    t.setDaemon(true);
+    t.start();
+    return done;
+  }
+
+  /**
+   * Runs {@code action} when the program exits (Ctrl-C, SIGTERM, {@code System.exit}) while this
+   * client is open, before its connection is closed, so the action can still reach the DVM (end a
+   * job, say). Actions run in the order registered, on the client's own exit hook, each bounded by
+   * what it waits for.
+   */
+  public void onExit(Runnable action) {
+    wire.beforeExit(Objects.requireNonNull(action, "action"));
+  }
+
   // ---- the DVM -------------------------------------------------------------------------------
 
   /**
@@ -481,6 +562,20 @@ public final class JdvmClient implements AutoCloseable {
     return new Packer(wire.format);
   }
 
+  /** A request and its reply, for the wire-up facet. */
+  <T> CompletableFuture<T> call(byte[] body, Wire.Decoder<T> decoder) {
+    return wire.call(body, decoder);
+  }
+
+  WireFormat format() {
+    return wire.format;
+  }
+
+  /** This process's effective uid, which publish, lookup and unpublish carry. */
+  long uid() {
+    return Wire.ids()[0];
+  }
+
   /**
    * A 4.2-era DVM ({@code v41}) has no type 75: inheritance goes as UINT8, as libpmix 4.2 sends.
    */
@@ -508,7 +603,7 @@ public final class JdvmClient implements AutoCloseable {
     return in.unpackInfos();
   }
 
-  private static Void statusOrThrow(Unpacker in, String what) throws PmixException {
+  static Void statusOrThrow(Unpacker in, String what) throws PmixException {
     int status = in.unpackStatus();
     if (status != PmixStatus.SUCCESS) {
       throw new PmixException(status, what + " refused");

@@ -7,6 +7,7 @@ import org.jdvm.pmix.App;
 import org.jdvm.pmix.DataArray;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 
 /**
@@ -119,6 +120,23 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
     public Builder forwardOutput(boolean on) {
       this.forward = on;
       return this;
+    }
+
+    /**
+     * {@code PMIX_STDIN_TGT}: this rank's stdin is a pipe the spawner feeds ({@link
+     * JdvmClient#forwardStdin}); {@code Proc.RANK_WILDCARD} for every rank. Without it every
+     * process reads {@code /dev/null}.
+     */
+    public Builder stdin(int rank) {
+      return info(Info.of(PmixKeys.STDIN_TGT, Value.proc(new Proc("", rank))));
+    }
+
+    /**
+     * {@code PMIX_JOB_RECOVERABLE}: a process that exits with a non-zero code or is killed leaves
+     * the others running. By default the DVM ends the job then, as {@code mpirun} does.
+     */
+    public Builder recoverable(boolean on) {
+      return info(Info.of(PmixKeys.JOB_RECOVERABLE, Value.bool(on)));
     }
 
     /** Whether the DVM tells this client when the job ends (default true). */

@@ -79,7 +79,7 @@ final class Wire {
 
   private Wire(SocketChannel channel, WireFormat format, Proc self, Proc server) {
     this.channel = channel;
-    this.exitHook = new Thread(() -> close(channel), "jdvm-client-exit");
+    this.exitHook = new Thread(this::exiting, "jdvm-client-exit");
     this.format = format;
     this.self = self;
     this.server = server;
@@ -175,7 +175,7 @@ final class Wire {
   }
 
   /** This process's uid and gid, for the {@code native} credential (the DVM ignores it). */
-  private static long[] ids() {
+  static long[] ids() {
     try {
       Path self = Path.of("/proc/self");
       return new long[] {
@@ -205,6 +205,27 @@ final class Wire {
   }
 
   private final Thread exitHook;
+  private final List<Runnable> beforeExit = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** An action the exit hook runs before it closes the socket ({@code JdvmClient.onExit}). */
+  void beforeExit(Runnable action) {
+    beforeExit.add(action);
+  }
+
+  /**
+   * The exit hook: the registered actions, then the socket. One hook does both, in this order, so
+   * an action that must reach the DVM (ending a job on Ctrl-C) never races the closing socket.
+   */
+  private void exiting() {
+    for (Runnable a : beforeExit) {
+      try {
+        a.run();
+      } catch (RuntimeException e) {
+        // An exit action that fails must not keep the others, or the close, from running.
+      }
+    }
+    close(channel);
+  }
 
   /** Sends a request and decodes its reply on the reading thread. */
   <T> CompletableFuture<T> call(byte[] body, Decoder<T> decoder) {

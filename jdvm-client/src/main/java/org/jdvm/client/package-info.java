@@ -9,8 +9,10 @@
  * spawns ({@link org.jdvm.client.SpawnRequest}, a {@link org.jdvm.client.Job} whose {@link
  * org.jdvm.client.JobEnd} it waits for), queries and jdvm's listings, event registration ({@link
  * org.jdvm.client.Registration}) and notification, job control, session control ({@link
- * org.jdvm.client.SessionControlRequest}) and stopping the DVM. Failures are {@link
- * org.jdvm.client.PmixException}s carrying the PMIx status.
+ * org.jdvm.client.SessionControlRequest}) and stopping the DVM; a launched process's wire-up
+ * ({@link org.jdvm.client.WireUp}: put, commit, fence, get, publish, lookup, connect, log) and a
+ * tool's stdin forwarding. Failures are {@link org.jdvm.client.PmixException}s carrying the PMIx
+ * status.
  *
  * <p>Invariants: one connection per client, encoded with the jdvm-pmix codec in the format the
  * client announced ({@code v41} by default, so inheritance travels as UINT8); a job's output is

@@ -172,7 +172,10 @@ class SpawnProtocolTest {
     for (int round = 0; round < 5; round++) {
       Job job =
           tool.spawn(
-              SpawnRequest.of("sh", "-c", "seq 1 3000; echo done >&2; exit 3").procs(2).build());
+              SpawnRequest.of("sh", "-c", "seq 1 3000; echo done >&2; exit 3")
+                  .procs(2)
+                  .recoverable(true) // both ranks run to their end, though each fails
+                  .build());
       JobEnd end = job.awaitEnd();
       assertThat(end.exitCode()).isEqualTo(3);
       assertThat(end.status()).isNotEqualTo(PmixStatus.SUCCESS);

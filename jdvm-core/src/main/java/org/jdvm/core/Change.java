@@ -32,7 +32,9 @@ public sealed interface Change {
       List<Info> replyInfos,
       List<Long> targetSessions,
       List<App> apps,
-      MapBy mapBy)
+      MapBy mapBy,
+      boolean recoverable,
+      Integer stdinRank)
       implements Change {
     public JobSpawned {
       replyInfos = List.copyOf(replyInfos);
@@ -72,10 +74,16 @@ public sealed interface Change {
   record JobLaunched(String namespace) implements Change {}
 
   /**
-   * The job is being ended (a launch failed, or it was told to terminate): processes that report
-   * launched from now on are killed, and {@code status} is its termination status.
+   * The job is being ended (a launch failed, a process failed, it was told to terminate, or one of
+   * its processes called {@code PMIx_Abort}): processes that report launched from now on are
+   * killed, and {@code status} is its termination status. {@code exitCode} is the exit code an
+   * abort request decided, {@code null} when the job's processes decide it.
    */
-  record JobAborting(String namespace, int status) implements Change {}
+  record JobAborting(String namespace, int status, Integer exitCode) implements Change {
+    public JobAborting(String namespace, int status) {
+      this(namespace, status, null);
+    }
+  }
 
   /** The namespace terminated: its last process ended, or the tool departed. */
   record JobTerminated(String namespace, int status, int exitCode) implements Change {}

@@ -13,6 +13,7 @@ import org.jdvm.core.Report.SchedulerTimeoutWarning;
 import org.jdvm.core.Report.Teardown;
 import org.jdvm.core.Report.Tick;
 import org.jdvm.core.Report.ToolDeparted;
+import org.jdvm.core.Request.AbortJob;
 import org.jdvm.core.Request.Allocate;
 import org.jdvm.core.Request.RegisterScheduler;
 import org.jdvm.core.Request.RegisterTool;
@@ -149,6 +150,7 @@ public final class Core {
       case Spawn r -> identified(r, r.requester(), txn);
       case SignalJob r -> identified(r, r.requester(), txn);
       case TerminateJob r -> identified(r, r.requester(), txn);
+      case AbortJob r -> identified(r, r.requester(), txn);
       case SessionControl r -> identified(r, r.requester(), txn);
     }
   }
@@ -165,6 +167,7 @@ public final class Core {
       case Spawn r -> SpawnRule.spawn(r, txn);
       case SignalJob r -> JobControl.signal(r, txn);
       case TerminateJob r -> JobControl.terminate(r, txn);
+      case AbortJob r -> JobControl.abort(r, txn);
       case SessionControl r -> SessionControls.control(r, txn);
       case RegisterTool r -> throw new IllegalStateException("unreachable");
       case RegisterScheduler r -> throw new IllegalStateException("unreachable");

@@ -91,8 +91,11 @@ public sealed interface Effect {
     }
   }
 
-  /** One process to start: its rank, its app, and the environment the core adds. */
-  record ProcLaunch(int rank, int appIndex, App app, List<String> env) {
+  /**
+   * One process to start: its rank, its app, the environment the core adds, and whether its
+   * standard input is a pipe its spawner may write to (else it reads {@code /dev/null}).
+   */
+  record ProcLaunch(int rank, int appIndex, App app, List<String> env, boolean stdin) {
     public ProcLaunch {
       env = List.copyOf(env);
     }

@@ -210,7 +210,9 @@ public sealed interface Request extends Command {
       Long sessionId,
       String allocId,
       String allocReqId,
-      MapBy mapBy)
+      MapBy mapBy,
+      boolean recoverable,
+      Integer stdinRank)
       implements Request {
     public Spawn {
       Objects.requireNonNull(requestId, "requestId");
@@ -220,21 +222,111 @@ public sealed interface Request extends Command {
       mapBy = mapBy == null ? MapBy.SLOT : mapBy;
     }
 
+    /** A spawn whose job ends when one of its processes fails, with no process reading stdin. */
+    public Spawn(
+        RequestId requestId,
+        Proc requester,
+        List<App> apps,
+        List<String> spawnTarget,
+        Long sessionId,
+        String allocId,
+        String allocReqId,
+        MapBy mapBy) {
+      this(
+          requestId,
+          requester,
+          apps,
+          spawnTarget,
+          sessionId,
+          allocId,
+          allocReqId,
+          mapBy,
+          false,
+          null);
+    }
+
     /** A spawn of these apps with no targeting attribute, mapped by slot. */
     public static Spawn of(RequestId requestId, Proc requester, List<App> apps) {
       return new Spawn(requestId, requester, apps, null, null, null, null, MapBy.SLOT);
     }
 
     public Spawn withTarget(List<String> target) {
-      return new Spawn(requestId, requester, apps, target, sessionId, allocId, allocReqId, mapBy);
+      return new Spawn(
+          requestId,
+          requester,
+          apps,
+          target,
+          sessionId,
+          allocId,
+          allocReqId,
+          mapBy,
+          recoverable,
+          stdinRank);
     }
 
     public Spawn withLegacy(Long session, String alloc, String allocReq) {
-      return new Spawn(requestId, requester, apps, spawnTarget, session, alloc, allocReq, mapBy);
+      return new Spawn(
+          requestId,
+          requester,
+          apps,
+          spawnTarget,
+          session,
+          alloc,
+          allocReq,
+          mapBy,
+          recoverable,
+          stdinRank);
     }
 
     public Spawn withMapBy(MapBy by) {
-      return new Spawn(requestId, requester, apps, spawnTarget, sessionId, allocId, allocReqId, by);
+      return new Spawn(
+          requestId,
+          requester,
+          apps,
+          spawnTarget,
+          sessionId,
+          allocId,
+          allocReqId,
+          by,
+          recoverable,
+          stdinRank);
+    }
+
+    /**
+     * {@code PMIX_JOB_RECOVERABLE} (or {@code PMIX_ABORT_NON_ZERO_TERM} false): a process that ends
+     * abnormally does not end the others. Without it the job is aborted as {@code mpirun} does.
+     */
+    public Spawn withRecoverable(boolean on) {
+      return new Spawn(
+          requestId,
+          requester,
+          apps,
+          spawnTarget,
+          sessionId,
+          allocId,
+          allocReqId,
+          mapBy,
+          on,
+          stdinRank);
+    }
+
+    /**
+     * {@code PMIX_STDIN_TGT}: the rank whose standard input is a pipe the spawner may write to
+     * ({@code IOF_PUSH}); {@code Proc.RANK_WILDCARD} for every rank, {@code null} for none (every
+     * process reads {@code /dev/null}).
+     */
+    public Spawn withStdin(Integer rank) {
+      return new Spawn(
+          requestId,
+          requester,
+          apps,
+          spawnTarget,
+          sessionId,
+          allocId,
+          allocReqId,
+          mapBy,
+          recoverable,
+          rank);
     }
   }
 
@@ -254,6 +346,21 @@ public sealed interface Request extends Command {
   /** Kill every process of a job; same authorisation as {@link SignalJob}. */
   record TerminateJob(RequestId requestId, Proc requester, String namespace) implements Request {
     public TerminateJob {
+      Objects.requireNonNull(requestId, "requestId");
+      Objects.requireNonNull(requester, "requester");
+      Objects.requireNonNull(namespace, "namespace");
+    }
+  }
+
+  /**
+   * {@code PMIx_Abort} of a job (docs/wireup.md §c.8): kill every process of it, and let {@code
+   * exitCode} (the status the caller passed, e.g. {@code MPI_Abort}'s error code) be the job's exit
+   * code whichever process ends first. Same authorisation as {@link SignalJob}. A job already being
+   * ended keeps its status and exit code.
+   */
+  record AbortJob(RequestId requestId, Proc requester, String namespace, int exitCode)
+      implements Request {
+    public AbortJob {
       Objects.requireNonNull(requestId, "requestId");
       Objects.requireNonNull(requester, "requester");
       Objects.requireNonNull(namespace, "namespace");

@@ -122,6 +122,20 @@ public final class PmixKeys {
   public static final String LOG_GENERATE_TIMESTAMP = "pmix.log.gtstmp";
   public static final String LOG_ONCE = "pmix.log.once";
 
+  // Standard input and what a failing process does to its job (spawn; docs/wireup.md §c.7, §c.8)
+  public static final String FWD_STDIN = "pmix.fwd.stdin";
+  public static final String STDIN_TGT = "pmix.stdin";
+  public static final String JOB_RECOVERABLE = "pmix.recover";
+  public static final String ABORT_NON_ZERO_TERM = "pmix.abnz";
+
+  // Files a job registers for removal at its end (PMIx_Job_control; docs/wireup.md §c.9)
+  public static final String REGISTER_CLEANUP = "pmix.reg.cleanup";
+  public static final String REGISTER_CLEANUP_DIR = "pmix.reg.cleanupdir";
+  public static final String CLEANUP_RECURSIVE = "pmix.clnup.recurse";
+  public static final String CLEANUP_EMPTY = "pmix.clnup.empty";
+  public static final String CLEANUP_IGNORE = "pmix.clnup.ignore";
+  public static final String CLEANUP_LEAVE_TOPDIR = "pmix.clnup.lvtop";
+
   // Job control (PMIx_Job_control)
   public static final String JOB_CTRL_PAUSE = "pmix.jctrl.pause";
   public static final String JOB_CTRL_RESUME = "pmix.jctrl.resume";

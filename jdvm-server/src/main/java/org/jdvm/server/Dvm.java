@@ -1,5 +1,6 @@
 package org.jdvm.server;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -10,9 +11,11 @@ import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.server.controller.Controller;
+import org.jdvm.server.node.Cleanup;
 import org.jdvm.server.node.LocalNodeAgent;
 import org.jdvm.server.node.NodeAgent;
 import org.jdvm.server.node.ProcessHost;
+import org.jdvm.server.node.StdinPipe;
 import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.server.scheduler.NoSchedulerPort;
 import org.jdvm.server.scheduler.SchedulerPort;
@@ -49,7 +52,9 @@ public final class Dvm implements AutoCloseable {
             ? new EmbeddedSchedulerPort(config.spareNodes(), clockNs)
             : new NoSchedulerPort();
     Shell[] shellRef = new Shell[1];
-    this.nodes = new NodeRegistry(name -> newAgent(name, shellRef[0]));
+    Cleanup cleanup =
+        Cleanup.forThisHost(environment.tmpDir() == null ? null : Path.of(environment.tmpDir()));
+    this.nodes = new NodeRegistry(name -> new LocalNodeAgent(name, host, shellRef[0], cleanup));
     CoreConfig coreConfig =
         CoreConfig.of(config.name(), config.startupNodes())
             .without(config.disabledFeatures())
@@ -88,10 +93,6 @@ public final class Dvm implements AutoCloseable {
     return dvm;
   }
 
-  private NodeAgent newAgent(String name, Shell events) {
-    return new LocalNodeAgent(name, host, events);
-  }
-
   private void endProcessesOn(List<String> nodeNames) {
     for (String n : nodeNames) {
       NodeAgent a = nodes.remove(n);
@@ -126,6 +127,31 @@ public final class Dvm implements AutoCloseable {
    */
   public void observe(java.util.function.Consumer<Outcome> observer) {
     controller.observe(observer);
+  }
+
+  /**
+   * Forwards a chunk of stdin to a process on {@code node} (see {@link NodeAgent#writeStdin}); a
+   * node that is not in the DVM fails it with {@link StdinPipe.Closed}. May block the caller up to
+   * {@code maxWaitMs} while the process's pipe is full.
+   */
+  public CompletableFuture<Void> writeStdin(
+      String node, String nspace, int rank, byte[] chunk, long maxWaitMs) {
+    NodeAgent agent = nodes.get(node);
+    if (agent == null) {
+      return CompletableFuture.failedFuture(new StdinPipe.Closed("node " + node + " has left"));
+    }
+    return agent.writeStdin(nspace, rank, chunk, maxWaitMs);
+  }
+
+  /**
+   * Registers a path a job wants removed when its processes on {@code node} have ended (see {@link
+   * NodeAgent#registerCleanup}); returns why it was refused, or {@code null}.
+   */
+  public String registerCleanup(String node, String nspace, Cleanup.Registration registration) {
+    NodeAgent agent = nodes.get(node);
+    return agent == null
+        ? "node " + node + " has left"
+        : agent.registerCleanup(nspace, registration);
   }
 
   /** The DVM's monotonic clock. */

@@ -3,6 +3,7 @@ package org.jdvm.core.job;
 import java.util.List;
 import org.jdvm.core.Effect.Reply;
 import org.jdvm.core.JobKind;
+import org.jdvm.core.Request.AbortJob;
 import org.jdvm.core.Request.SignalJob;
 import org.jdvm.core.Request.TerminateJob;
 import org.jdvm.core.state.Job;
@@ -11,7 +12,7 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Signal;
 
 /**
- * Signal or terminate a job. Authorised for the job itself, any of its ancestors (a job is
+ * Signal, terminate or abort a job. Authorised for the job itself, any of its ancestors (a job is
  * responsible for what it spawned, transitively), and the scheduler; checking the ancestry costs
  * O(depth). Terminating kills the job's processes; the job terminates when they are reported gone.
  */
@@ -41,6 +42,22 @@ public final class JobControl {
     }
     Job job = txn.state().jobs().get(request.namespace());
     Aborts.abort(job, PmixStatus.ERR_JOB_CANCELED, txn);
+    txn.effect(new Reply(request.requestId(), PmixStatus.SUCCESS, List.of()));
+  }
+
+  /**
+   * {@code PMIx_Abort}: the job is ended with {@code PMIX_ERR_JOB_ABORTED} (PRRTE's status for a
+   * process that called abort) and the caller's code as its exit code.
+   */
+  public static void abort(AbortJob request, Txn txn) {
+    Job requester = Requesters.job(txn.state(), request.requester());
+    JobControlRejection why = check(requester, request.namespace(), txn);
+    if (why != null) {
+      txn.reject(request.requestId(), why);
+      return;
+    }
+    Job job = txn.state().jobs().get(request.namespace());
+    Aborts.abortFromWithin(job, PmixStatus.ERR_JOB_ABORTED, request.exitCode(), txn);
     txn.effect(new Reply(request.requestId(), PmixStatus.SUCCESS, List.of()));
   }
 

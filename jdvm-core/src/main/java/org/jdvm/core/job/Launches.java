@@ -13,6 +13,7 @@ import org.jdvm.core.Report.LaunchedProc;
 import org.jdvm.core.Report.ProcExited;
 import org.jdvm.core.Report.ProcsLaunched;
 import org.jdvm.core.RequestId;
+import org.jdvm.core.lifecycle.JobStatuses;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.ProcRecord;
 import org.jdvm.core.state.Txn;
@@ -24,8 +25,10 @@ import org.jdvm.pmix.Value;
 /**
  * What agents report about processes: launched, failed to launch, exited. A spawn is answered with
  * its namespace once every process has been launched; a failed launch answers it with {@code
- * PMIX_ERR_JOB_FAILED_TO_LAUNCH} and kills what started. A job whose last process ends is queued
- * for termination. Reports about processes the core no longer counts as live are stale and ignored.
+ * PMIX_ERR_JOB_FAILED_TO_LAUNCH} and kills what started. A process that exits with a non-zero code
+ * or is killed by a signal ends the others, as {@code mpirun} does, unless the job is recoverable
+ * ({@code PMIX_JOB_RECOVERABLE}). A job whose last process ends is queued for termination. Reports
+ * about processes the core no longer counts as live are stale and ignored.
  */
 public final class Launches {
   private Launches() {}
@@ -91,7 +94,11 @@ public final class Launches {
     }
     ProcEnd end = ProcEnd.exited(report.exitCode(), report.signal());
     txn.change(new ProcsEnded(job.namespace(), List.of(proc.rank()), end));
-    completeLaunch(job, txn);
+    if (end.abnormal() && !job.recoverable() && job.liveProcs() > 0) {
+      Aborts.abortFromWithin(job, JobStatuses.status(end), null, txn);
+    } else {
+      completeLaunch(job, txn);
+    }
     if (job.liveProcs() == 0) {
       txn.terminateLater(job);
     }

@@ -109,7 +109,15 @@ final class Instantiation {
     }
     Targets targets = Targets.of(List.of(session), state);
     SpawnRule.launch(
-        requester, r.requester(), r.requestId(), infos, targets, r.apps(), MapBy.SLOT, txn);
+        requester,
+        r.requester(),
+        r.requestId(),
+        infos,
+        targets,
+        r.apps(),
+        MapBy.SLOT,
+        SpawnRule.Policy.DEFAULT,
+        txn);
   }
 
   /** The listed nodes join the session: carved start-up nodes first, then the new ones. */

@@ -55,6 +55,7 @@ public final class SpawnRule {
               r.targets(),
               spawn.apps(),
               spawn.mapBy(),
+              new Policy(spawn.recoverable(), spawn.stdinRank()),
               txn);
     }
   }
@@ -81,6 +82,19 @@ public final class SpawnRule {
   }
 
   /**
+   * How a job's processes are run besides where: whether one failing leaves the others running, and
+   * which rank's stdin is a pipe ({@code Proc.RANK_WILDCARD}: every rank; {@code null}: none).
+   */
+  public record Policy(boolean recoverable, Integer stdinRank) {
+    /** A job that ends when one of its processes fails, with no stdin. */
+    public static final Policy DEFAULT = new Policy(false, null);
+
+    boolean stdin(int rank) {
+      return stdinRank != null && (stdinRank == Proc.RANK_WILDCARD || stdinRank == rank);
+    }
+  }
+
+  /**
    * Creates, places and launches a job that fits in {@code targets}. Shared with session
    * instantiation, whose job is spawned by the scheduler into the new session.
    */
@@ -92,6 +106,7 @@ public final class SpawnRule {
       Targets targets,
       List<App> apps,
       MapBy mapBy,
+      Policy policy,
       Txn txn) {
     State state = txn.state();
     String namespace = state.jobs().nextNamespace();
@@ -105,12 +120,14 @@ public final class SpawnRule {
             replyInfos,
             targets.sessionIds(),
             apps,
-            mapBy));
+            mapBy,
+            policy.recoverable(),
+            policy.stdinRank()));
     for (Allocation a : targets.reservations()) {
       txn.change(new OwnerAdded(a.allocId(), namespace));
     }
     txn.change(new ProcsPlaced(namespace, placements));
-    launchEffects(namespace, placements, apps, environment(targets, state), txn);
+    launchEffects(namespace, placements, apps, environment(targets, state), policy, txn);
     return namespace;
   }
 
@@ -128,12 +145,18 @@ public final class SpawnRule {
   }
 
   private static void launchEffects(
-      String namespace, List<Placement> placements, List<App> apps, List<String> env, Txn txn) {
+      String namespace,
+      List<Placement> placements,
+      List<App> apps,
+      List<String> env,
+      Policy policy,
+      Txn txn) {
     Map<String, List<ProcLaunch>> byNode = new LinkedHashMap<>();
     for (Placement p : placements) {
+      App app = apps.get(p.appIndex());
       byNode
           .computeIfAbsent(p.node(), n -> new ArrayList<>())
-          .add(new ProcLaunch(p.rank(), p.appIndex(), apps.get(p.appIndex()), env));
+          .add(new ProcLaunch(p.rank(), p.appIndex(), app, env, policy.stdin(p.rank())));
     }
     for (Map.Entry<String, List<ProcLaunch>> e : byNode.entrySet()) {
       txn.effect(new LaunchProcs(e.getKey(), namespace, e.getValue()));

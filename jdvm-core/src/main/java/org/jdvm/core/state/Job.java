@@ -32,6 +32,9 @@ public final class Job implements JobView {
   private final long[] targetSessions;
   private final List<App> apps;
   private final MapBy mapBy;
+  boolean recoverable;
+  Integer stdinRank;
+  Integer abortExitCode;
   RequestId replyTo;
   List<Info> replyInfos = List.of();
   ProcEnd firstAbnormal;
@@ -154,6 +157,24 @@ public final class Job implements JobView {
 
   public MapBy mapBy() {
     return mapBy;
+  }
+
+  /**
+   * Whether a process that ends abnormally leaves the others running ({@code
+   * PMIX_JOB_RECOVERABLE}).
+   */
+  public boolean recoverable() {
+    return recoverable;
+  }
+
+  /** The rank whose stdin is a pipe ({@code Proc.RANK_WILDCARD}: every rank), or {@code null}. */
+  public Integer stdinRank() {
+    return stdinRank;
+  }
+
+  /** The exit code a {@code PMIx_Abort} decided, or {@code null} when the processes decide it. */
+  public Integer abortExitCode() {
+    return abortExitCode;
   }
 
   @Override

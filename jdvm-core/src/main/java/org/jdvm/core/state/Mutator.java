@@ -68,7 +68,7 @@ final class Mutator {
       case ProcsStarted c -> started(c);
       case ProcsEnded c -> ended(c);
       case JobLaunched c -> launched(job(c.namespace()));
-      case JobAborting c -> aborting(job(c.namespace()), c.status());
+      case JobAborting c -> aborting(job(c.namespace()), c.status(), c.exitCode());
       case JobTerminated c -> terminated(c);
       case JobsStopped c -> c.namespaces().forEach(ns -> live(ns).stopped = true);
       case JobsContinued c -> c.namespaces().forEach(ns -> live(ns).stopped = false);
@@ -109,6 +109,8 @@ final class Mutator {
             c.apps(),
             c.mapBy());
     job.replyInfos = c.replyInfos();
+    job.recoverable = c.recoverable();
+    job.stdinRank = c.stdinRank();
     int size = 0;
     for (App app : c.apps()) {
       size += app.maxprocs();
@@ -170,10 +172,11 @@ final class Mutator {
     job.replyTo = null;
   }
 
-  private void aborting(Job job, int status) {
+  private void aborting(Job job, int status, Integer exitCode) {
     Check.state(job.live() && job.kind() == JobKind.APPLICATION, "only a live job aborts", job);
     job.state = Job.State.ABORTING;
     job.status = status;
+    job.abortExitCode = exitCode;
     job.replyTo = null;
   }
 

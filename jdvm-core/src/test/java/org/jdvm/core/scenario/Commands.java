@@ -107,6 +107,8 @@ final class Commands {
       case "signal" ->
           new Request.SignalJob(a.req(), a.from(), a.need("job"), Integer.parseInt(a.need("sig")));
       case "terminate" -> new Request.TerminateJob(a.req(), a.from(), a.need("job"));
+      case "abort" ->
+          new Request.AbortJob(a.req(), a.from(), a.need("job"), Integer.parseInt(a.need("code")));
       case "session" -> session(a);
       case "launched" -> launched(a);
       case "launch-failed" ->
@@ -190,7 +192,14 @@ final class Commands {
         a.number("session"),
         a.get("allocid"),
         a.get("reqid"),
-        "node".equals(a.get("mapby")) ? MapBy.NODE : MapBy.SLOT);
+        "node".equals(a.get("mapby")) ? MapBy.NODE : MapBy.SLOT,
+        a.flag("recoverable"),
+        stdin(a.get("stdin")));
+  }
+
+  /** {@code stdin=R} names one rank, {@code stdin=all} every rank. */
+  private static Integer stdin(String s) {
+    return s == null ? null : s.equals("all") ? Proc.RANK_WILDCARD : Integer.valueOf(s);
   }
 
   private static Request.SessionControl session(Args a) {

@@ -46,7 +46,7 @@ final class Render {
     if (e instanceof Effect.LaunchProcs l) {
       List<String> procs = new ArrayList<>();
       for (Effect.ProcLaunch p : l.procs()) {
-        procs.add(p.rank() + ":" + app(p.app()));
+        procs.add(p.rank() + ":" + app(p.app()) + (p.stdin() ? "+stdin" : ""));
       }
       List<String> env = l.procs().isEmpty() ? List.of() : l.procs().get(0).env();
       return "LaunchProcs node="
@@ -88,6 +88,9 @@ final class Render {
   static String value(String name, Object v) {
     if (v instanceof Integer i && name.equals("status")) {
       return PmixStatus.name(i);
+    }
+    if (v instanceof Integer i && name.endsWith("Rank")) {
+      return Proc.rankString(i);
     }
     return switch (v) {
       case String s -> s.isEmpty() || s.contains(" ") ? '"' + s + '"' : s;

@@ -113,7 +113,7 @@ final class Requests {
               ? s.withLegacy(null, "nope", null)
               : s.withLegacy(rnd.nextBoolean() ? a.sessionId() : null, a.allocId(), a.allocReqId());
     }
-    sim.send(s);
+    sim.send(rnd.nextInt(4) == 0 ? s.withRecoverable(true) : s);
   }
 
   static void jobControl(Simulation sim) {
@@ -128,10 +128,10 @@ final class Requests {
       return;
     }
     Proc from = sim.rnd.nextBoolean() ? new Proc(job, 0) : sim.requester();
-    if (sim.rnd.nextBoolean()) {
-      sim.send(new Request.TerminateJob(sim.rid(), from, job));
-    } else {
-      sim.send(new Request.SignalJob(sim.rid(), from, job, sim.rnd.nextInt(20)));
+    switch (sim.rnd.nextInt(3)) {
+      case 0 -> sim.send(new Request.TerminateJob(sim.rid(), from, job));
+      case 1 -> sim.send(new Request.AbortJob(sim.rid(), from, job, sim.rnd.nextInt(256)));
+      default -> sim.send(new Request.SignalJob(sim.rid(), from, job, sim.rnd.nextInt(20)));
     }
   }
 

@@ -33,5 +33,11 @@ final class JobControlAttributes {
           pmix.jctrl.preempt | PMIX_JOB_CTRL_PREEMPTIBLE | BOOL | BOOL | The job may be preempted.
           pmix.jctrl.term | PMIX_JOB_CTRL_TERMINATE | BOOL | BOOL | Terminate the targets in an orderly way.
           pmix.jctrl.defpset | PMIX_JOB_CTRL_DEFINE_PSET | STRING | absent | Define a process set made of the targets.
+          pmix.reg.cleanup | PMIX_REGISTER_CLEANUP | STRING | STRING | Remove this file when the job ends.
+          pmix.reg.cleanupdir | PMIX_REGISTER_CLEANUP_DIR | STRING | STRING | Remove this directory when the job ends.
+          pmix.clnup.recurse | PMIX_CLEANUP_RECURSIVE | BOOL | BOOL | Remove the directory's contents too.
+          pmix.clnup.empty | PMIX_CLEANUP_EMPTY | BOOL | BOOL | Remove only empty directories.
+          pmix.clnup.ignore | PMIX_CLEANUP_IGNORE | STRING | STRING | Comma-separated file names to leave in place.
+          pmix.clnup.lvtop | PMIX_CLEANUP_LEAVE_TOPDIR | BOOL | BOOL | Remove what the directory holds but not the directory itself.
           """);
 }

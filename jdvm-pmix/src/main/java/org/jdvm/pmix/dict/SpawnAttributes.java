@@ -39,6 +39,7 @@ final class SpawnAttributes {
           pmix.dispmap | PMIX_DISPLAY_MAP | BOOL | BOOL | Show the process map before launching.
           pmix.mapper | PMIX_MAPPER | STRING | STRING | The mapper component to use.
           pmix.fwd.stdin | PMIX_FWD_STDIN | BOOL | BOOL | Forward the launcher's standard input to the job.
+          pmix.stdin | PMIX_STDIN_TGT | PROC | PROC | The process (its rank; WILDCARD for all) whose standard input receives what the launcher forwards.
           pmix.fwd.stdout | PMIX_FWD_STDOUT | BOOL | BOOL | Forward the job's standard output to the requester.
           pmix.fwd.stderr | PMIX_FWD_STDERR | BOOL | BOOL | Forward the job's standard error to the requester.
           pmix.fwd.stddiag | PMIX_FWD_STDDIAG | BOOL | BOOL | Forward the job's diagnostic channel to the requester.

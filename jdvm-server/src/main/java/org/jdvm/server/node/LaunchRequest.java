@@ -11,9 +11,11 @@ import java.util.Objects;
  * @param argv the command and its arguments; {@code argv.get(0)} is resolved on the PATH
  * @param environment the complete environment of the new process
  * @param workingDirectory where it starts, or {@code null} for the controller's directory
+ * @param stdin whether its standard input is a pipe its spawner feeds ({@link StdinPipe}); else it
+ *     reads {@code /dev/null}
  */
 public record LaunchRequest(
-    List<String> argv, Map<String, String> environment, Path workingDirectory) {
+    List<String> argv, Map<String, String> environment, Path workingDirectory, boolean stdin) {
   public LaunchRequest {
     argv = List.copyOf(argv);
     environment = Map.copyOf(environment);
@@ -21,5 +23,10 @@ public record LaunchRequest(
       throw new IllegalArgumentException("no command to launch");
     }
     Objects.requireNonNull(argv.get(0));
+  }
+
+  /** A process that reads {@code /dev/null}. */
+  public LaunchRequest(List<String> argv, Map<String, String> environment, Path workingDirectory) {
+    this(argv, environment, workingDirectory, false);
   }
 }

@@ -1,8 +1,10 @@
 package org.jdvm.server.node;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 
@@ -12,17 +14,31 @@ import java.util.concurrent.CountDownLatch;
  * core's business.
  */
 public final class LocalNodeAgent implements NodeAgent {
+  /** Cleanup registrations one node keeps at once, across its jobs. */
+  public static final int MAX_CLEANUPS = 65_536;
+
   private final String node;
   private final ProcessHost host;
   private final NodeEvents events;
+  private final Cleanup cleanup;
   private final Map<String, Map<Integer, ProcessHost.RunningProc>> procsByJob =
       new ConcurrentHashMap<>();
+  private final Map<String, List<Cleanup.Registration>> cleanups = new HashMap<>();
+  private int cleanupCount;
   private volatile boolean closed;
 
   public LocalNodeAgent(String node, ProcessHost host, NodeEvents events) {
+    this(node, host, events, null);
+  }
+
+  /**
+   * @param cleanup where this node removes what jobs register ({@code null}: it refuses them)
+   */
+  public LocalNodeAgent(String node, ProcessHost host, NodeEvents events, Cleanup cleanup) {
     this.node = node;
     this.host = host;
     this.events = events;
+    this.cleanup = cleanup;
   }
 
   @Override
@@ -86,6 +102,52 @@ public final class LocalNodeAgent implements NodeAgent {
           job.remove(rank);
           return job.isEmpty() ? null : job;
         });
+    if (!procsByJob.containsKey(nspace)) {
+      runCleanups(nspace);
+    }
+  }
+
+  @Override
+  public String registerCleanup(String nspace, Cleanup.Registration r) {
+    if (cleanup == null) {
+      return "this node removes no files";
+    }
+    String why = r.keep() ? null : cleanup.refusal(r.path().toString());
+    if (why != null) {
+      return why;
+    }
+    synchronized (cleanups) {
+      if (cleanupCount >= MAX_CLEANUPS) {
+        return "more than " + MAX_CLEANUPS + " cleanup registrations on node " + node;
+      }
+      cleanups.computeIfAbsent(nspace, k -> new ArrayList<>()).add(r);
+      cleanupCount++;
+    }
+    if (!procsByJob.containsKey(nspace)) {
+      runCleanups(nspace); // the job's processes here are gone already
+    }
+    return null;
+  }
+
+  /** Removes what the job registered, off the caller's thread: its processes here are gone. */
+  private void runCleanups(String nspace) {
+    List<Cleanup.Registration> due;
+    synchronized (cleanups) {
+      due = cleanups.remove(nspace);
+      if (due == null) {
+        return;
+      }
+      cleanupCount -= due.size();
+    }
+    List<String> keep = new ArrayList<>();
+    for (Cleanup.Registration r : due) {
+      if (r.keep()) {
+        keep.add(r.path().toString());
+      }
+    }
+    Thread.ofVirtual()
+        .name("jdvm-cleanup-" + nspace)
+        .start(() -> due.forEach(r -> cleanup.remove(r.ignoring(keep))));
   }
 
   @Override
@@ -103,6 +165,21 @@ public final class LocalNodeAgent implements NodeAgent {
     if (p != null) {
       host.signal(List.of(p), signal);
     }
+  }
+
+  @Override
+  public CompletableFuture<Void> writeStdin(String nspace, int rank, byte[] chunk, long maxWaitMs) {
+    Map<Integer, ProcessHost.RunningProc> job = procsByJob.get(nspace);
+    ProcessHost.RunningProc p = job == null ? null : job.get(rank);
+    if (p == null || p.stdin() == null) {
+      return CompletableFuture.failedFuture(
+          new StdinPipe.Closed(
+              nspace
+                  + "."
+                  + rank
+                  + (p == null ? " is not running on " + node : " reads /dev/null")));
+    }
+    return p.stdin().write(chunk, maxWaitMs);
   }
 
   @Override

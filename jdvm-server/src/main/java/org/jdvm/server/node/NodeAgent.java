@@ -1,5 +1,7 @@
 package org.jdvm.server.node;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Runs the processes of one node (architecture.md §5). The embedded default runs one agent per
  * virtual node inside the controller ({@link LocalNodeAgent}); each launches real processes on this
@@ -21,6 +23,20 @@ public interface NodeAgent extends AutoCloseable {
 
   /** Sends a signal to one process of a job (and its descendants). */
   void signalProc(String nspace, int rank, int signal);
+
+  /**
+   * Forwards a chunk of its spawner's stdin to a process (empty: end of file); completes when the
+   * process's pipe took it, or fails with {@link StdinPipe.Closed} when the process is gone, closed
+   * its stdin, reads {@code /dev/null}, or took nothing for {@code maxWaitMs} while {@link
+   * StdinPipe#MAX_QUEUED_BYTES} waited. May block the caller up to {@code maxWaitMs} for room.
+   */
+  CompletableFuture<Void> writeStdin(String nspace, int rank, byte[] chunk, long maxWaitMs);
+
+  /**
+   * Registers a path for removal when the job's last process on this node has ended ({@link
+   * Cleanup}); returns why it was refused (outside the allowed places, too many), or {@code null}.
+   */
+  String registerCleanup(String nspace, Cleanup.Registration registration);
 
   /** The number of processes still running on this node. */
   int runningProcs();

@@ -105,8 +105,13 @@ public final class ProcessHost implements AutoCloseable {
           "interrupted while starting " + request.argv().get(0),
           e);
     }
-    RunningProc proc = new RunningProc(process, processGroups);
-    watch(process, listener);
+    StdinPipe stdin =
+        request.stdin()
+            ? new StdinPipe(
+                process.getOutputStream(), request.argv().get(0) + "[" + process.pid() + "]")
+            : null;
+    RunningProc proc = new RunningProc(process, processGroups, stdin);
+    watch(process, stdin, listener);
     return proc;
   }
 
@@ -121,7 +126,9 @@ public final class ProcessHost implements AutoCloseable {
     if (request.workingDirectory() != null) {
       pb.directory(request.workingDirectory().toFile());
     }
-    pb.redirectInput(DEV_NULL);
+    if (!request.stdin()) {
+      pb.redirectInput(DEV_NULL);
+    }
     return pb.start();
   }
 
@@ -150,14 +157,20 @@ public final class ProcessHost implements AutoCloseable {
     return Files.isRegularFile(p) && Files.isExecutable(p);
   }
 
-  /** Pumps stdout and stderr, then reports the exit once both are drained (bounded). */
-  private static void watch(Process process, ProcListener listener) {
+  /**
+   * Pumps stdout and stderr, then reports the exit once both are drained (bounded); closes the
+   * stdin pipe, if any, at the exit.
+   */
+  private static void watch(Process process, StdinPipe stdin, ProcListener listener) {
     Thread out = Thread.ofVirtual().start(() -> pump(process.getInputStream(), listener, true));
     Thread err = Thread.ofVirtual().start(() -> pump(process.getErrorStream(), listener, false));
     Thread.ofVirtual()
         .start(
             () -> {
               int status = waitUninterruptibly(process);
+              if (stdin != null) {
+                stdin.processExited();
+              }
               joinQuietly(out, DRAIN_AFTER_EXIT_MS);
               joinQuietly(err, DRAIN_AFTER_EXIT_MS);
               listener.exited(status);
@@ -310,10 +323,17 @@ public final class ProcessHost implements AutoCloseable {
   public static final class RunningProc {
     private final Process process;
     private final boolean ownGroup;
+    private final StdinPipe stdin;
 
-    RunningProc(Process process, boolean ownGroup) {
+    RunningProc(Process process, boolean ownGroup, StdinPipe stdin) {
       this.process = process;
       this.ownGroup = ownGroup;
+      this.stdin = stdin;
+    }
+
+    /** Its stdin pipe, or {@code null} when it reads {@code /dev/null}. */
+    public StdinPipe stdin() {
+      return stdin;
     }
 
     public long pid() {

@@ -85,6 +85,11 @@ public final class LaunchEnvironment {
     return jobDirectories;
   }
 
+  /** The DVM's scratch directory, which jobs get as their temporary directories. */
+  public String tmpDir() {
+    return tmpDir;
+  }
+
   /**
    * The complete environment of one process.
    *

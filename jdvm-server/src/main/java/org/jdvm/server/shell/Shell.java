@@ -240,7 +240,8 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     return new LaunchRequest(
         argv,
         environment.of(l.namespace(), p.rank(), l.node(), app.env(), p.env()),
-        app.cwd() == null || app.cwd().isEmpty() ? null : java.nio.file.Path.of(app.cwd()));
+        app.cwd() == null || app.cwd().isEmpty() ? null : java.nio.file.Path.of(app.cwd()),
+        p.stdin());
   }
 
   private void signal(String node, String nspace, List<Integer> ranks, int signal) {

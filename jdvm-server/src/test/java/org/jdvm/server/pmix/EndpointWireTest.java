@@ -112,8 +112,8 @@ class EndpointWireTest {
         int tag = tool.request(command, p -> {});
         assertThat(tool.reply(tag).body().unpackStatus()).isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
       }
-      int push = tool.request(Commands.IOF_PUSH_CMD, p -> {});
-      assertThat(tool.reply(push).body().unpackStatus()).isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
+      int push = tool.request(Commands.IOF_PUSH_CMD, p -> p.packSize(0).packSize(0));
+      assertThat(tool.reply(push).body().unpackStatus()).isEqualTo(PmixStatus.ERR_BAD_PARAM);
       assertThat(queryNamespaces(tool)).isEqualTo(PmixStatus.SUCCESS);
     }
   }

@@ -47,8 +47,8 @@ import org.jdvm.server.Await;
  * NULL), {@code scope:N}, {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the
  * PROCs), {@code buffer:[key=TOKEN,…]} (a PMIX_BUFFER of one KVAL unit per entry, as COMMIT sends),
  * {@code apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}, {@code persist:N}, {@code time:N},
- * {@code bo:HEX} (a BYTE_OBJECT). A BYTE_OBJECT in a reply prints as the units it holds, in
- * brackets.
+ * {@code bo:HEX} (a BYTE_OBJECT), {@code bytes:TEXT} (a BYTE_OBJECT of TEXT's UTF-8; {@code bytes:}
+ * is empty). A BYTE_OBJECT in a reply prints as the units it holds, in brackets.
  */
 final class ProtocolRunner implements AutoCloseable {
   private final Path home;
@@ -277,6 +277,8 @@ final class ProtocolRunner implements AutoCloseable {
       case "persist" -> Value.of(DataType.PERSIST, Long.parseLong(v));
       case "time" -> Value.of(DataType.TIME, Long.parseLong(v));
       case "bo" -> new Value(DataType.BYTE_OBJECT, ByteObject.of(HexFormat.of().parseHex(v)));
+      case "bytes" ->
+          new Value(DataType.BYTE_OBJECT, ByteObject.of(v.getBytes(StandardCharsets.UTF_8)));
       default -> throw new IllegalArgumentException("no token type " + tv[0]);
     };
   }

@@ -2,7 +2,9 @@ package org.jdvm.server.pmix.serve;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.jdvm.core.Report;
+import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
@@ -16,9 +18,9 @@ import org.jdvm.server.pmix.transport.Peer;
 
 /**
  * Events and I/O forwarding (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard
- * commands"): NOTIFY, REGEVENTS, DEREGEVENTS, IOF_PULL and IOF_DEREG. What a connection registers
- * is kept by the delivering half ({@link EventRouter}, {@link OutputRouter}); this file reads the
- * requests and bounds them.
+ * commands"): NOTIFY, REGEVENTS, DEREGEVENTS, IOF_PULL, IOF_DEREG and IOF_PUSH (stdin). What a
+ * connection registers is kept by the delivering half ({@link EventRouter}, {@link OutputRouter});
+ * this file reads the requests and bounds them.
  */
 public final class EventOps {
   private final EventRouter events;
@@ -123,6 +125,46 @@ public final class EventOps {
     }
     long serverId = output.pull(x.connection(), procs, channels, localId);
     x.reply(x.packer().packStatus(PmixStatus.SUCCESS).packSize(serverId).toByteArray());
+  }
+
+  /**
+   * IOF_PUSH (docs/wireup.md §c.7): {@code SIZE n | PROC… | SIZE n | INFO | BYTE_OBJECT}, a chunk
+   * of the pusher's stdin for the targets' pipes; an empty chunk is the end of file, and a missing
+   * one forwards nothing. Answered {@code STATUS} once every target took the chunk: SUCCESS, {@code
+   * PMIX_ERR_IOF_COMPLETE} when no target's stdin is open any more (a libpmix tool then stops
+   * forwarding), or the first refusal. A full pipe holds this connection's reader until it has room
+   * (bounded): a slow reader slows its feeder down.
+   */
+  void iofPush(Exchange x) throws BadRequest {
+    List<Proc> targets = x.procs();
+    x.infos();
+    if (targets.isEmpty()) {
+      throw BadRequest.param("IOF_PUSH names no target");
+    }
+    if (!x.in().hasRemaining()) {
+      x.replyStatus(PmixStatus.SUCCESS);
+      return;
+    }
+    byte[] chunk = ((ByteObject) x.in().unpackOne(DataType.BYTE_OBJECT)).toByteArray();
+    List<CompletableFuture<Integer>> answers = new ArrayList<>(targets.size());
+    for (Proc t : targets) {
+      answers.add(x.upstream().pushStdin(x.self(), t, chunk));
+    }
+    CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+        .whenComplete((ok, t) -> x.replyStatus(pushStatus(answers)));
+  }
+
+  /** The first refusal; else SUCCESS if any target took the chunk; else IOF_COMPLETE. */
+  private static int pushStatus(List<CompletableFuture<Integer>> answers) {
+    boolean took = false;
+    for (CompletableFuture<Integer> a : answers) {
+      int s = a.isCompletedExceptionally() ? PmixStatus.ERR_UNREACH : a.join();
+      if (s != PmixStatus.SUCCESS && s != PmixStatus.ERR_IOF_COMPLETE) {
+        return s;
+      }
+      took |= s == PmixStatus.SUCCESS;
+    }
+    return took ? PmixStatus.SUCCESS : PmixStatus.ERR_IOF_COMPLETE;
   }
 
   /** IOF_DEREG: {@code SIZE n | INFO | SIZE server id}. */

@@ -1,5 +1,7 @@
 package org.jdvm.server.pmix.serve;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,11 +10,13 @@ import org.jdvm.core.MapBy;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
 import org.jdvm.pmix.App;
+import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Signal;
+import org.jdvm.server.node.Cleanup;
 import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.deliver.OutputRouter;
 
@@ -65,10 +69,12 @@ public final class JobOps {
   record Spawn(Request.Spawn request, int channels, boolean notifyCompletion) {}
 
   /**
-   * {@code PMIx_Spawn}: targeting (decisions.md #15), the mapping policy, output forwarding and
-   * completion notice. A tool gets its job's output unless it says otherwise, as a 4.2.2 server
-   * forwards to a tool requester whatever its flags (pmix-interop-notes.md §3); an application only
-   * what it asks for.
+   * {@code PMIx_Spawn}: targeting (decisions.md #15), the mapping policy, output forwarding,
+   * completion notice, which rank reads forwarded stdin ({@code PMIX_STDIN_TGT}, or rank 0 with
+   * {@code PMIX_FWD_STDIN}) and whether a failing process leaves the others running ({@code
+   * PMIX_JOB_RECOVERABLE}, or {@code PMIX_ABORT_NON_ZERO_TERM} false). A tool gets its job's output
+   * unless it says otherwise, as a 4.2.2 server forwards to a tool requester whatever its flags
+   * (pmix-interop-notes.md §3); an application only what it asks for.
    */
   static Spawn spawn(
       RequestId id, Proc requester, boolean tool, List<Info> jobInfos, List<App> apps)
@@ -80,8 +86,15 @@ public final class JobOps {
     MapBy mapBy = MapBy.SLOT;
     int channels = tool ? OutputRouter.STDOUT_CHANNEL | OutputRouter.STDERR_CHANNEL : 0;
     boolean notify = false;
+    boolean recoverable = false;
+    Integer stdinRank = null;
+    boolean fwdStdin = false;
     for (Info i : jobInfos) {
       switch (i.key()) {
+        case PmixKeys.JOB_RECOVERABLE -> recoverable = Values.bool(i);
+        case PmixKeys.ABORT_NON_ZERO_TERM -> recoverable = !Values.bool(i);
+        case PmixKeys.STDIN_TGT -> stdinRank = stdinRank(i);
+        case PmixKeys.FWD_STDIN -> fwdStdin = Values.bool(i);
         case PmixKeys.SPAWN_TARGET -> target = Values.strings(i);
         case PmixKeys.SESSION_ID -> sessionId = Values.unsigned(i);
         case PmixKeys.ALLOC_ID -> allocId = Values.string(i);
@@ -96,9 +109,28 @@ public final class JobOps {
       }
     }
     checkApps(apps);
+    if (fwdStdin && stdinRank == null) {
+      stdinRank = 0; // PRRTE's default target
+    }
     Request.Spawn request =
-        new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy);
+        new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy)
+            .withRecoverable(recoverable)
+            .withStdin(stdinRank);
     return new Spawn(request, channels, notify);
+  }
+
+  /**
+   * {@code PMIX_STDIN_TGT}: a PROC (4.2.2's type) whose rank is the target, WILDCARD for every
+   * rank; an integer rank is taken too (earlier versions).
+   */
+  private static int stdinRank(Info i) throws BadRequest {
+    if (i.value().type() == DataType.PROC) {
+      return i.value().asProc().rank();
+    }
+    if (i.value().type() == DataType.PROC_RANK) {
+      return (int) i.value().asLong();
+    }
+    return Values.count(i);
   }
 
   private static int flag(int bits, int bit, boolean on) {
@@ -129,16 +161,100 @@ public final class JobOps {
 
   // ---- job control ---------------------------------------------------------------------------
 
-  /** JOB_CONTROL: {@code SIZE n | PROC… | SIZE n | INFO}; answered {@code STATUS | SIZE 0}. */
+  /**
+   * JOB_CONTROL: {@code SIZE n | PROC… | SIZE n | INFO}; answered {@code STATUS | SIZE 0}. A
+   * cleanup registration (Open MPI's session directory and shared-memory segment, docs/wireup.md
+   * §c.9) is kept by the targets' node agents, which remove the path when the job's processes there
+   * have ended; a signal or termination goes to the core.
+   */
   void jobControl(Exchange x) throws BadRequest {
     List<Proc> targets = x.procs();
     List<Info> directives = x.infos();
     Proc self = x.self();
+    Cleanup.Registration cleanup = cleanup(directives);
+    if (cleanup != null && !signalsOrTerminates(directives)) {
+      int status = x.upstream().registerCleanup(self, targets, cleanup);
+      x.reply(x.packer().packStatus(status).packSize(0).toByteArray());
+      return;
+    }
     List<Function<RequestId, Request>> requests = new ArrayList<>();
     for (JobAction a : jobControl(self, targets, directives)) {
       requests.add(id -> a.toRequest(id, self));
     }
-    x.submitAll(requests, s -> x.reply(x.packer().packStatus(s).packSize(0).toByteArray()));
+    int registered =
+        cleanup == null ? PmixStatus.SUCCESS : x.upstream().registerCleanup(self, targets, cleanup);
+    x.submitAll(
+        requests,
+        s ->
+            x.reply(
+                x.packer()
+                    .packStatus(s != PmixStatus.SUCCESS ? s : registered)
+                    .packSize(0)
+                    .toByteArray()));
+  }
+
+  private static boolean signalsOrTerminates(List<Info> directives) {
+    for (Info i : directives) {
+      switch (i.key()) {
+        case PmixKeys.JOB_CTRL_SIGNAL,
+            PmixKeys.JOB_CTRL_TERMINATE,
+            PmixKeys.JOB_CTRL_KILL,
+            PmixKeys.JOB_CTRL_PAUSE,
+            PmixKeys.JOB_CTRL_RESUME -> {
+          return true;
+        }
+        default -> {}
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The cleanup a JOB_CONTROL registers ({@code PMIX_REGISTER_CLEANUP} a file, {@code
+   * PMIX_REGISTER_CLEANUP_DIR} a directory, with {@code PMIX_CLEANUP_RECURSIVE}, {@code _EMPTY},
+   * {@code _LEAVE_TOPDIR}, {@code _IGNORE}); {@code PMIX_CLEANUP_IGNORE} alone keeps a path; {@code
+   * null} when it registers none.
+   */
+  static Cleanup.Registration cleanup(List<Info> directives) throws BadRequest {
+    String file = null;
+    String dir = null;
+    List<String> ignore = new ArrayList<>();
+    boolean recursive = false;
+    boolean empty = false;
+    boolean leaveTop = false;
+    for (Info i : directives) {
+      switch (i.key()) {
+        case PmixKeys.REGISTER_CLEANUP -> file = Values.text(i);
+        case PmixKeys.REGISTER_CLEANUP_DIR -> dir = Values.text(i);
+        case PmixKeys.CLEANUP_RECURSIVE -> recursive = Values.bool(i);
+        case PmixKeys.CLEANUP_EMPTY -> empty = Values.bool(i);
+        case PmixKeys.CLEANUP_LEAVE_TOPDIR -> leaveTop = Values.bool(i);
+        case PmixKeys.CLEANUP_IGNORE -> ignore.addAll(List.of(Values.text(i).split(",")));
+        default -> {}
+      }
+    }
+    if (file != null && dir != null) {
+      throw BadRequest.notSupported("a file and a directory in one cleanup registration");
+    }
+    if (file == null && dir == null) {
+      return ignore.isEmpty()
+          ? null
+          : new Cleanup.Registration(path(ignore.get(0)), false, false, false, false, ignore, true);
+    }
+    return new Cleanup.Registration(
+        path(dir != null ? dir : file), dir != null, recursive, leaveTop, empty, ignore, false);
+  }
+
+  private static Path path(String s) throws BadRequest {
+    if (s.length() > Cleanup.MAX_PATH_CHARS || !s.startsWith("/")) {
+      throw BadRequest.param(
+          "a cleanup path must be absolute and at most " + Cleanup.MAX_PATH_CHARS + " characters");
+    }
+    try {
+      return Path.of(s);
+    } catch (InvalidPathException e) {
+      throw BadRequest.param("not a path: " + e.getMessage());
+    }
   }
 
   /** One thing to do to one job. */
@@ -198,7 +314,11 @@ public final class JobOps {
 
   // ---- abort ---------------------------------------------------------------------------------
 
-  /** ABORT: {@code STATUS | STRING msg | SIZE n | PROC…}; ends the named jobs (none: its own). */
+  /**
+   * ABORT (docs/wireup.md §c.8): {@code STATUS | STRING msg | SIZE n | PROC…}; ends the named jobs
+   * (none: its own), each with the status as its exit code, as {@code mpirun} exits with {@code
+   * MPI_Abort}'s code. Open MPI does not wait for the reply: it exits at once.
+   */
   void abort(Exchange x) throws BadRequest {
     int status = x.in().unpackStatus();
     String message = x.in().unpackString();
@@ -223,7 +343,7 @@ public final class JobOps {
     }
     List<Function<RequestId, Request>> requests = new ArrayList<>();
     for (String ns : nspaces) {
-      requests.add(id -> new Request.TerminateJob(id, self, ns));
+      requests.add(id -> new Request.AbortJob(id, self, ns, status));
     }
     x.submitAll(requests, s -> x.replyStatus(s));
   }

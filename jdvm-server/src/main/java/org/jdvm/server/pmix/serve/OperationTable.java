@@ -65,6 +65,7 @@ public final class OperationTable {
             new Row(Commands.DEREGEVENTS_CMD, Operation.ErrorShape.NONE, events::deregister),
             new Row(Commands.IOF_PULL_CMD, Operation.ErrorShape.STATUS, events::iofPull),
             new Row(Commands.IOF_DEREG_CMD, Operation.ErrorShape.STATUS, events::iofDeregister),
+            new Row(Commands.IOF_PUSH_CMD, Operation.ErrorShape.STATUS, events::iofPush),
             // wire-up: commit, fence (peers' data is read with GETNB)
             new Row(Commands.COMMIT_CMD, Operation.ErrorShape.STATUS, wireup.modex()::commit),
             new Row(Commands.FENCENB_CMD, Operation.ErrorShape.STATUS, wireup.modex()::fence),

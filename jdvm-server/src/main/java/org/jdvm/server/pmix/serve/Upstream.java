@@ -12,6 +12,7 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
+import org.jdvm.server.node.Cleanup;
 import org.jdvm.server.pmix.wireup.Blob;
 import org.jdvm.server.pmix.wireup.Member;
 import org.jdvm.server.pmix.wireup.ModexStore;
@@ -138,6 +139,25 @@ public interface Upstream {
    * connection's reader.
    */
   long awaitPid(Proc proc, long timeoutMs);
+
+  /**
+   * {@code IOF_PUSH}: forwards a chunk of {@code requester}'s stdin (empty: end of file) to {@code
+   * target} (rank WILDCARD: every process of its job that reads a pipe). Completes with SUCCESS
+   * once the targets' pipes took it, {@code PMIX_ERR_IOF_COMPLETE} when no target's stdin is open
+   * any more, or the refusal ({@code PMIX_ERR_NO_PERMISSIONS}, {@code PMIX_ERR_NOT_FOUND}). Blocks
+   * while a target is being launched or its pipe is full (back-pressure, both bounded): call only
+   * on a connection's reader.
+   */
+  CompletableFuture<Integer> pushStdin(Proc requester, Proc target, byte[] chunk);
+
+  /**
+   * {@code PMIx_Job_control} with a cleanup directive: registers a path for removal when the
+   * targets' processes have ended, on each node they run on. Returns SUCCESS, or the refusal
+   * ({@code PMIX_ERR_NO_PERMISSIONS} for another job or a path outside the allowed places, {@code
+   * PMIX_ERR_NOT_FOUND}, {@code PMIX_ERR_OUT_OF_RESOURCE}). Blocks (bounded): call only on a
+   * connection's reader.
+   */
+  int registerCleanup(Proc requester, List<Proc> targets, Cleanup.Registration registration);
 
   /** Stops the DVM (after the STOP request was answered). */
   void stop();

@@ -5,9 +5,9 @@
  * org.jdvm.server.pmix.serve.Exchange} is one request's plumbing (read the body, submit to the DVM,
  * read a view, pack the reply in the peer's format on its tag); one file per operation family reads
  * and answers its commands: {@link org.jdvm.server.pmix.serve.AllocationOps} (allocation, session
- * control), {@link org.jdvm.server.pmix.serve.JobOps} (spawn, job control, abort), {@link
- * org.jdvm.server.pmix.serve.QueryOps} (query, job data, get), {@link
- * org.jdvm.server.pmix.serve.EventOps} (events, I/O forwarding), {@link
+ * control), {@link org.jdvm.server.pmix.serve.JobOps} (spawn, job control with cleanup
+ * registrations, abort), {@link org.jdvm.server.pmix.serve.QueryOps} (query, job data, get), {@link
+ * org.jdvm.server.pmix.serve.EventOps} (events, I/O forwarding, stdin pushes), {@link
  * org.jdvm.server.pmix.serve.WireupOps} (commit, fence), {@link org.jdvm.server.pmix.serve.DataOps}
  * (publish, lookup, unpublish), {@link org.jdvm.server.pmix.serve.ConnectOps} (connect,
  * disconnect), {@link org.jdvm.server.pmix.serve.LogOps} (log), {@link

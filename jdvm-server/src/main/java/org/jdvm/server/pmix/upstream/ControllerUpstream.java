@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -29,6 +31,7 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 import org.jdvm.server.Dvm;
+import org.jdvm.server.node.Cleanup;
 import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.serve.Upstream;
 import org.jdvm.server.pmix.wireup.Blob;
@@ -53,6 +56,9 @@ public final class ControllerUpstream implements Upstream {
   /** Job directories are removed on their own threads, off the controller thread. */
   private static final Executor IO = Executors.newVirtualThreadPerTaskExecutor();
 
+  /** How long a blocking read of the core's views may take. */
+  private static final long READ_WAIT_MS = 10_000;
+
   private final Pending pending = new Pending();
   private final OutcomeWatcher outcomes;
   private final Runnable stop;
@@ -61,6 +67,7 @@ public final class ControllerUpstream implements Upstream {
   private final Map<String, Integer> jobSizes = new ConcurrentHashMap<>();
   private final Map<String, List<String>> placements = new ConcurrentHashMap<>();
   private final Map<String, Proc> spawners = new ConcurrentHashMap<>();
+  private final StdinFeed stdin;
   private volatile Dvm dvm;
   private volatile JobDirectories dirs;
 
@@ -76,6 +83,7 @@ public final class ControllerUpstream implements Upstream {
     this.stop = stop;
     this.modex = modex;
     this.fences = fences;
+    this.stdin = new StdinFeed(outcomes);
   }
 
   /** From now on requests go to {@code dvm}; jobs' directories are made where it says. */
@@ -467,6 +475,67 @@ public final class ControllerUpstream implements Upstream {
       }
     }
     return -1;
+  }
+
+  @Override
+  public CompletableFuture<Integer> pushStdin(Proc requester, Proc target, byte[] chunk) {
+    return stdin.push(dvm, requester, target, chunk);
+  }
+
+  @Override
+  public int registerCleanup(Proc requester, List<Proc> targets, Cleanup.Registration r) {
+    Set<Place> nodes;
+    try {
+      nodes =
+          read(v -> cleanupNodes(v, requester, targets)).get(READ_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      return PmixStatus.ERR_UNREACH;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return PmixStatus.ERR_UNREACH;
+    }
+    if (nodes == null) {
+      return PmixStatus.ERR_NO_PERMISSIONS;
+    }
+    if (nodes.isEmpty()) {
+      return PmixStatus.ERR_NOT_FOUND;
+    }
+    for (Place p : nodes) {
+      String why = dvm.registerCleanup(p.node(), p.nspace(), r);
+      if (why != null) {
+        LOG.log(System.Logger.Level.INFO, "cleanup of " + r.path() + " refused: " + why);
+        return why.startsWith("more than")
+            ? PmixStatus.ERR_OUT_OF_RESOURCE
+            : PmixStatus.ERR_NO_PERMISSIONS;
+      }
+    }
+    return PmixStatus.SUCCESS;
+  }
+
+  /** A node and a namespace with processes there. */
+  private record Place(String node, String nspace) {}
+
+  /**
+   * The nodes the targets run on, each with the target's namespace; {@code null} when the requester
+   * may not act on a target's job.
+   */
+  private static Set<Place> cleanupNodes(CoreView v, Proc requester, List<Proc> targets) {
+    Set<Place> nodes = new LinkedHashSet<>();
+    for (Proc t : targets.isEmpty() ? List.of(Proc.wildcard(requester.nspace())) : targets) {
+      JobView job = v.job(t.nspace()).orElse(null);
+      if (job == null || job.kind() != JobKind.APPLICATION) {
+        continue;
+      }
+      if (!StdinFeed.mayFeed(v, requester.nspace(), job)) {
+        return null;
+      }
+      for (ProcView p : job.procs()) {
+        if (t.rank() == Proc.RANK_WILDCARD || p.rank() == t.rank()) {
+          nodes.add(new Place(p.node(), t.nspace()));
+        }
+      }
+    }
+    return nodes;
   }
 
   @Override

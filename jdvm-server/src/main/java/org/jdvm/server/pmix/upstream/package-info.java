@@ -9,7 +9,9 @@
  * wire-up (commit, fence, gets of peers' data) goes to the {@code wireup} state it holds; job sizes
  * and placements, which never change for a job, are kept so that a fence or a same-job get does not
  * ask the controller again; what the DVM's outcomes say of jobs' lives (processes ended, jobs
- * ended) reaches it through the endpoint's face.
+ * ended) reaches it through the endpoint's face. Stdin pushes ({@code StdinFeed}) and cleanup
+ * registrations go past the core to the targets' node agents, after a read that checks who may act
+ * on the job and where its processes run.
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports {@code serve} (the interface it
  * implements, its refusal type), {@code deliver} and {@code wireup}; nothing imports it but the

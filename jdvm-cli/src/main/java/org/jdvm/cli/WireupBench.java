@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdvm.client.Contact;
 import org.jdvm.client.JdvmClient;
+import org.jdvm.client.LocalCommand;
 import org.jdvm.client.Role;
 import org.jdvm.client.SpawnRequest;
 
@@ -215,22 +216,6 @@ final class WireupBench {
 
   /** A command's output, or {@code null} when it could not run or failed. */
   private static String output(List<String> cmd) throws InterruptedException {
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      return null;
-    }
-    try {
-      byte[] bytes = p.getInputStream().readAllBytes();
-      return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0
-          ? new String(bytes, StandardCharsets.UTF_8)
-          : null;
-    } catch (IOException e) {
-      return null;
-    } finally {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
+    return LocalCommand.output(cmd, 120);
   }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.Job;
+import org.jdvm.client.LocalCommand;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.Role;
@@ -417,22 +418,6 @@ class RunLifecycleTest {
 
   /** Runs a command to its end (bounded); its output, or null if it could not run or failed. */
   private static String output(List<String> cmd) throws InterruptedException {
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      return null;
-    }
-    try {
-      byte[] out = p.getInputStream().readAllBytes();
-      return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0
-          ? new String(out, StandardCharsets.UTF_8)
-          : null;
-    } catch (IOException e) {
-      return null;
-    } finally {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
+    return LocalCommand.output(cmd, 120);
   }
 }

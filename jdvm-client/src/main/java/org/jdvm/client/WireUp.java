@@ -12,6 +12,7 @@ import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PData;
+import org.jdvm.pmix.Persistence;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
@@ -48,26 +49,6 @@ public final class WireUp {
     REMOTE,
     /** Everyone. */
     GLOBAL
-  }
-
-  /** How long published data lives ({@code pmix_persistence_t}). */
-  public enum Persistence {
-    INDEFINITE(0),
-    /** Deleted when a lookup returns it (what Open MPI publishes with). */
-    FIRST_READ(1),
-    PROC(2),
-    APP(3),
-    SESSION(4);
-
-    private final int code;
-
-    Persistence(int code) {
-      this.code = code;
-    }
-
-    public int code() {
-      return code;
-    }
   }
 
   /** The longest key libpmix accepts ({@code PMIX_MAX_KEYLEN}). */
@@ -251,7 +232,7 @@ public final class WireUp {
    *
    * <pre>{@code
    * w.publish(List.of(Info.of("port-x:accept", Value.string(uri))), DataRange.SESSION,
-   *     WireUp.Persistence.FIRST_READ);
+   *     Persistence.FIRST_READ);
    * }</pre>
    */
   public void publish(List<Info> data, DataRange range, Persistence persistence)

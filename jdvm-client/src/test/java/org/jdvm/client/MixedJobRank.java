@@ -4,6 +4,7 @@ import java.util.List;
 import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PData;
+import org.jdvm.pmix.Persistence;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
@@ -68,7 +69,7 @@ public final class MixedJobRank {
       w.publish(
           List.of(Info.of(key, Value.string("uri-of-" + self.rank()))),
           DataRange.SESSION,
-          WireUp.Persistence.INDEFINITE);
+          Persistence.INDEF);
       List<PData> found = w.lookup(List.of(key), false, 0);
       boolean ok =
           found.size() == 1

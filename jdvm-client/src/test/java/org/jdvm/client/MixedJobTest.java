@@ -3,7 +3,6 @@ package org.jdvm.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -150,22 +149,6 @@ class MixedJobTest {
   }
 
   private static String run(List<String> cmd) throws InterruptedException {
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      return null;
-    }
-    try {
-      byte[] out = p.getInputStream().readAllBytes();
-      return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0
-          ? new String(out, StandardCharsets.UTF_8)
-          : null;
-    } catch (IOException e) {
-      return null;
-    } finally {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
+    return LocalCommand.output(cmd, 60);
   }
 }

@@ -89,23 +89,7 @@ final class WireupPrograms {
 
   /** Runs a command to its end (bounded); its output, or null if it could not run or failed. */
   static String run(List<String> cmd, int seconds) throws InterruptedException {
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      return null;
-    }
-    try {
-      byte[] out = p.getInputStream().readAllBytes();
-      return p.waitFor(seconds, TimeUnit.SECONDS) && p.exitValue() == 0
-          ? new String(out, StandardCharsets.UTF_8)
-          : null;
-    } catch (IOException e) {
-      return null;
-    } finally {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
+    return LocalCommand.output(cmd, seconds);
   }
 
   /**

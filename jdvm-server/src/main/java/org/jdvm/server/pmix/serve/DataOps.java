@@ -7,12 +7,12 @@ import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PData;
+import org.jdvm.pmix.Persistence;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.server.pmix.transport.PeerFormat;
-import org.jdvm.server.pmix.wireup.Persistence;
 import org.jdvm.server.pmix.wireup.PublishedData;
 
 /**

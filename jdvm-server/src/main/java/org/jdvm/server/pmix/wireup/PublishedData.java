@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.PData;
+import org.jdvm.pmix.Persistence;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;

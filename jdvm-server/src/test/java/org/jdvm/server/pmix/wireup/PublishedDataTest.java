@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.PData;
+import org.jdvm.pmix.Persistence;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;

@@ -1,4 +1,4 @@
-package org.jdvm.server.pmix.wireup;
+package org.jdvm.pmix;
 
 /**
  * How long published data is kept ({@code pmix_persistence_t}, wire type PERSIST, one byte): the

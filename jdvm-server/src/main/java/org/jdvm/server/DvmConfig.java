@@ -63,16 +63,9 @@ public record DvmConfig(
         name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 2000, Limits.DEFAULT);
   }
 
-  public DvmConfig withName(String newName) {
+  public DvmConfig withName(String n) {
     return new DvmConfig(
-        newName,
-        startupNodes,
-        spareNodes,
-        scheduler,
-        disabledFeatures,
-        home,
-        shrinkGraceMillis,
-        limits);
+        n, startupNodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis, limits);
   }
 
   public DvmConfig withScheduler(SchedulerKind kind) {
@@ -90,15 +83,8 @@ public record DvmConfig(
         name, startupNodes, spareNodes, scheduler, disabledFeatures, home, millis, limits);
   }
 
-  public DvmConfig limitedBy(Limits newLimits) {
+  public DvmConfig limitedBy(Limits l) {
     return new DvmConfig(
-        name,
-        startupNodes,
-        spareNodes,
-        scheduler,
-        disabledFeatures,
-        home,
-        shrinkGraceMillis,
-        newLimits);
+        name, startupNodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis, l);
   }
 }

@@ -198,28 +198,27 @@ public final class DataOps {
 
   /** {@code pmix.range}: a DATA_RANGE (or, as some callers pack it, a UINT8) PMIx defines. */
   private static DataRange range(Info i) throws BadRequest {
-    DataType t = i.value().type();
-    if (t != DataType.DATA_RANGE && t != DataType.UINT8) {
-      throw Values.wrongType(i, "a PMIX_DATA_RANGE");
-    }
-    DataRange r = DataRange.fromCode((int) i.value().asLong());
-    if (r == null) {
-      throw BadRequest.param(i.key() + " is no range: " + i.value().asLong());
-    }
-    return r;
+    return code(i, DataType.DATA_RANGE, DataRange::fromCode, "range");
   }
 
   /** {@code pmix.persist}: a PERSIST (or UINT8) PMIx defines. */
   private static Persistence persistence(Info i) throws BadRequest {
+    return code(i, DataType.PERSIST, Persistence::fromCode, "persistence");
+  }
+
+  /** A one-byte enumeration of {@code type} (or UINT8, as callers also pack it) PMIx defines. */
+  private static <T> T code(
+      Info i, DataType type, java.util.function.IntFunction<T> fromCode, String what)
+      throws BadRequest {
     DataType t = i.value().type();
-    if (t != DataType.PERSIST && t != DataType.UINT8) {
-      throw Values.wrongType(i, "a PMIX_PERSIST");
+    if (t != type && t != DataType.UINT8) {
+      throw Values.wrongType(i, "a " + type.pmixName());
     }
-    Persistence p = Persistence.fromCode((int) i.value().asLong());
-    if (p == null) {
-      throw BadRequest.param(i.key() + " is no persistence: " + i.value().asLong());
+    T value = fromCode.apply((int) i.value().asLong());
+    if (value == null) {
+      throw BadRequest.param(i.key() + " is no " + what + ": " + i.value().asLong());
     }
-    return p;
+    return value;
   }
 
   /**

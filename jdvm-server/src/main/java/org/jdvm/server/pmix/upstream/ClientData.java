@@ -87,13 +87,7 @@ final class ClientData {
         kvals.add(new KVal(i.key(), i.value()));
       }
     }
-    for (Rank r : job.ranks) {
-      kvals.add(
-          new KVal(
-              PmixKeys.PROC_INFO_ARRAY,
-              Value.array(
-                  DataArray.ofInfos(rankLevel(job, r, nodeIds, extras, parentOf(v, extras))))));
-    }
+    kvals.addAll(rankArrays(v, job, nodeIds, extras));
     return Optional.of(kvals);
   }
 
@@ -127,14 +121,22 @@ final class ClientData {
     Job job = snapshot(v, nspace);
     Map<String, Integer> nodeIds = nodeIds(v);
     List<KVal> kvals = new ArrayList<>(blob.get());
+    kvals.addAll(rankArrays(v, job, nodeIds, extras));
+    return Optional.of(kvals);
+  }
+
+  /** One {@code pmix.pdata} array per rank, {@code pmix.rank} first. */
+  private static List<KVal> rankArrays(
+      CoreView v, Job job, Map<String, Integer> nodeIds, Extras extras) {
+    Proc parent = parentOf(v, extras);
+    List<KVal> out = new ArrayList<>(job.ranks.size());
     for (Rank r : job.ranks) {
-      kvals.add(
+      out.add(
           new KVal(
               PmixKeys.PROC_INFO_ARRAY,
-              Value.array(
-                  DataArray.ofInfos(rankLevel(job, r, nodeIds, extras, parentOf(v, extras))))));
+              Value.array(DataArray.ofInfos(rankLevel(job, r, nodeIds, extras, parent)))));
     }
-    return Optional.of(kvals);
+    return out;
   }
 
   /**

@@ -197,4 +197,30 @@ class MpiEndToEndTest {
     assertThat(got.get(0)).startsWith("OK mpi4py_hello rank=0 size=2 host=");
     assertThat(got.get(1)).startsWith("OK mpi4py_hello rank=1 size=2 host=");
   }
+
+  @Test
+  void mpi4pyAllreduceSumsBothRanks() throws Exception {
+    assumeTrue(noMpi4py == null, noMpi4py);
+    CliRun r = run(2, PYTHON, PROGRAMS.resolve("mpi4py_allreduce.py").toAbsolutePath().toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(lines(r, "OK mpi4py_allreduce"))
+        .as(r.out() + r.err())
+        .containsExactly(
+            "OK mpi4py_allreduce rank=0 size=2 sum=3", "OK mpi4py_allreduce rank=1 size=2 sum=3");
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpi4pyRingPassesTheTokenBetweenEveryNeighbourPair(int np) throws Exception {
+    assumeTrue(noMpi4py == null, noMpi4py);
+    CliRun r = run(np, PYTHON, PROGRAMS.resolve("mpi4py_ring.py").toAbsolutePath().toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    List<String> expected = new ArrayList<>();
+    for (int rank = 0; rank < np; rank++) {
+      long got = rank == 0 ? (long) np * (np - 1) / 2 : (long) rank * (rank - 1) / 2;
+      int left = (rank + np - 1) % np;
+      expected.add("OK mpi4py_ring rank=" + rank + " size=" + np + " got=" + got + " from=" + left);
+    }
+    assertThat(lines(r, "OK mpi4py_ring")).as(r.out() + r.err()).isEqualTo(expected);
+  }
 }

@@ -1,8 +1,12 @@
 package org.jdvm.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -234,13 +238,37 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       return Main.EXIT_OK;
     }
     int rank = stdinRank(stdin);
+    FileChannel stdinChannel = null;
     if (rank != NO_STDIN) {
       // In the background of a terminal, reading it would stop jdvm (SIGTTIN): the rank gets an
       // empty stdin instead, as mpirun does not read a terminal it does not own either.
-      InputStream in = inBackgroundOfATerminal() ? InputStream.nullInputStream() : System.in;
+      InputStream in = InputStream.nullInputStream();
+      if (!inBackgroundOfATerminal()) {
+        stdinChannel = new FileInputStream(FileDescriptor.in).getChannel();
+        in = Channels.newInputStream(stdinChannel);
+      }
       client.forwardStdin(in, new Proc(job.nspace(), rank));
     }
-    return job.awaitEnd().exitCode();
+    int exitCode = job.awaitEnd().exitCode();
+    closeStdin(stdinChannel);
+    return exitCode;
+  }
+
+  /**
+   * Ends the stdin forwarder's read. A thread blocked reading a terminal or an open pipe sits in
+   * native code, and the JVM waits up to 300 ms for such threads before it exits (HotSpot's
+   * VM_Exit); closing the channel signals the read out of its system call, so jdvm run exits as
+   * soon as its job has ended.
+   */
+  private static void closeStdin(FileChannel channel) {
+    if (channel == null) {
+      return;
+    }
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // Nothing is read from stdin any more either way.
+    }
   }
 
   /** The spawn: the command, its environment (PMIx's and jdvm's own left out), targets, mapping. */

@@ -28,6 +28,7 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    RunCommand.ownsProcessStdin = true;
     System.exit(run(args));
   }
 

@@ -243,7 +243,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       // In the background of a terminal, reading it would stop jdvm (SIGTTIN): the rank gets an
       // empty stdin instead, as mpirun does not read a terminal it does not own either.
       InputStream in = InputStream.nullInputStream();
-      if (!inBackgroundOfATerminal()) {
+      if (!ownsProcessStdin) {
+        in = System.in; // embedded (a test): read what System.in was set to
+      } else if (!inBackgroundOfATerminal()) {
         stdinChannel = new FileInputStream(FileDescriptor.in).getChannel();
         in = Channels.newInputStream(stdinChannel);
       }
@@ -253,6 +255,13 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     closeStdin(stdinChannel);
     return exitCode;
   }
+
+  /**
+   * Whether this JVM is the {@code jdvm} command itself ({@link Main#main}), so that its stdin is
+   * the process's file descriptor 0, which {@code jdvm run} may read and close; embedded in another
+   * program (a test), it forwards whatever {@code System.in} is.
+   */
+  static volatile boolean ownsProcessStdin;
 
   /**
    * Ends the stdin forwarder's read. A thread blocked reading a terminal or an open pipe sits in

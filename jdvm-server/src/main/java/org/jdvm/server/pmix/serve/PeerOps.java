@@ -3,8 +3,8 @@ package org.jdvm.server.pmix.serve;
 import org.jdvm.pmix.PmixStatus;
 
 /**
- * The peer's own life (docs/protocol.md "How jdvm reads the standard commands"): FINALIZE, COMMIT
- * and jdvm's STOP.
+ * The peer's own life (docs/protocol.md "How jdvm reads the standard commands"): FINALIZE and
+ * jdvm's STOP. (COMMIT is the modex's: {@link WireupOps}.)
  */
 public final class PeerOps {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
@@ -22,12 +22,6 @@ public final class PeerOps {
     x.replyStatus(PmixStatus.SUCCESS);
     departures.depart(x.connection(), false);
   }
-
-  /**
-   * COMMIT: one-way from the client's side as served today; nothing is kept yet. TODO issue 10:
-   * keep the committed data.
-   */
-  void commit(Exchange x) {}
 
   /** JDVM_STOP (docs/protocol.md): tools of the DVM's uid may stop it. */
   void stop(Exchange x) {

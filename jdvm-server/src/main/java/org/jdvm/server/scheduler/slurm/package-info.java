@@ -1,0 +1,19 @@
+/**
+ * {@code --scheduler slurm} and agents inside Slurm (architecture.md §5): the scheduler port over a
+ * real Slurm's client commands, the reading of a Slurm allocation's environment for {@code jdvm
+ * start}, and the {@code srun --overlap} agent starter.
+ *
+ * <p>{@link org.jdvm.server.scheduler.slurm.SlurmSchedulerPort} turns asks into {@code salloc
+ * --no-shell} jobs, release into shrinking or {@code scancel}, and Slurm's EndTime and job states
+ * (polled with {@code squeue}) into warnings and reclaims. {@link
+ * org.jdvm.server.scheduler.slurm.SlurmAllocation} reads {@code SLURM_JOB_ID}, {@code
+ * SLURM_JOB_NODELIST} and {@code SLURM_TASKS_PER_NODE}; {@link
+ * org.jdvm.server.scheduler.slurm.Hostlist} expands Slurm's compact lists. {@link
+ * org.jdvm.server.scheduler.slurm.SrunAgentStarter} starts agents as srun steps.
+ *
+ * <p>Invariants: every Slurm command is an argv list (no shell), and every value in it that did not
+ * come from jdvm's own constants passed {@link org.jdvm.server.scheduler.slurm.SlurmNames}; every
+ * list read from Slurm is bounded; every job the port got from Slurm is cancelled when its
+ * allocation ends, is released, expires or the port closes.
+ */
+package org.jdvm.server.scheduler.slurm;

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,8 @@ import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
+import org.jdvm.server.scheduler.slurm.SlurmAllocation;
+import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -31,11 +34,14 @@ import picocli.CommandLine.Option;
     description = "Start a DVM on this machine (virtual nodes running local processes).",
     mixinStandardHelpOptions = true)
 public final class StartCommand implements Callable<Integer> {
-  @Option(names = "--nodes", paramLabel = "N", description = "Start-up nodes (default 4).")
-  int nodes = 4;
+  @Option(
+      names = "--nodes",
+      paramLabel = "N",
+      description = "Start-up nodes (default 4, or the Slurm allocation's nodes inside one).")
+  Integer nodes;
 
   @Option(names = "--slots", paramLabel = "S", description = "Slots per node (default 2).")
-  int slots = 2;
+  Integer slots;
 
   @Option(
       names = "--spare",
@@ -43,8 +49,13 @@ public final class StartCommand implements Callable<Integer> {
       description = "Spare nodes the embedded scheduler grants from (default 8).")
   int spare = 8;
 
-  @Option(names = "--scheduler", paramLabel = "KIND", description = "embedded (default) or none.")
-  String scheduler = "embedded";
+  @Option(
+      names = "--scheduler",
+      paramLabel = "KIND",
+      description =
+          "embedded (the default outside Slurm), slurm (the default inside a Slurm allocation)"
+              + " or none.")
+  String scheduler;
 
   @Option(
       names = "--dir",
@@ -80,6 +91,12 @@ public final class StartCommand implements Callable<Integer> {
   PrintStream out = System.out;
   PrintStream err = System.err;
 
+  /** The environment a Slurm allocation is read from (SLURM_JOB_ID, SLURM_JOB_NODELIST, ...). */
+  Map<String, String> environment = System.getenv();
+
+  /** The Slurm allocation the start-up nodes come from, once {@link #config} has run. */
+  private SlurmAllocation slurm;
+
   @Override
   public Integer call() {
     DvmConfig config;
@@ -93,16 +110,27 @@ public final class StartCommand implements Callable<Integer> {
   }
 
   DvmConfig config() {
-    if (nodes < 1 || slots < 1 || spare < 0) {
+    if ((nodes != null && nodes < 1) || (slots != null && slots < 1) || spare < 0) {
       throw new IllegalArgumentException(
           "--nodes and --slots must be at least 1, --spare at least 0");
     }
+    // Inside a Slurm allocation its nodes are the start-up nodes, as for mpirun; --nodes opts out.
+    slurm =
+        nodes == null && slots == null
+            ? SlurmAllocation.fromEnvironment(environment).orElse(null)
+            : null;
+    String schedulerName = scheduler != null ? scheduler : slurm != null ? "slurm" : "embedded";
     DvmConfig.SchedulerKind kind =
-        switch (scheduler) {
+        switch (schedulerName) {
           case "embedded" -> DvmConfig.SchedulerKind.EMBEDDED;
           case "none" -> DvmConfig.SchedulerKind.NONE;
-          default -> throw new IllegalArgumentException("--scheduler takes embedded or none");
+          case "slurm" -> DvmConfig.SchedulerKind.SLURM;
+          default ->
+              throw new IllegalArgumentException("--scheduler takes embedded, slurm or none");
         };
+    if (kind == DvmConfig.SchedulerKind.SLURM) {
+      SlurmSchedulerPort.Config.fromEnvironment(environment);
+    }
     Set<Feature> disabled = EnumSet.noneOf(Feature.class);
     for (String w : without) {
       try {
@@ -116,11 +144,13 @@ public final class StartCommand implements Callable<Integer> {
     }
     Path home = dir != null ? dir : Contact.defaultDir();
     String n = name != null ? name : "jdvm-" + ProcessHandle.current().pid();
-    return DvmConfig.embedded(
-            n, nodes, slots, kind == DvmConfig.SchedulerKind.NONE ? 0 : spare, home)
-        .withScheduler(kind)
-        .without(disabled)
-        .limitedBy(limits());
+    int spareNodes = kind == DvmConfig.SchedulerKind.EMBEDDED ? spare : 0;
+    DvmConfig base =
+        slurm == null
+            ? DvmConfig.embedded(
+                n, nodes != null ? nodes : 4, slots != null ? slots : 2, spareNodes, home)
+            : DvmConfig.embedded(n, 1, 1, 0, home).withStartupNodes(slurm.nodes());
+    return base.withScheduler(kind).without(disabled).limitedBy(limits());
   }
 
   /** {@code --limit NAME=N} applied, in order, over the defaults. */
@@ -176,13 +206,15 @@ public final class StartCommand implements Callable<Integer> {
             + ".."
             + config.startupNodes().getLast().name()
             + "), "
-            + slots
-            + " slots each");
+            + slotsText(config)
+            + (slurm != null ? ", from Slurm job " + slurm.jobId() : ""));
     out.println(
         "  scheduler: "
-            + (config.scheduler() == DvmConfig.SchedulerKind.EMBEDDED
-                ? "embedded, " + config.spareNodes().size() + " spare nodes"
-                : "none (start-up nodes only)"));
+            + switch (config.scheduler()) {
+              case EMBEDDED -> "embedded, " + config.spareNodes().size() + " spare nodes";
+              case SLURM -> "slurm (new nodes are Slurm jobs)";
+              case NONE -> "none (start-up nodes only)";
+            });
     if (!config.disabledFeatures().isEmpty()) {
       out.println("  without:   " + config.disabledFeatures());
     }
@@ -190,6 +222,12 @@ public final class StartCommand implements Callable<Integer> {
     out.println("  PMIx URI:  " + uri);
     out.println("  log:       " + config.home().resolve(DvmHome.LOG));
     out.println("  stop with: jdvm stop" + (dir != null ? " --dir " + dir : ""));
+  }
+
+  private static String slotsText(DvmConfig config) {
+    List<Integer> slots =
+        config.startupNodes().stream().map(org.jdvm.core.NodeSpec::slots).distinct().toList();
+    return slots.size() == 1 ? slots.getFirst() + " slots each" : "slots " + slots;
   }
 
   /**
@@ -218,14 +256,19 @@ public final class StartCommand implements Callable<Integer> {
               config.name(),
               "--dir",
               home.toString(),
-              "--nodes",
-              Integer.toString(nodes),
-              "--slots",
-              Integer.toString(slots),
               "--spare",
               Integer.toString(spare),
               "--scheduler",
-              scheduler));
+              config.scheduler().name().toLowerCase(Locale.ROOT)));
+      // Unset, they stay unset: the child reads the same Slurm allocation from its environment.
+      if (nodes != null) {
+        cmd.add("--nodes");
+        cmd.add(Integer.toString(nodes));
+      }
+      if (slots != null) {
+        cmd.add("--slots");
+        cmd.add(Integer.toString(slots));
+      }
       if (!without.isEmpty()) {
         cmd.add("--without");
         cmd.add(String.join(",", without));

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 import org.jdvm.core.Limits;
+import org.jdvm.core.NodeSpec;
+import org.jdvm.server.DvmConfig;
 import org.junit.jupiter.api.Test;
 
 /** {@code jdvm start}'s options as the DVM's configuration, before anything starts. */
@@ -26,5 +29,57 @@ class StartCommandTest {
       start.limits = List.of(bad);
       assertThatThrownBy(start::config).as(bad).isInstanceOf(IllegalArgumentException.class);
     }
+  }
+
+  @Test
+  void insideASlurmAllocationItsNodesAndSlotsAreTheStartUpNodesAndSlurmTheScheduler() {
+    StartCommand start = new StartCommand();
+    start.environment =
+        Map.of(
+            "SLURM_JOB_ID", "6",
+            "SLURM_JOB_NODELIST", "node[1-3]",
+            "SLURM_TASKS_PER_NODE", "2(x2),1");
+    DvmConfig c = start.config();
+    assertThat(c.startupNodes())
+        .containsExactly(
+            new NodeSpec("node1", 2), new NodeSpec("node2", 2), new NodeSpec("node3", 1));
+    assertThat(c.scheduler()).isEqualTo(DvmConfig.SchedulerKind.SLURM);
+    assertThat(c.spareNodes()).isEmpty();
+  }
+
+  @Test
+  void explicitNodesOrSchedulerWinOverTheSlurmAllocation() {
+    Map<String, String> env =
+        Map.of(
+            "SLURM_JOB_ID", "6", "SLURM_JOB_NODELIST", "n[1-3]", "SLURM_TASKS_PER_NODE", "4(x3)");
+    StartCommand start = new StartCommand();
+    start.environment = env;
+    start.nodes = 2;
+    assertThat(start.config().startupNodes())
+        .extracting(NodeSpec::name)
+        .containsExactly("node0", "node1");
+    assertThat(start.config().scheduler()).isEqualTo(DvmConfig.SchedulerKind.EMBEDDED);
+    StartCommand none = new StartCommand();
+    none.environment = env;
+    none.scheduler = "none";
+    assertThat(none.config().scheduler()).isEqualTo(DvmConfig.SchedulerKind.NONE);
+    assertThat(none.config().startupNodes()).hasSize(3);
+    StartCommand outside = new StartCommand();
+    outside.environment = Map.of();
+    outside.scheduler = "slurm";
+    assertThat(outside.config().startupNodes()).hasSize(4);
+    assertThat(outside.config().scheduler()).isEqualTo(DvmConfig.SchedulerKind.SLURM);
+  }
+
+  @Test
+  void aMalformedSlurmEnvironmentIsAUsageErrorNamingTheVariable() {
+    StartCommand start = new StartCommand();
+    start.environment =
+        Map.of("SLURM_JOB_ID", "6", "SLURM_JOB_NODELIST", "n[1-3];id", "SLURM_TASKS_PER_NODE", "1");
+    assertThatThrownBy(start::config).hasMessageStartingWith("SLURM_JOB_NODELIST: ");
+    StartCommand poll = new StartCommand();
+    poll.environment = Map.of("JDVM_SLURM_POLL_MS", "soon");
+    poll.scheduler = "slurm";
+    assertThatThrownBy(poll::config).hasMessageContaining("JDVM_SLURM_POLL_MS");
   }
 }

@@ -2,6 +2,7 @@ package org.jdvm.server;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -19,6 +20,7 @@ import org.jdvm.server.node.StdinPipe;
 import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.server.scheduler.NoSchedulerPort;
 import org.jdvm.server.scheduler.SchedulerPort;
+import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.LaunchEnvironment;
 import org.jdvm.server.shell.NodeRegistry;
 import org.jdvm.server.shell.PeerGateway;
@@ -48,9 +50,16 @@ public final class Dvm implements AutoCloseable {
     this.config = config;
     this.environment = environment;
     this.scheduler =
-        config.scheduler() == DvmConfig.SchedulerKind.EMBEDDED
-            ? new EmbeddedSchedulerPort(config.spareNodes(), clockNs)
-            : new NoSchedulerPort();
+        switch (config.scheduler()) {
+          case EMBEDDED -> new EmbeddedSchedulerPort(config.spareNodes(), clockNs);
+          case SLURM ->
+              new SlurmSchedulerPort(
+                  SlurmSchedulerPort.systemCommands(Map.of()),
+                  SlurmSchedulerPort.Config.fromEnvironment(System.getenv()),
+                  clockNs,
+                  System::currentTimeMillis);
+          case NONE -> new NoSchedulerPort();
+        };
     Shell[] shellRef = new Shell[1];
     Cleanup cleanup =
         Cleanup.forThisHost(environment.tmpDir() == null ? null : Path.of(environment.tmpDir()));

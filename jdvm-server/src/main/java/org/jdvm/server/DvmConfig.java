@@ -15,7 +15,7 @@ import org.jdvm.server.scheduler.NodeGrant;
  *
  * @param name the DVM's name; namespaces are {@code <name>@<n>}
  * @param startupNodes the start-up pool; the first is the controller's own node
- * @param spareNodes the embedded scheduler's pool (ignored without a scheduler)
+ * @param spareNodes the embedded scheduler's pool (ignored by the other schedulers)
  * @param scheduler which scheduler serves requests for new nodes
  * @param disabledFeatures attributes the DVM runs without (decisions.md #16)
  * @param home the DVM's directory: contact file, secrets, log, scratch
@@ -34,7 +34,9 @@ public record DvmConfig(
   /** Which scheduler a DVM uses. */
   public enum SchedulerKind {
     EMBEDDED,
-    NONE
+    NONE,
+    /** A real Slurm: asks become Slurm jobs ({@code org.jdvm.server.scheduler.slurm}). */
+    SLURM
   }
 
   public DvmConfig {
@@ -86,5 +88,11 @@ public record DvmConfig(
   public DvmConfig limitedBy(Limits l) {
     return new DvmConfig(
         name, startupNodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis, l);
+  }
+
+  /** The same configuration with these start-up nodes (a Slurm allocation's, say). */
+  public DvmConfig withStartupNodes(List<NodeSpec> nodes) {
+    return new DvmConfig(
+        name, nodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis, limits);
   }
 }

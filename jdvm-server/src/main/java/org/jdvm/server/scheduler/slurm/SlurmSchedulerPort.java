@@ -80,6 +80,21 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     public static Config defaults() {
       return new Config(null, 2000, 15_000);
     }
+
+    /**
+     * The defaults, with {@code JDVM_SLURM_POLL_MS} setting the poll interval. The partition is
+     * Slurm's own business: salloc reads {@code SALLOC_PARTITION}.
+     */
+    public static Config fromEnvironment(Map<String, String> env) {
+      String poll = env.get("JDVM_SLURM_POLL_MS");
+      if (poll == null) {
+        return defaults();
+      }
+      if (!poll.matches("[0-9]{1,9}")) {
+        throw new IllegalArgumentException("JDVM_SLURM_POLL_MS must be a number of milliseconds");
+      }
+      return new Config(null, Long.parseLong(poll), defaults().commandTimeoutMs());
+    }
   }
 
   private final SlurmCommands commands;

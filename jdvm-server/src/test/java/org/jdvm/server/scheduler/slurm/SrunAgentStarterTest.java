@@ -8,12 +8,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jdvm.core.NodeSpec;
 import org.jdvm.server.Await;
 import org.jdvm.server.remote.AgentStarter;
 import org.junit.jupiter.api.AfterAll;
@@ -28,12 +31,21 @@ import org.junit.jupiter.api.Test;
 class SrunAgentStarterTest {
   private static SlurmCluster cluster;
   private static String job;
+  private static Map<String, String> sallocEnvironment;
 
   @BeforeAll
   static void up() throws Exception {
     String why = SlurmCluster.unavailable();
     assumeTrue(why == null, why);
     cluster = SlurmCluster.up();
+    // What jdvm start sees when it runs as salloc's command (the allocation ends with it).
+    sallocEnvironment = new HashMap<>();
+    for (String line : cluster.run("salloc", "-N", "3", "-t", "1", "env").out().split("\n")) {
+      int eq = line.indexOf('=');
+      if (line.startsWith("SLURM") && eq > 0) {
+        sallocEnvironment.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
     SlurmCommands.Result r = cluster.run("salloc", "--no-shell", "-N", "3", "-t", "5");
     Matcher m = Pattern.compile("Granted job allocation ([0-9]+)").matcher(r.err());
     assertThat(m.find()).as(r.err()).isTrue();
@@ -49,6 +61,30 @@ class SrunAgentStarterTest {
 
   private static AgentStarter starter() {
     return SrunAgentStarter.inJob(SlurmCommands.system(cluster.env()), job);
+  }
+
+  @Test
+  void insideSallocN3TheAllocationIsItsThreeNodesWithTheirSlots() {
+    SlurmAllocation a = SlurmAllocation.fromEnvironment(sallocEnvironment).orElseThrow();
+    assertThat(a.jobId()).matches("[0-9]+").isNotEqualTo(job);
+    assertThat(a.nodes())
+        .containsExactly(
+            new NodeSpec("node1", 4), new NodeSpec("node2", 4), new NodeSpec("node3", 4));
+    assertThat(SrunAgentStarter.argv(a.jobId(), "node2", List.of("jdvm", "agent")))
+        .containsExactly(
+            "srun",
+            "--overlap",
+            "--jobid=" + a.jobId(),
+            "--nodes=1",
+            "--ntasks=1",
+            "--nodelist=node2",
+            "--kill-on-bad-exit=1",
+            "--mpi=none",
+            "--cpu-bind=none",
+            "--job-name=jdvm-agent",
+            "--quiet",
+            "jdvm",
+            "agent");
   }
 
   @Test

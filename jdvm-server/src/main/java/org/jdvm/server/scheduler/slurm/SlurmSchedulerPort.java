@@ -113,6 +113,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   private final Map<String, String> jobOfNode = new ConcurrentHashMap<>();
   private Consumer<SchedulerEvent> listener;
   private ScheduledFuture<?> timer;
+  private boolean pollFailing;
 
   /**
    * @param commands Slurm's client commands (their output must use {@code SLURM_TIME_FORMAT=%s};
@@ -350,7 +351,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
         scancel(List.of(p.jobId));
         p.salloc.destroy();
       } else if (!p.ask.required()) {
-        long position = pending.values().stream().filter(q -> q.queued).count() + 1;
+        long position = pending.values().stream().filter(q -> q.queued && !q.cancelled).count() + 1;
         p.queued = true;
         emit(new SchedulerEvent.Queued(p.ask.askId(), (int) position));
       }
@@ -495,12 +496,17 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     allocations.values().forEach(a -> ids.addAll(a.jobs.keySet()));
     SlurmCommands.Result r = runQuietly(SlurmCli.squeue(ids));
     if (r.exit() != 0 && !r.err().contains("Invalid job id")) {
+      if (pollFailing) {
+        return;
+      }
+      pollFailing = true;
       LOG.log(
           System.Logger.Level.WARNING,
           SlurmCli.failure("squeue failed", r.lastLine()).reason()
               + "; allocations are kept until Slurm answers");
       return;
     }
+    pollFailing = false;
     Map<String, SlurmCli.JobRow> rows = SlurmCli.parseSqueue(r.out());
     for (Allocation a : List.copyOf(allocations.values())) {
       reconcile(a, rows);

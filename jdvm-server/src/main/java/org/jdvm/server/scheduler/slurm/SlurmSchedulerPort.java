@@ -1,9 +1,6 @@
 package org.jdvm.server.scheduler.slurm;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -108,8 +105,8 @@ public final class SlurmSchedulerPort implements SchedulerPort {
             t.setDaemon(true);
             return t;
           });
-  private final Map<String, PendingAsk> pending = new LinkedHashMap<>();
-  private final Map<String, Allocation> allocations = new LinkedHashMap<>();
+  private final Map<String, SallocAsk> pending = new LinkedHashMap<>();
+  private final Map<String, HeldAllocation> allocations = new LinkedHashMap<>();
   private final Map<String, String> jobOfNode = new ConcurrentHashMap<>();
   private Consumer<SchedulerEvent> listener;
   private ScheduledFuture<?> timer;
@@ -184,7 +181,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   public void end(String allocation) {
     run(
         () -> {
-          Allocation a = allocations.remove(allocation);
+          HeldAllocation a = allocations.remove(allocation);
           if (a != null) {
             forgetNodes(a);
             scancel(List.copyOf(a.jobs.keySet()));
@@ -208,7 +205,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       thread
           .submit(
               () -> {
-                for (PendingAsk p : pending.values()) {
+                for (SallocAsk p : pending.values()) {
                   p.salloc.destroy();
                   if (p.jobId != null) {
                     scancel(List.of(p.jobId));
@@ -247,7 +244,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   }
 
   private void allocate(Ask ask) {
-    Allocation a = ask.allocation() == null ? null : allocations.get(ask.allocation());
+    HeldAllocation a = ask.allocation() == null ? null : allocations.get(ask.allocation());
     if (ask.kind() == Ask.Kind.EXTEND && a == null) {
       refuse(ask, PmixStatus.ERR_NOT_FOUND, "no Slurm allocation " + ask.allocation());
       return;
@@ -278,13 +275,19 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       refuse(ask, PmixStatus.ERR_NOT_SUPPORTED, "cannot run salloc: " + e.getMessage());
       return;
     }
-    PendingAsk p = new PendingAsk(ask, salloc);
+    SallocAsk p = new SallocAsk(ask, salloc);
     pending.put(ask.askId(), p);
-    Thread.ofVirtual().name("jdvm-salloc-" + ask.askId()).start(() -> readSalloc(p));
+    Thread.ofVirtual()
+        .name("jdvm-salloc-" + ask.askId())
+        .start(
+            () ->
+                p.read(
+                    line -> run(() -> onSallocLine(p, line)),
+                    exit -> run(() -> onSallocExit(p, exit))));
   }
 
   /** The salloc time limit: the ask's for NEW, the allocation's time left for EXTEND. */
-  private Long minutesFor(Ask ask, Allocation a) {
+  private Long minutesFor(Ask ask, HeldAllocation a) {
     if (ask.kind() == Ask.Kind.NEW) {
       return ask.timeLimitSeconds() == null ? null : SlurmCli.minutes(ask.timeLimitSeconds());
     }
@@ -296,7 +299,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   }
 
   /** EXTEND's time: every job of the allocation gets the minutes; false if Slurm said no. */
-  private boolean addTime(Allocation a, Ask ask) {
+  private boolean addTime(HeldAllocation a, Ask ask) {
     long minutes = SlurmCli.minutes(ask.timeLimitSeconds());
     for (String job : a.jobs.keySet()) {
       SlurmCommands.Result r = runQuietly(SlurmCli.addTime(job, minutes));
@@ -310,31 +313,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     return true;
   }
 
-  private void readSalloc(PendingAsk p) {
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(p.salloc.getErrorStream(), StandardCharsets.UTF_8))) {
-      String line;
-      int lines = 0;
-      while ((line = r.readLine()) != null && lines++ < 1000) {
-        String l = line.length() > 500 ? line.substring(0, 500) : line;
-        run(() -> onSallocLine(p, l));
-      }
-    } catch (IOException e) {
-      // salloc ended or was ended
-    }
-    int exit;
-    try {
-      p.salloc.getInputStream().close();
-      exit = p.salloc.waitFor();
-    } catch (InterruptedException | IOException e) {
-      exit = -1;
-    }
-    int code = exit;
-    run(() -> onSallocExit(p, code));
-  }
-
-  private void onSallocLine(PendingAsk p, String line) {
+  private void onSallocLine(SallocAsk p, String line) {
     Matcher granted = GRANTED.matcher(line);
     Matcher queued = PENDING.matcher(line);
     if (granted.find()) {
@@ -365,7 +344,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     }
   }
 
-  private void onSallocExit(PendingAsk p, int exit) {
+  private void onSallocExit(SallocAsk p, int exit) {
     pending.remove(p.ask.askId(), p);
     if (p.answered || p.cancelled) {
       return;
@@ -398,9 +377,9 @@ public final class SlurmSchedulerPort implements SchedulerPort {
               "Slurm job " + jobId + " was granted but cannot be read: " + e.getMessage()));
       return;
     }
-    Allocation a;
+    HeldAllocation a;
     if (ask.kind() == Ask.Kind.NEW) {
-      a = new Allocation(jobId);
+      a = new HeldAllocation(jobId);
       a.deadlineNs = toDeadlineNs(job.endEpochSeconds());
       allocations.put(a.id, a);
     } else {
@@ -424,7 +403,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   }
 
   private void onCancel(String askId) {
-    PendingAsk p = pending.get(askId);
+    SallocAsk p = pending.get(askId);
     if (p == null || p.answered || p.cancelled) {
       return;
     }
@@ -439,7 +418,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   // ---- release, time, polling ------------------------------------------------------------------
 
   private void onRelease(String allocation, List<String> nodes) {
-    Allocation a = allocations.get(allocation);
+    HeldAllocation a = allocations.get(allocation);
     if (a == null) {
       return;
     }
@@ -470,7 +449,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
 
   private void tick() {
     long now = clockNs.getAsLong();
-    for (Allocation a : List.copyOf(allocations.values())) {
+    for (HeldAllocation a : List.copyOf(allocations.values())) {
       if (a.deadlineNs != null && a.deadlineNs <= now) {
         reclaimWhole(a);
       } else if (a.warnAtNs() != null && !a.warned && a.warnAtNs() <= now) {
@@ -481,7 +460,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     rearm();
   }
 
-  private void reclaimWhole(Allocation a) {
+  private void reclaimWhole(HeldAllocation a) {
     allocations.remove(a.id);
     forgetNodes(a);
     scancel(List.copyOf(a.jobs.keySet()));
@@ -508,14 +487,14 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     }
     pollFailing = false;
     Map<String, SlurmCli.JobRow> rows = SlurmCli.parseSqueue(r.out());
-    for (Allocation a : List.copyOf(allocations.values())) {
+    for (HeldAllocation a : List.copyOf(allocations.values())) {
       reconcile(a, rows);
     }
     rearm();
   }
 
   /** What Slurm says of an allocation's jobs, against what the port holds. */
-  private void reconcile(Allocation a, Map<String, SlurmCli.JobRow> rows) {
+  private void reconcile(HeldAllocation a, Map<String, SlurmCli.JobRow> rows) {
     String first = a.jobs.keySet().iterator().next();
     for (String job : List.copyOf(a.jobs.keySet())) {
       SlurmCli.JobRow row = rows.get(job);
@@ -553,7 +532,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     }
   }
 
-  private void refreshDeadline(Allocation a) {
+  private void refreshDeadline(HeldAllocation a) {
     String first = a.jobs.keySet().iterator().next();
     SlurmCli.JobRow row =
         SlurmCli.parseSqueue(runQuietly(SlurmCli.squeue(List.of(first))).out()).get(first);
@@ -575,7 +554,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       timer.cancel(false);
     }
     long next = Long.MAX_VALUE;
-    for (Allocation a : allocations.values()) {
+    for (HeldAllocation a : allocations.values()) {
       if (a.deadlineNs != null) {
         next = Math.min(next, a.deadlineNs);
       }
@@ -617,7 +596,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     return r;
   }
 
-  private void forgetNodes(Allocation a) {
+  private void forgetNodes(HeldAllocation a) {
     a.allNodes().forEach(jobOfNode::remove);
   }
 
@@ -643,71 +622,6 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       step.run();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "slurm scheduler port: " + e, e);
-    }
-  }
-
-  // ---- state -----------------------------------------------------------------------------------
-
-  /** An ask whose salloc is running. */
-  private static final class PendingAsk {
-    final Ask ask;
-    final Process salloc;
-    String jobId;
-    String lastError;
-    boolean queued;
-    boolean never;
-    boolean cancelled;
-    boolean answered;
-
-    PendingAsk(Ask ask, Process salloc) {
-      this.ask = ask;
-      this.salloc = salloc;
-    }
-  }
-
-  /** An allocation: its Slurm jobs (the first is the one it is named after) and their nodes. */
-  private static final class Allocation {
-    final String id;
-    final Map<String, LinkedHashSet<String>> jobs = new LinkedHashMap<>();
-    Long deadlineNs;
-    Long warnSeconds;
-    boolean warned;
-
-    Allocation(String id) {
-      this.id = id;
-    }
-
-    Long warnAtNs() {
-      return deadlineNs == null || warnSeconds == null
-          ? null
-          : deadlineNs - warnSeconds * NS_PER_SECOND;
-    }
-
-    void warnAfterChange(Long seconds) {
-      if (seconds != null) {
-        warnSeconds = seconds;
-        warned = false;
-      }
-    }
-
-    /** A deadline Slurm moved (a second's jitter is no move); a later one warns again. */
-    void moveDeadline(Long d, long nowNs) {
-      if (d == null || deadlineNs == null) {
-        deadlineNs = d;
-        return;
-      }
-      if (Math.abs(d - deadlineNs) > NS_PER_SECOND) {
-        deadlineNs = d;
-        if (warnAtNs() != null && warnAtNs() > nowNs) {
-          warned = false;
-        }
-      }
-    }
-
-    List<String> allNodes() {
-      List<String> all = new ArrayList<>();
-      jobs.values().forEach(all::addAll);
-      return all;
     }
   }
 }

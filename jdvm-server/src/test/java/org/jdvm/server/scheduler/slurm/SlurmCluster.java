@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real Slurm 22.05 on this machine for tests: one slurmctld and four slurmd ({@code node1..4},
@@ -49,6 +50,21 @@ final class SlurmCluster implements AutoCloseable {
     return scriptsDir() == null ? "scripts/slurm/slurm-up.sh not found above " + cwd() : null;
   }
 
+  /**
+   * A cluster for a test class, or the class skipped with the reason: this machine cannot run one
+   * ({@link #unavailable}), or slurm-up.sh failed here (its last lines say why).
+   */
+  static SlurmCluster upOrSkip() throws InterruptedException {
+    String why = unavailable();
+    Assumptions.assumeTrue(why == null, why);
+    try {
+      return up();
+    } catch (IOException e) {
+      Assumptions.abort(e.getMessage());
+      throw new AssertionError(e);
+    }
+  }
+
   /** Brings a cluster up (about 0.1 s once installed); the reason as an exception if it fails. */
   static SlurmCluster up() throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("jdvm-slurm").resolve("cluster");
@@ -58,6 +74,7 @@ final class SlurmCluster implements AutoCloseable {
         new ProcessBuilder("bash", c.scripts.resolve("slurm-up.sh").toString())
             .redirectErrorStream(true);
     Map<String, String> env = pb.environment();
+    env.put("PATH", env.getOrDefault("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin");
     env.put("SLURM_LOCAL_DIR", dir.toString());
     env.put("SLURM_LOCAL_NO_INSTALL", "1");
     env.put("SLURM_LOCAL_CTLD_PORT", Integer.toString(base));
@@ -102,6 +119,7 @@ final class SlurmCluster implements AutoCloseable {
         new ProcessBuilder("bash", scripts.resolve("slurm-down.sh").toString())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("PATH", pb.environment().getOrDefault("PATH", "") + ":/usr/sbin:/sbin");
     pb.environment().put("SLURM_LOCAL_DIR", dir.toString());
     pb.environment().put("SLURM_LOCAL_PURGE", "1");
     Process p = pb.start();

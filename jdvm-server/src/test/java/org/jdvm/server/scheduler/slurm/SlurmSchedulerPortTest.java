@@ -2,7 +2,6 @@ package org.jdvm.server.scheduler.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Slurm scheduler port against a real Slurm 22.05 (four nodes on this machine, {@link
@@ -230,10 +230,11 @@ class SlurmSchedulerPortTest {
   }
 
   @Test
-  void hostileNamesAreRefusedBeforeAnythingReachesSlurmOrAShell() throws Exception {
+  void hostileNamesAreRefusedBeforeAnythingReachesSlurmOrAShell(@TempDir Path tmp)
+      throws Exception {
     port(System::currentTimeMillis);
     String jobsBefore = cluster.run("squeue", "-h", "-t", "all", "-o", "%i").out();
-    Path marker = Files.createTempDirectory("jdvm-inject").resolve("pwned");
+    Path marker = tmp.resolve("pwned");
     List<String> hostile =
         List.of(
             "node1;touch " + marker,

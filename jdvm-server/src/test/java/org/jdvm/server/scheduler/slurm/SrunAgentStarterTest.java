@@ -21,6 +21,7 @@ import org.jdvm.server.remote.AgentStarter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Agents started with {@code srun --overlap} inside a real Slurm job of three nodes ({@code salloc
@@ -85,8 +86,8 @@ class SrunAgentStarterTest {
   }
 
   @Test
-  void theSecretReachesTheAgentsStdinOnTheNamedNodeAndNoCommandLine() throws Exception {
-    Path dir = Files.createTempDirectory("jdvm-srun");
+  void theSecretReachesTheAgentsStdinOnTheNamedNodeAndNoCommandLine(@TempDir Path dir)
+      throws Exception {
     Path got = dir.resolve("secret");
     byte[] secret = "s3cr3t-".concat(Long.toString(System.nanoTime())).getBytes();
     AgentStarter.StartedAgent a =

@@ -10,9 +10,10 @@ import org.jdvm.server.scheduler.SchedulerEvent;
 
 /**
  * Turns what the scheduler port says into reports for the core. A grant's absolute deadline becomes
- * the time limit left; a reclaim of a whole allocation is the spec's trigger 3; a reclaim of single
- * nodes (a lender's claim falling due) takes those nodes out of the DVM like a lost node, after the
- * shell has ended their processes.
+ * the time limit left; a reclaim of a whole allocation is the spec's trigger 3, and its nodes then
+ * leave the DVM even where the core's allocation had already ended and left them in the default
+ * session; a reclaim of single nodes (a lender's claim falling due, a Slurm job losing nodes) takes
+ * those nodes out of the DVM like a lost node, after the shell has ended their processes.
  */
 public final class SchedulerBridge implements Consumer<SchedulerEvent> {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.scheduler");
@@ -57,9 +58,14 @@ public final class SchedulerBridge implements Consumer<SchedulerEvent> {
           submit.accept(new Report.SchedulerCancelled(Long.parseLong(c.askId())));
       case SchedulerEvent.Warning w ->
           submit.accept(new Report.SchedulerTimeoutWarning(w.allocation(), w.secondsRemaining()));
-      case SchedulerEvent.Reclaimed r when r.whole() ->
-          submit.accept(
-              new Report.SchedulerReclaimed(r.allocation(), Report.ReclaimReason.EXPIRED));
+      case SchedulerEvent.Reclaimed r when r.whole() -> {
+        submit.accept(new Report.SchedulerReclaimed(r.allocation(), Report.ReclaimReason.EXPIRED));
+        // Nodes of an allocation the core has already ended (unreserved into the default session)
+        // are still DVM nodes, but no longer the DVM's: they leave as lost nodes. For nodes the
+        // reclaim itself took out of the DVM, the loss is a no-op.
+        endProcessesOn.accept(r.nodes());
+        r.nodes().forEach(n -> submit.accept(new Report.NodeLost(n)));
+      }
       case SchedulerEvent.Reclaimed r -> {
         endProcessesOn.accept(r.nodes());
         r.nodes().forEach(n -> submit.accept(new Report.NodeLost(n)));

@@ -1,0 +1,280 @@
+package org.jdvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.jdvm.server.home.DvmHome;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jdvm start --scheduler slurm} against a real Slurm 22.05 (four nodes on this machine, made
+ * by {@code scripts/slurm/slurm-up.sh}; jdvm-server's {@code SlurmCluster} does the same for the
+ * port's own tests). The DVM runs in a JVM of its own, because Slurm's commands find the cluster
+ * through {@code SLURM_CONF} in the DVM's environment. Skipped with the reason where a local Slurm
+ * cannot run (not root, slurm-wlm not installed).
+ */
+class SlurmEndToEndTest {
+  @TempDir static Path tmp;
+  private static Path slurmDir;
+  private static Path home;
+  private static Process dvm;
+  private static String started;
+
+  @BeforeAll
+  static void up() throws Exception {
+    Path scripts = scripts();
+    assumeTrue(scripts != null, "scripts/slurm/slurm-up.sh not found");
+    assumeTrue(isRoot(), "a local Slurm cluster needs root");
+    assumeTrue(
+        Files.isExecutable(Path.of("/usr/sbin/slurmctld"))
+            && Files.isExecutable(Path.of("/usr/bin/salloc")),
+        "slurm-wlm is not installed (./dev installs it as root)");
+    slurmDir = tmp.resolve("slurm/cluster");
+    int base = freePortBase();
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", scripts.resolve("slurm-up.sh").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(tmp.resolve("slurm-up.log").toFile());
+    pb.environment().put("PATH", pb.environment().get("PATH") + ":/usr/sbin:/sbin");
+    pb.environment().put("SLURM_LOCAL_DIR", slurmDir.toString());
+    pb.environment().put("SLURM_LOCAL_NO_INSTALL", "1");
+    pb.environment().put("SLURM_LOCAL_CTLD_PORT", Integer.toString(base));
+    pb.environment().put("SLURM_LOCAL_PORT_BASE", Integer.toString(base));
+    Process p = pb.start();
+    boolean upInTime = p.waitFor(90, TimeUnit.SECONDS);
+    if (!upInTime || p.exitValue() != 0) {
+      p.destroyForcibly();
+      down();
+      assumeTrue(false, "slurm-up.sh failed: " + Files.readString(tmp.resolve("slurm-up.log")));
+    }
+    startDvm();
+  }
+
+  /** {@code jdvm start --scheduler slurm} in a JVM of its own, until it publishes its contact. */
+  private static void startDvm() throws Exception {
+    home = tmp.resolve("dvm");
+    Path out = tmp.resolve("dvm.out");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "start",
+                "--scheduler",
+                "slurm",
+                "--nodes",
+                "1",
+                "--dir",
+                home.toString(),
+                "--name",
+                "slurme2e")
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile());
+    pb.environment().put("SLURM_CONF", slurmDir.resolve("etc/slurm.conf").toString());
+    pb.environment().put("JDVM_SLURM_POLL_MS", "200");
+    dvm = pb.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.exists(home.resolve(DvmHome.CONTACT))
+        || !Files.readString(out).contains("log:")) {
+      assertThat(dvm.isAlive()).as(Files.readString(out)).isTrue();
+      assertThat(System.nanoTime()).as("the DVM ready within 60 s").isLessThan(deadline);
+      dvm.waitFor(20, TimeUnit.MILLISECONDS);
+    }
+    started = Files.readString(out);
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (dvm != null) {
+      CliRun.of("stop", "--dir", home.toString());
+      if (!dvm.waitFor(30, TimeUnit.SECONDS)) {
+        dvm.destroyForcibly();
+      }
+    }
+    if (slurmDir != null) {
+      ProcessBuilder pb =
+          new ProcessBuilder("bash", scripts().resolve("slurm-down.sh").toString())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      pb.environment().put("PATH", pb.environment().get("PATH") + ":/usr/sbin:/sbin");
+      pb.environment().put("SLURM_LOCAL_DIR", slurmDir.toString());
+      Process p = pb.start();
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void anAllocationIsASlurmJobThatIsCancelledWhenTheAllocationGoesBack() throws Exception {
+    assertThat(started).contains("scheduler: slurm");
+    Set<String> before = runningJobs();
+    // --inherit none: the allocation goes back to the scheduler when its command ends.
+    CliRun r =
+        CliRun.of(
+            "alloc",
+            "new",
+            "--dir",
+            home.toString(),
+            "--nodes",
+            "2",
+            "--time",
+            "120",
+            "--inherit",
+            "none",
+            "--",
+            "/bin/true");
+    assertThat(r.status()).as(r.err()).isZero();
+    // "allocation 7 granted: node1,node2 (session 1, time limit 120 s)": the Slurm job's id
+    assertThat(r.out()).matches("(?s)allocation [0-9]+ granted: node[1-4],node[1-4] .*");
+    String job = r.out().split(" ")[1];
+    assertThat(before).doesNotContain(job);
+    awaitState(job, "CANCELLED");
+    assertThat(nodes()).doesNotContain("scheduler");
+  }
+
+  @Test
+  void aSlurmJobCancelledByAnAdministratorEndsTheAllocationAndItsCommand() throws Exception {
+    Set<String> before = runningJobs();
+    Process holding = jdvm("alloc", "new", "--nodes", "1", "--", "sleep", "60");
+    try {
+      String job = newRunningJob(before);
+      slurm("scancel", job);
+      assertThat(holding.waitFor(30, TimeUnit.SECONDS)).as("the holding command ended").isTrue();
+      assertThat(new String(holding.getErrorStream().readAllBytes()))
+          .contains("ended: reclaimed by the scheduler");
+      assertThat(holding.exitValue()).isNotZero();
+    } finally {
+      holding.destroyForcibly();
+    }
+  }
+
+  @Test
+  void nodesLeftInTheDvmAfterTheirAllocationEndedLeaveWhenSlurmCancelsTheirJob() throws Exception {
+    Set<String> before = runningJobs();
+    CliRun r =
+        CliRun.of("alloc", "new", "--dir", home.toString(), "--nodes", "1", "--", "/bin/true");
+    assertThat(r.status()).as(r.err()).isZero();
+    String job = newRunningJob(before);
+    String node = slurm("squeue", "-h", "-j", job, "-o", "%N");
+    assertThat(nodes()).as("unreserved into the default session").contains(node + " ");
+    slurm("scancel", job);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (nodes().contains(node + " ")) {
+      assertThat(System.nanoTime()).as(node + " gone from the DVM").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  /** {@code jdvm ARGS --dir HOME} in a JVM of its own (a command that holds, say). */
+  private static Process jdvm(String... args) throws IOException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                args[0],
+                args[1],
+                "--dir",
+                home.toString()));
+    cmd.addAll(List.of(args).subList(2, args.length));
+    return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  private static String nodes() {
+    CliRun r = CliRun.of("nodes", "--dir", home.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    return r.out();
+  }
+
+  private static Set<String> runningJobs() throws Exception {
+    return new HashSet<>(List.of(slurm("squeue", "-h", "-t", "RUNNING", "-o", "%i").split("\\s+")));
+  }
+
+  /** The one Slurm job that runs now and did not before. */
+  private static String newRunningJob(Set<String> before) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      Set<String> now = runningJobs();
+      now.removeAll(before);
+      now.remove("");
+      if (!now.isEmpty()) {
+        assertThat(now).hasSize(1);
+        return now.iterator().next();
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no new running Slurm job within 30 s");
+  }
+
+  private static void awaitState(String job, String state) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    String now = "";
+    while (System.nanoTime() < deadline) {
+      now = slurm("squeue", "-h", "-t", "all", "-j", job, "-o", "%T");
+      if (now.equals(state)) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("job " + job + " is " + now + ", not " + state);
+  }
+
+  private static String slurm(String... argv) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
+    pb.environment().put("SLURM_CONF", slurmDir.resolve("etc/slurm.conf").toString());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes());
+    p.waitFor(15, TimeUnit.SECONDS);
+    return out.strip();
+  }
+
+  private static Path scripts() {
+    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve("scripts/slurm/slurm-up.sh"))) {
+        return d.resolve("scripts/slurm");
+      }
+    }
+    return null;
+  }
+
+  private static boolean isRoot() throws IOException {
+    return Files.readAllLines(Path.of("/proc/self/status")).stream()
+        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
+  }
+
+  private static int freePortBase() throws IOException {
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int base = ThreadLocalRandom.current().nextInt(30_000, 40_000);
+      boolean free = true;
+      for (int port = base; port < base + 5 && free; port++) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName("0.0.0.0"))) {
+          s.setReuseAddress(true);
+        } catch (IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return base;
+      }
+    }
+    throw new IOException("no five consecutive free ports found");
+  }
+}

@@ -6,8 +6,10 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.jdvm.server.remote.AgentStarter;
@@ -23,6 +25,9 @@ import org.jdvm.server.remote.AgentStarter;
  */
 public final class SrunAgentStarter implements AgentStarter {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.remote");
+
+  /** Lines of srun's and the agent's output kept for {@link Handle#lastOutput}. */
+  static final int KEEP_LINES = 20;
 
   /** How long a stopped srun gets to end its step before it is killed. */
   static final long STOP_GRACE_MS = 10_000;
@@ -71,7 +76,7 @@ public final class SrunAgentStarter implements AgentStarter {
   }
 
   @Override
-  public StartedAgent start(String host, List<String> argv, byte[] secret) throws IOException {
+  public Handle start(String host, List<String> argv, byte[] secret) throws IOException {
     List<String> command;
     try {
       command = argv(jobOfHost.apply(host), host, argv);
@@ -83,37 +88,35 @@ public final class SrunAgentStarter implements AgentStarter {
     try (OutputStream stdin = srun.getOutputStream()) {
       stdin.write(secret);
     } catch (IOException e) {
-      srun.destroyForcibly();
-      throw new IOException(
-          "srun for " + host + " ended before it took the secret: " + e.getMessage());
+      // srun already ended: its exit status and output say why.
     }
-    relay(srun.getInputStream(), host);
-    relay(srun.getErrorStream(), host);
-    return new Srun(srun);
+    Srun handle = new Srun(srun, new ArrayDeque<>());
+    handle.relay(srun.getInputStream(), host);
+    handle.relay(srun.getErrorStream(), host);
+    return handle;
   }
 
-  /** The agent's own output (and srun's) goes to the log, a line at a time, bounded. */
-  private static void relay(InputStream in, String host) {
-    Thread.ofVirtual()
-        .start(
-            () -> {
-              try (BufferedReader r =
-                  new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                  String l = line.length() > 1000 ? line.substring(0, 1000) + "…" : line;
-                  LOG.log(System.Logger.Level.INFO, "agent@" + host + ": " + l);
-                }
-              } catch (IOException e) {
-                // srun ended
-              }
-            });
-  }
-
-  private record Srun(Process process) implements StartedAgent {
+  /**
+   * The srun client carrying one agent.
+   *
+   * @param tail the last {@link #KEEP_LINES} lines srun and the agent wrote, for failure messages
+   */
+  private record Srun(Process process, ArrayDeque<String> tail) implements Handle {
     @Override
     public long pid() {
       return process.pid();
+    }
+
+    @Override
+    public CompletableFuture<Integer> onExit() {
+      return process.onExit().thenApply(Process::exitValue);
+    }
+
+    @Override
+    public String lastOutput() {
+      synchronized (tail) {
+        return String.join("\n", tail);
+      }
     }
 
     /** SIGTERM to srun, which forwards it to the step; SIGKILL after a grace. */
@@ -131,6 +134,30 @@ public final class SrunAgentStarter implements AgentStarter {
       } catch (InterruptedException e) {
         process.destroyForcibly();
         Thread.currentThread().interrupt();
+      }
+    }
+
+    /** The agent's output (and srun's) goes to the log a line at a time, and to the tail. */
+    void relay(InputStream in, String host) {
+      Thread.ofVirtual().start(() -> readLines(in, host));
+    }
+
+    private void readLines(InputStream in, String host) {
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          String l = line.length() > 1000 ? line.substring(0, 1000) + "…" : line;
+          LOG.log(System.Logger.Level.INFO, "agent@" + host + ": " + l);
+          synchronized (tail) {
+            tail.addLast(l);
+            if (tail.size() > KEEP_LINES) {
+              tail.removeFirst();
+            }
+          }
+        }
+      } catch (IOException e) {
+        // srun ended
       }
     }
   }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -90,22 +91,31 @@ class SrunAgentStarterTest {
       throws Exception {
     Path got = dir.resolve("secret");
     byte[] secret = "s3cr3t-".concat(Long.toString(System.nanoTime())).getBytes();
-    AgentStarter.StartedAgent a =
+    AgentStarter.Handle a =
         starter()
             .start(
                 "node2",
                 List.of("sh", "-c", "cat > " + got + "; echo $SLURMD_NODENAME > " + got + ".node"),
                 secret);
-    Await.until(() -> ProcessHandle.of(a.pid()).isEmpty(), "the agent's step to end");
+    assertThat(a.onExit().get(30, TimeUnit.SECONDS)).isZero();
     assertThat(Files.readAllBytes(got)).isEqualTo(secret);
     assertThat(Files.readString(dir.resolve("secret.node")).strip()).isEqualTo("node2");
+  }
+
+  @Test
+  void aFailingAgentsStatusAndLastWordsReachTheController() throws Exception {
+    AgentStarter.Handle a =
+        starter()
+            .start("node1", List.of("sh", "-c", "echo cannot reach it >&2; exit 3"), new byte[0]);
+    assertThat(a.onExit().get(30, TimeUnit.SECONDS)).isEqualTo(3);
+    Await.until(() -> a.lastOutput().contains("cannot reach it"), "the agent's last words");
   }
 
   @Test
   void stoppingTheCarrierEndsTheAgentOnItsNode() throws Exception {
     String marker = ThreadLocalRandom.current().nextInt(100_000, 999_999) + ".5";
     byte[] secret = "not-on-any-command-line".getBytes();
-    AgentStarter.StartedAgent a = starter().start("node3", List.of("sleep", marker), secret);
+    AgentStarter.Handle a = starter().start("node3", List.of("sleep", marker), secret);
     Await.until(() -> sleeper(marker).isPresent(), "sleep " + marker + " to run");
     long sleeper = sleeper(marker).orElseThrow();
     assertThat(Files.readString(Path.of("/proc/" + sleeper + "/environ")))

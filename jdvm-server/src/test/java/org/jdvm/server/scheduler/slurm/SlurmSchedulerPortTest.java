@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -76,6 +77,11 @@ class SlurmSchedulerPortTest {
     return new Ask(id, Ask.Kind.NEW, null, count, names, limit, warn, required);
   }
 
+  /** Every job Slurm knows of, in any state (squeue's order varies). */
+  private static Set<String> jobIds() throws Exception {
+    return Set.copyOf(cluster.run("squeue", "-h", "-t", "all", "-o", "%i").out().lines().toList());
+  }
+
   private String squeue(String job) throws Exception {
     return cluster.run("squeue", "-h", "-t", "all", "-j", job, "-o", "%T %N").out().strip();
   }
@@ -88,12 +94,11 @@ class SlurmSchedulerPortTest {
     assertThat(byCount.nodes()).hasSize(2).allMatch(n -> n.slots() == 4);
     long leftS = (byCount.deadlineNs() - System.nanoTime()) / 1_000_000_000L;
     assertThat(leftS).as("Slurm's EndTime: 2 minutes from the grant").isBetween(100L, 121L);
-    assertThat(squeue(byCount.allocation()))
-        .isEqualTo(
-            "RUNNING "
-                + (byCount.nodes().getFirst().name().equals("node1")
-                    ? "node[1-2]"
-                    : squeue(byCount.allocation()).split(" ")[1]));
+    String[] row = squeue(byCount.allocation()).split(" ");
+    assertThat(row[0]).isEqualTo("RUNNING");
+    assertThat(Hostlist.expand(row[1]))
+        .as("the granted nodes are the Slurm job's")
+        .isEqualTo(byCount.nodes().stream().map(NodeGrant::name).toList());
 
     port.ask(ask("2", 0, List.of("node4"), 60L, null, true));
     SchedulerEvent.Granted byName = granted();
@@ -117,6 +122,19 @@ class SlurmSchedulerPortTest {
     } catch (Exception e) {
       throw new AssertionError(e);
     }
+  }
+
+  @Test
+  void extendingTheTimeMovesSlurmsEndTimeAndTheDeadline() throws Exception {
+    port(System::currentTimeMillis);
+    port.ask(ask("1", 1, List.of(), 60L, null, true));
+    SchedulerEvent.Granted g = granted();
+    port.ask(new Ask("2", Ask.Kind.EXTEND, g.allocation(), 0, List.of(), 120L, null, true));
+    SchedulerEvent.Granted more = granted();
+    assertThat(more.nodes()).isEmpty();
+    assertThat((more.deadlineNs() - g.deadlineNs()) / 1_000_000_000L).isBetween(119L, 121L);
+    assertThat(cluster.run("squeue", "-h", "-j", g.allocation(), "-o", "%l").out().strip())
+        .isEqualTo("3:00");
   }
 
   @Test
@@ -233,7 +251,7 @@ class SlurmSchedulerPortTest {
   void hostileNamesAreRefusedBeforeAnythingReachesSlurmOrAShell(@TempDir Path tmp)
       throws Exception {
     port(System::currentTimeMillis);
-    String jobsBefore = cluster.run("squeue", "-h", "-t", "all", "-o", "%i").out();
+    Set<String> jobsBefore = jobIds();
     Path marker = tmp.resolve("pwned");
     List<String> hostile =
         List.of(
@@ -255,8 +273,6 @@ class SlurmSchedulerPortTest {
               r -> assertThat(r.status()).isEqualTo(PmixStatus.ERR_BAD_PARAM));
     }
     assertThat(marker).doesNotExist();
-    assertThat(cluster.run("squeue", "-h", "-t", "all", "-o", "%i").out())
-        .as("no job was ever submitted")
-        .isEqualTo(jobsBefore);
+    assertThat(jobIds()).as("no job was ever submitted").isEqualTo(jobsBefore);
   }
 }

@@ -99,13 +99,16 @@ final class SlurmCluster implements AutoCloseable {
     return SlurmSchedulerPort.systemCommands(env()).run(List.of(argv), 15_000);
   }
 
-  /** Cancels every job and waits until all four nodes are idle again. */
+  /** Cancels every job and waits until no job is left and all four nodes are idle again. */
   void cancelAll() throws IOException, InterruptedException {
     run("scancel", "--user=root");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline) {
-      String idle = run("sinfo", "--noheader", "--Node", "--states=idle", "--format=%N").out();
-      if (idle.strip().lines().distinct().count() == 4) {
+      // A node still completing a job counts as idle to sinfo, but Slurm will not grant it yet.
+      String live = run("squeue", "--noheader", "--states=PD,R,CG,CF,S", "--format=%i").out();
+      String idle = run("sinfo", "--noheader", "--Node", "--states=idle", "--format=%N %t").out();
+      if (live.isBlank()
+          && idle.strip().lines().filter(l -> l.endsWith(" idle")).distinct().count() == 4) {
         return;
       }
       Thread.sleep(50);

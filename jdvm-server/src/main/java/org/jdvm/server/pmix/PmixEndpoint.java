@@ -322,6 +322,17 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     Thread.ofVirtual().name("jdvm-peer-" + c.index()).start(c::run);
   }
 
+  /**
+   * Serves the peers that the node agent of {@code node} admitted on its host and carries over its
+   * link, through {@code carrier} (architecture.md §5; {@link RelayedPeers}).
+   */
+  public RelayedPeers relayedPeers(String node, RelayedPeers.Carrier carrier) {
+    return new RelayedPeers(
+        node,
+        carrier,
+        new RelayedPeers.Parts(server, nextIndex::incrementAndGet, connections::add, () -> closed));
+  }
+
   /** The connections being served, for tests. */
   public Set<Connection> connections() {
     return connections;

@@ -12,8 +12,9 @@
  * (publish, lookup, unpublish), {@link org.jdvm.server.pmix.serve.ConnectOps} (connect,
  * disconnect), {@link org.jdvm.server.pmix.serve.LogOps} (log), {@link
  * org.jdvm.server.pmix.serve.PeerOps} (finalize, stop) and {@link
- * org.jdvm.server.pmix.serve.Admission} (the handshake and identity). {@link
- * org.jdvm.server.pmix.serve.MessageServer} is the transport's handler that runs them.
+ * org.jdvm.server.pmix.serve.Admission} (the handshake and identity, and the peers a node agent
+ * vouches for). {@link org.jdvm.server.pmix.serve.MessageServer} is the transport's handler that
+ * runs them.
  *
  * <p>The seam: everything the serving half needs from the DVM goes through {@link
  * org.jdvm.server.pmix.serve.Upstream}, so the same operations run in the controller (against the

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jdvm.core.Change;
 import org.jdvm.core.query.ProcView;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.WireFormat;
@@ -48,7 +49,12 @@ class RelayTest {
   static void start() throws Exception {
     noPmix =
         WireupPrograms.build(
-            bin, "pmix_put_get", "pmix_fence_collect", "pmix_pubsub", "pmix_connect");
+            bin,
+            "pmix_put_get",
+            "pmix_fence_collect",
+            "pmix_fence_dead",
+            "pmix_pubsub",
+            "pmix_connect");
     noMpi = WireupPrograms.build(bin, "mpi_allreduce");
     dvm = TestDvm.start(home, 2, 2, 0);
     for (String node : dvm.nodeNames()) {
@@ -61,12 +67,26 @@ class RelayTest {
                   dvm.credentials,
                   (proc, timeoutMs) -> pidOn(node, proc, timeoutMs),
                   p -> dvm.env.jobDirectories().create(p.nspace(), p.rank()),
-                  null),
+                  null,
+                  true),
               link.agent,
               link.agent::opened);
       dvm.env.serverUriOn(node, relay.uri());
       agents.add(new Agent(node, link, relay, host));
     }
+    // what an agent learns from its own launches: which of its processes ended, which jobs did
+    dvm.endpoint.observe(
+        o -> {
+          for (Change c : o.changes()) {
+            for (Agent a : agents) {
+              if (c instanceof Change.ProcsEnded e) {
+                a.relay().procsEnded(e.namespace(), e.ranks());
+              } else if (c instanceof Change.JobTerminated t) {
+                a.relay().jobEnded(t.namespace());
+              }
+            }
+          }
+        });
     tool = dvm.tool();
   }
 
@@ -112,14 +132,21 @@ class RelayTest {
 
   /** Runs a job of {@code np} ranks of a program to its end; every line its processes wrote. */
   private static List<String> job(int np, String... argv) throws Exception {
+    return job(np, false, 0, argv);
+  }
+
+  private static List<String> job(int np, boolean recoverable, int exitCode, String... argv)
+      throws Exception {
     List<String> cmd = new ArrayList<>(List.of(argv));
     cmd.set(0, bin.resolve(argv[0]).toString());
     TestDvm.Output out = new TestDvm.Output();
     JdvmClient tool = dvm.tool(out);
-    Job job = tool.spawn(SpawnRequest.of(cmd).procs(np).notifyCompletion(true).build());
+    Job job =
+        tool.spawn(
+            SpawnRequest.of(cmd).procs(np).recoverable(recoverable).notifyCompletion(true).build());
     JobEnd end = job.end().get(90, TimeUnit.SECONDS);
     List<String> lines = WireupPrograms.lines(out);
-    assertThat(end.exitCode()).as(String.join("\n", lines)).isZero();
+    assertThat(end.exitCode()).as(String.join("\n", lines)).isEqualTo(exitCode);
     nodes = dvm.nodesOf(job.nspace()).size();
     return lines;
   }
@@ -130,6 +157,7 @@ class RelayTest {
   void libpmixRanksOnTwoAgentsCommitFenceWithDataAndGetEachOthersData() throws Exception {
     assumeTrue(noPmix == null, noPmix);
     long before = relayed();
+    long entries = nodeEntries();
     List<String> putGet = job(4, "pmix_put_get");
     assertThat(nodes).as("ranks on both nodes").isEqualTo(2);
     assertThat(putGet).filteredOn(l -> l.startsWith("OK pmix_put_get")).hasSize(4 * 18);
@@ -141,6 +169,28 @@ class RelayTest {
     assertThat(collect).filteredOn(l -> l.contains("fence collect=1 procs=4 SUCCESS")).hasSize(4);
     assertThat(collect).noneMatch(l -> l.startsWith("FAIL") || l.startsWith("TIMEOUT"));
     assertThat(relayed() - before).as("every rank came through its node's relay").isEqualTo(8);
+    assertThat(nodeEntries() - entries)
+        .as("each of the three fences entered the controller once per node")
+        .isEqualTo(3 * 2);
+  }
+
+  @Test
+  void aGatheredFenceWhoseLocalParticipantLeavesEndsInPartialSuccessForTheOthers()
+      throws Exception {
+    assumeTrue(noPmix == null, noPmix);
+    for (String mode : List.of("finalize", "kill")) {
+      boolean killed = mode.equals("kill");
+      List<String> lines = job(4, killed, killed ? 128 + 9 : 0, "pmix_fence_dead", mode, "5");
+      assertThat(lines)
+          .as(mode)
+          .filteredOn(l -> l.startsWith("OK pmix_fence_dead") && l.contains("PARTIAL SUCCESS"))
+          .hasSize(3);
+    }
+  }
+
+  /** Node entries the relays sent the controller for gathered fences. */
+  private static long nodeEntries() {
+    return agents.stream().mapToLong(a -> a.relay().fenceCounts()[1]).sum();
   }
 
   @Test

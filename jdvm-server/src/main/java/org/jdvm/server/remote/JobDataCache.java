@@ -1,8 +1,14 @@
 package org.jdvm.server.remote;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.WireFormat;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
@@ -29,6 +35,7 @@ final class JobDataCache {
   private record Key(String nspace, WireFormat format) {}
 
   private final Map<Key, byte[]> replies = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<String, List<Integer>> localRanks = new HashMap<>();
   private long bytes;
   private long hits;
   private long misses;
@@ -85,23 +92,60 @@ final class JobDataCache {
     if (n > bare && n <= MAX_BYTES / 4) {
       byte[] body = new byte[n];
       System.arraycopy(frame, FrameHeader.BYTES, body, 0, n);
-      put(new Key(who.proc().nspace(), who.format()), body);
+      put(new Key(who.proc().nspace(), who.format()), body, localRanks(who.format(), body));
     }
     return true;
   }
 
-  private synchronized void put(Key key, byte[] body) {
+  /**
+   * The ranks of {@code nspace} on this node (its job data's {@code pmix.lpeers}), or {@code null}
+   * when no reply of that namespace is held.
+   */
+  synchronized List<Integer> localRanks(String nspace) {
+    return localRanks.get(nspace);
+  }
+
+  /** The {@code pmix.lpeers} of a REQ reply's body, or {@code null} when it has none readable. */
+  private static List<Integer> localRanks(WireFormat format, byte[] body) {
+    try {
+      Unpacker in = new Unpacker(format, body);
+      in.unpackString();
+      while (in.hasRemaining()) {
+        for (Object o : in.unpack(DataType.KVAL)) {
+          KVal k = (KVal) o;
+          if (k.key().equals(PmixKeys.LOCAL_PEERS) && k.value().data() instanceof String peers) {
+            List<Integer> ranks = new ArrayList<>();
+            for (String r : peers.split(",")) {
+              ranks.add(Integer.parseInt(r.trim()));
+            }
+            return List.copyOf(ranks);
+          }
+        }
+      }
+    } catch (WireException | IllegalArgumentException e) {
+      // No locality known: fences of this namespace go to the controller one by one.
+    }
+    return null;
+  }
+
+  private synchronized void put(Key key, byte[] body, List<Integer> local) {
     byte[] old = replies.put(key, body);
     bytes += body.length - (old == null ? 0 : old.length);
-    Iterator<byte[]> eldest = replies.values().iterator();
+    if (local != null) {
+      localRanks.put(key.nspace(), local);
+    }
+    Iterator<Map.Entry<Key, byte[]>> eldest = replies.entrySet().iterator();
     while (eldest.hasNext() && (replies.size() > MAX_NAMESPACES || bytes > MAX_BYTES)) {
-      bytes -= eldest.next().length;
+      Map.Entry<Key, byte[]> e = eldest.next();
+      bytes -= e.getValue().length;
+      localRanks.remove(e.getKey().nspace());
       eldest.remove();
     }
   }
 
   /** Forgets a namespace's job data. */
   synchronized void forget(String nspace) {
+    localRanks.remove(nspace);
     Iterator<Map.Entry<Key, byte[]>> i = replies.entrySet().iterator();
     while (i.hasNext()) {
       Map.Entry<Key, byte[]> e = i.next();

@@ -87,9 +87,16 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
    * @param prepare makes a process's job directories on this host when it gets its job data; may be
    *     {@code null}
    * @param unixSocket where to bind a Unix socket too, or {@code null} for loopback TCP only
+   * @param gatherFences whether this node's fence entries go to the controller as one ({@link
+   *     FenceAggregator}) rather than one per process
    */
   public record Config(
-      String dvmName, Credentials credentials, Pids pids, Consumer<Proc> prepare, Path unixSocket) {
+      String dvmName,
+      Credentials credentials,
+      Pids pids,
+      Consumer<Proc> prepare,
+      Path unixSocket,
+      boolean gatherFences) {
     public Config {
       Objects.requireNonNull(dvmName, "dvmName");
       Objects.requireNonNull(credentials, "credentials");
@@ -104,10 +111,11 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final ServerSocketChannel tcp;
   private final ServerSocketChannel unix;
   private final LocalAdmission admission;
+  private final ScheduledThreadPoolExecutor timer = timer();
   private final JobDataCache jobData = new JobDataCache();
+  private final FenceAggregator fences;
   private final Map<Long, RelayedSocket> peers = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
-  private final ScheduledThreadPoolExecutor timer = timer();
   private volatile boolean closed;
 
   private PmixRelay(
@@ -122,6 +130,8 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     this.tcp = tcp;
     this.unix = unix;
     this.admission = new LocalAdmission(config.credentials(), config.pids());
+    this.fences =
+        new FenceAggregator(jobData, timer, (carrier, frame) -> channel.send(carrier.id(), frame));
   }
 
   private static ScheduledThreadPoolExecutor timer() {
@@ -190,9 +200,24 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     return jobData;
   }
 
-  /** A job ended: its job data is forgotten here. */
+  /** Processes this agent ran ended: no fence gathering here waits for them. */
+  public void procsEnded(String nspace, List<Integer> ranks) {
+    fences.procsEnded(nspace, ranks);
+  }
+
+  /** A job ended: its job data and fence records are forgotten here. */
   public void jobEnded(String nspace) {
     jobData.forget(nspace);
+    for (RelayedSocket carrier : fences.jobEnded(nspace)) {
+      if (carrier.isClosed()) {
+        peerEnded(carrier);
+      }
+    }
+  }
+
+  /** Fences gathered here, and node entries sent to the controller for them. */
+  public long[] fenceCounts() {
+    return fences.counts();
   }
 
   private void accept(ServerSocketChannel server, boolean overUnix) {
@@ -276,6 +301,9 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
 
   /** A frame a peer sent: answered here if the relay holds the answer, else sent on. */
   void fromPeer(RelayedSocket peer, int tag, byte[] frame) {
+    if (config.gatherFences() && fences.enter(peer, tag, frame)) {
+      return;
+    }
     byte[] answer = jobData.answer(peer, tag, frame);
     if (answer != null) {
       peer.write(answer);
@@ -285,8 +313,15 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     channel.send(peer.id(), frame);
   }
 
-  /** The peer's socket ended here. */
+  /**
+   * The peer's socket ended here. A peer that carries its node's fence entry stays open at the
+   * controller until the answer came, so that the other local entrants get it.
+   */
   void peerEnded(RelayedSocket peer) {
+    fences.closed(peer);
+    if (fences.carries(peer)) {
+      return;
+    }
     if (peers.remove(peer.id(), peer)) {
       channel.closed(peer.id());
     }
@@ -308,6 +343,12 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     }
     if (peer.handshakeReply()) {
       peer.write(frame);
+      return;
+    }
+    if (fences.reply(peer, frame)) {
+      if (peer.isClosed() && !fences.carries(peer)) {
+        peerEnded(peer);
+      }
       return;
     }
     if (jobData.reply(peer, frame)) {

@@ -59,6 +59,10 @@ final class RelayedSocket {
     return identity;
   }
 
+  boolean isClosed() {
+    return closed;
+  }
+
   /** Reads the peer until it ends; run on the peer's own thread after the controller was told. */
   void run() {
     Thread.ofVirtual().name("jdvm-relay-" + id + "-out").start(this::writeLoop);

@@ -61,7 +61,7 @@ class PmixRelayTest {
   void open() throws IOException {
     relay =
         PmixRelay.open(
-            new PmixRelay.Config("jdvm-9", credentials, (proc, ms) -> -1, null, null),
+            new PmixRelay.Config("jdvm-9", credentials, (proc, ms) -> -1, null, null, true),
             channel,
             (id, identity) -> {
               identities.put(id, identity);

@@ -117,6 +117,12 @@ public interface Upstream {
    */
   CompletableFuture<Optional<Member>> member(Proc proc);
 
+  /**
+   * Whether every one of {@code others} is a rank of a live job placed on the node {@code proc}
+   * runs on: what a node agent may enter a fence for (docs/protocol.md "Node agents").
+   */
+  CompletableFuture<Boolean> placedWith(Proc proc, List<Proc> others);
+
   /** The application namespaces among {@code nspaces} the DVM knows, by namespace. */
   CompletableFuture<Map<String, Ranks>> ranks(Collection<String> nspaces);
 

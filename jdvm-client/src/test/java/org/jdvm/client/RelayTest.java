@@ -9,13 +9,20 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.jdvm.core.Change;
 import org.jdvm.core.query.ProcView;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.ClientConnectReply;
+import org.jdvm.pmix.frame.Commands;
+import org.jdvm.pmix.frame.ConnectFlag;
+import org.jdvm.pmix.frame.FrameHeader;
 import org.jdvm.server.remote.PeerIdentity;
-import org.jdvm.server.remote.PmixRelay;
 import org.jdvm.server.remote.RelayChannel;
 import org.jdvm.server.remote.RelayHost;
 import org.junit.jupiter.api.AfterAll;
@@ -40,10 +47,7 @@ class RelayTest {
   private static String noMpi;
   private static TestDvm dvm;
   private static JdvmClient tool;
-  private static final List<Agent> agents = new ArrayList<>();
-
-  /** One node's agent, as far as the relay goes: its link, its relay, the controller's end. */
-  private record Agent(String node, MemoryLink link, PmixRelay relay, RelayHost host) {}
+  private static RelayedNodes relays;
 
   @BeforeAll
   static void start() throws Exception {
@@ -57,77 +61,26 @@ class RelayTest {
             "pmix_connect");
     noMpi = WireupPrograms.build(bin, "mpi_allreduce");
     dvm = TestDvm.start(home, 2, 2, 0);
-    for (String node : dvm.nodeNames()) {
-      MemoryLink link = new MemoryLink();
-      RelayHost host = RelayHost.serve(dvm.endpoint, node, link.controller);
-      PmixRelay relay =
-          PmixRelay.open(
-              new PmixRelay.Config(
-                  dvm.endpoint.dvmName(),
-                  dvm.credentials,
-                  (proc, timeoutMs) -> pidOn(node, proc, timeoutMs),
-                  p -> dvm.env.jobDirectories().create(p.nspace(), p.rank()),
-                  null,
-                  true),
-              link.agent,
-              link.agent::opened);
-      dvm.env.serverUriOn(node, relay.uri());
-      agents.add(new Agent(node, link, relay, host));
-    }
-    // what an agent learns from its own launches: which of its processes ended, which jobs did
-    dvm.endpoint.observe(
-        o -> {
-          for (Change c : o.changes()) {
-            for (Agent a : agents) {
-              if (c instanceof Change.ProcsEnded e) {
-                a.relay().procsEnded(e.namespace(), e.ranks());
-              } else if (c instanceof Change.JobTerminated t) {
-                a.relay().jobEnded(t.namespace());
-              }
-            }
-          }
-        });
+    relays = RelayedNodes.attach(dvm, true);
     tool = dvm.tool();
   }
 
   @AfterAll
   static void stop() {
-    for (Agent a : agents) {
-      a.relay().close();
-      a.host().close();
-      a.link().close();
+    if (relays != null) {
+      relays.close();
     }
     if (dvm != null) {
       dvm.close();
     }
   }
 
-  /** The pid of a process the agent of {@code node} runs, as an agent knows its own launches. */
-  private static long pidOn(String node, Proc proc, long timeoutMs) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    while (true) {
-      Optional<ProcView> p =
-          dvm.read(
-              v ->
-                  v.job(proc.nspace())
-                      .flatMap(
-                          j ->
-                              j.procs().stream().filter(r -> r.rank() == proc.rank()).findFirst()));
-      if (p.isEmpty() || !p.get().node().equals(node)) {
-        return -1;
-      }
-      if (p.get().pid() > 0) {
-        return p.get().pid();
-      }
-      if (System.nanoTime() > deadline) {
-        return 0;
-      }
-      Thread.onSpinWait();
-    }
+  private static long relayed() {
+    return relays.relayed();
   }
 
-  private static long relayed() {
-    return agents.stream().mapToLong(a -> a.link().opened.get()).sum();
+  private static long nodeEntries() {
+    return relays.nodeEntries();
   }
 
   /** Runs a job of {@code np} ranks of a program to its end; every line its processes wrote. */
@@ -188,11 +141,6 @@ class RelayTest {
     }
   }
 
-  /** Node entries the relays sent the controller for gathered fences. */
-  private static long nodeEntries() {
-    return agents.stream().mapToLong(a -> a.relay().fenceCounts()[1]).sum();
-  }
-
   @Test
   void publishLookupAndConnectAcrossNamespacesGoThroughTheRelays() throws Exception {
     assumeTrue(noPmix == null, noPmix);
@@ -244,13 +192,93 @@ class RelayTest {
     }
   }
 
-  /**
-   * What the controller answers an agent of {@code node} that vouches for {@code who}: the
-   * handshake reply, or {@code null} when it closed the peer.
-   */
+  /** What the controller answers an agent of {@code node} that vouches for {@code who}. */
   private static byte[] vouch(String node, PeerIdentity who) throws Exception {
-    LinkedBlockingQueue<Optional<byte[]>> answers = new LinkedBlockingQueue<>();
-    try (MemoryLink link = new MemoryLink()) {
+    try (FakeAgent agent = new FakeAgent(node)) {
+      return agent.open(7, who);
+    }
+  }
+
+  @Test
+  void anAgentEntersAFenceOnlyForProcessesOfItsOwnNodeAndAProcessForNobodyElse() throws Exception {
+    Job job = tool.spawn(SpawnRequest.of("sleep", "60").procs(4).notifyCompletion(true).build());
+    try {
+      List<ProcView> procs = awaitPids(job.nspace(), 4);
+      ProcView me = procs.stream().filter(p -> p.rank() == 0).findFirst().orElseThrow();
+      ProcView neighbour =
+          procs.stream()
+              .filter(p -> p.rank() != 0 && p.node().equals(me.node()))
+              .findFirst()
+              .orElseThrow();
+      ProcView remote =
+          procs.stream().filter(p -> !p.node().equals(me.node())).findFirst().orElseThrow();
+      Proc self = new Proc(job.nspace(), 0);
+      try (FakeAgent agent = new FakeAgent(me.node())) {
+        byte[] reply =
+            agent.open(
+                1,
+                new PeerIdentity(PeerIdentity.Kind.CLIENT, self, -1, -1, me.pid(), WireFormat.V41));
+        assertThat(ClientConnectReply.decode(reply).isAccepted()).isTrue();
+        agent.send(1, fenceFor(5, String.valueOf(remote.rank())));
+        assertThat(agent.status()).isEqualTo(PmixStatus.ERR_NO_PERMISSIONS);
+      }
+      Wire direct =
+          Wire.open(
+              dvm.contact(),
+              ConnectFlag.SIMPLE_CLIENT,
+              self,
+              List.of(
+                  Info.of(
+                      JdvmProtocol.CREDENTIAL,
+                      Value.string(dvm.credentials.procCredential(self.nspace(), 0)))),
+              WireFormat.V41);
+      try {
+        direct.start(
+            new Wire.Listener() {
+              @Override
+              public void event(Unpacker body) {}
+
+              @Override
+              public void output(Unpacker body) {}
+
+              @Override
+              public void lost(PmixException why) {}
+            });
+        byte[] body = fenceFor(0, String.valueOf(neighbour.rank()));
+        byte[] bare = java.util.Arrays.copyOfRange(body, FrameHeader.BYTES, body.length);
+        assertThat(direct.call(bare, Unpacker::unpackStatus).get(20, TimeUnit.SECONDS))
+            .as("a process's own jdvm.fence.for")
+            .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+      } finally {
+        direct.close();
+      }
+    } finally {
+      tool.terminate(job.nspace());
+      job.end().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A FENCENB over the caller's namespace naming {@code ranks} in {@code jdvm.fence.for}. */
+  private static byte[] fenceFor(int tag, String ranks) {
+    byte[] body =
+        new Packer(WireFormat.V41)
+            .packCommand(Commands.FENCENB_CMD)
+            .packSize(0)
+            .packInfos(List.of(Info.of(JdvmProtocol.FENCE_FOR, Value.string(ranks))))
+            .toByteArray();
+    byte[] frame = new byte[FrameHeader.BYTES + body.length];
+    FrameHeader.of(0, tag, body.length).encode(frame, 0);
+    System.arraycopy(body, 0, frame, FrameHeader.BYTES, body.length);
+    return frame;
+  }
+
+  /** An agent of a node as the controller sees it: a link on which it vouches and sends frames. */
+  private static final class FakeAgent implements AutoCloseable {
+    private final MemoryLink link = new MemoryLink();
+    private final LinkedBlockingQueue<Optional<byte[]>> answers = new LinkedBlockingQueue<>();
+    private final RelayHost host;
+
+    FakeAgent(String node) {
       link.agent.onReceive(
           new RelayChannel.RelayListener() {
             @Override
@@ -266,12 +294,37 @@ class RelayTest {
               answers.add(Optional.empty());
             }
           });
-      try (RelayHost host = RelayHost.serve(dvm.endpoint, node, link.controller)) {
-        link.agent.opened(7, who.encode());
-        Optional<byte[]> answer = answers.poll(20, TimeUnit.SECONDS);
-        assertThat(answer).as("an answer to the vouch").isNotNull();
-        return answer.orElse(null);
-      }
+      host = RelayHost.serve(dvm.endpoint, node, link.controller);
+    }
+
+    /** Vouches for {@code who}: the handshake reply, or {@code null} when the controller closed. */
+    byte[] open(long id, PeerIdentity who) throws InterruptedException {
+      link.agent.opened(id, who.encode());
+      return next().orElse(null);
+    }
+
+    void send(long id, byte[] frame) {
+      link.agent.send(id, frame);
+    }
+
+    /** The status a reply frame starts with. */
+    int status() throws InterruptedException {
+      byte[] frame = next().orElseThrow(() -> new AssertionError("closed instead of a reply"));
+      return new Unpacker(
+              WireFormat.V41, frame, FrameHeader.BYTES, frame.length - FrameHeader.BYTES)
+          .unpackStatus();
+    }
+
+    private Optional<byte[]> next() throws InterruptedException {
+      Optional<byte[]> answer = answers.poll(20, TimeUnit.SECONDS);
+      assertThat(answer).as("an answer from the controller").isNotNull();
+      return answer;
+    }
+
+    @Override
+    public void close() {
+      host.close();
+      link.close();
     }
   }
 

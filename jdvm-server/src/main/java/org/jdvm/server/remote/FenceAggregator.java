@@ -63,7 +63,10 @@ final class FenceAggregator {
   /** One fence this node's participants are gathering for. */
   private static final class Gather {
     final String nspace;
+
+    /** As the first local entrant named them (none: its namespace), for the node's entry. */
     final List<Proc> procs;
+
     final Set<Integer> local;
     final boolean collect;
     final Map<Integer, Entrant> entered = new LinkedHashMap<>();
@@ -131,7 +134,7 @@ final class FenceAggregator {
         if (open.size() >= MAX_OPEN) {
           return false;
         }
-        g = new Gather(self.nspace(), procs, local, f.collect());
+        g = new Gather(self.nspace(), f.procs(), local, f.collect());
         open.put(key, g);
         gathered++;
       }

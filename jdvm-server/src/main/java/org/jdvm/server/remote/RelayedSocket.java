@@ -158,6 +158,11 @@ final class RelayedSocket {
     }
   }
 
+  /** The next message queued for the peer, taken off the queue; for tests of a peer not run. */
+  byte[] pollQueued() {
+    return queue.poll();
+  }
+
   /** The controller closed the peer: what is queued is written first. */
   void closeAfterFlush() {
     queue.add(END);

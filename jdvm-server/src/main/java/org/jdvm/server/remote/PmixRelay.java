@@ -33,19 +33,25 @@ import org.jdvm.server.identity.Credentials;
  * that does the connect handshake and authenticates each peer locally, as the controller's endpoint
  * does ({@link LocalAdmission}), then carries its frames over the agent's {@link RelayChannel} and
  * writes back what comes for it. What the agent can answer itself it answers ({@link JobDataCache}:
- * the job data a process asks for at {@code PMIx_Init}).
+ * the job data a process asks for at {@code PMIx_Init}), and it enters each fence once for its
+ * node's participants ({@link FenceAggregator}).
  *
  * <pre>{@code
- * PmixRelay relay = PmixRelay.open(new PmixRelay.Config(name, credentials, pids, dirs, null), link, link::opened);
- * String uri = relay.uri(); // PMIX_SERVER_URI of every process the agent launches
- * ...
+ * PmixRelay relay =
+ *     PmixRelay.open(
+ *         new PmixRelay.Config(dvmName, credentials, launcher::awaitPid, dirs::create, null, true),
+ *         link,          // the agent's link: a RelayChannel
+ *         link::opened); // announces each admitted peer to the controller
+ * launchEnvironmentUri = relay.uri(); // PMIX_SERVER_URI of every process the agent launches
+ * relay.procsEnded(nspace, ranks);    // as the agent's processes end
+ * relay.jobEnded(nspace);             // as its jobs end
  * relay.close();
  * }</pre>
  *
  * <p>Bounds: {@link #MAX_PEERS} peers at once (one more is refused by closing its socket); a frame
  * as {@link FrameHeader#MAX_MESSAGE_BYTES} allows; {@link RelayedSocket#MAX_QUEUED_BYTES} waiting
  * for one peer to read (past it the peer is cut off); the job-data cache by {@link
- * JobDataCache#MAX_BYTES}.
+ * JobDataCache#MAX_BYTES}; fences gathering by {@link FenceAggregator#MAX_OPEN}.
  *
  * <p>Threads: one platform thread accepts on each listener; each peer has a virtual thread that
  * reads it and one that writes it; the link's reader only queues.

@@ -7,7 +7,8 @@
  * org.jdvm.server.remote.PmixRelay} is the PMIx server of the processes it launches: it does their
  * handshake, authenticates them on its host ({@code LocalAdmission}, the endpoint's rules), vouches
  * for them with a {@link org.jdvm.server.remote.PeerIdentity}, carries their frames and answers
- * repeated job-data requests itself ({@code JobDataCache}). On the controller, {@link
+ * repeated job-data requests itself ({@code JobDataCache}) and enters each fence once for its
+ * node's participants ({@code FenceAggregator}). On the controller, {@link
  * org.jdvm.server.remote.RelayHost} hands an agent's peers to the endpoint ({@code
  * pmix.RelayedPeers}), which admits only processes placed on that agent's node.
  *

@@ -20,9 +20,10 @@ import org.jdvm.server.pmix.wireup.ModexStore;
 /**
  * Everything the serving half needs from the DVM, and the seam where it may run elsewhere: in the
  * controller, requests go to the core and reads go to its views ({@code
- * upstream.ControllerUpstream}); a node agent hosting this same endpoint for its local processes
- * implements it by answering what it holds (its processes' job data, local gets) and forwarding the
- * rest to the controller.
+ * upstream.ControllerUpstream}). A node agent's processes are served here too, through its relay
+ * (docs/protocol.md "Node agents"), which answers what it holds (job data, its node's fence
+ * entries) on the frames before they come here; an agent running this endpoint itself would
+ * implement this interface over its link.
  *
  * <p>Futures complete on whatever thread answers (the controller thread, in the controller), where
  * a continuation may only pack and queue. A future that fails carries an {@link

@@ -27,9 +27,10 @@ import org.jdvm.server.pmix.transport.Connection;
  *
  * <p>Threads: the link's reader calls {@link #opened}, {@link #frame} and {@link #closed} and never
  * blocks here; each peer has a virtual thread that admits it and then serves its messages in order,
- * as a socket's reader would. Bounds: {@link #MAX_PEERS} peers per agent, {@link #MAX_QUEUED_BYTES}
- * of frames waiting per peer (past it the peer is cut off, as a socket's peer that does not read),
- * frames as {@link FrameHeader#MAX_MESSAGE_BYTES} allows.
+ * as a socket's reader would. An id the agent opens again while it is open closes both (the agent
+ * lost count; neither side may keep it). Bounds: {@link #MAX_PEERS} peers per agent, {@link
+ * #MAX_QUEUED_BYTES} of frames waiting per peer (past it the peer is cut off, as a socket's peer
+ * that does not read), frames as {@link FrameHeader#MAX_MESSAGE_BYTES} allows.
  */
 public final class RelayedPeers implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
@@ -56,7 +57,8 @@ public final class RelayedPeers implements AutoCloseable {
       MessageServer server,
       IntSupplier nextIndex,
       Consumer<Connection> register,
-      BooleanSupplier endpointClosed) {}
+      BooleanSupplier endpointClosed,
+      int maxPeers) {}
 
   private final String node;
   private final Carrier carrier;
@@ -100,12 +102,15 @@ public final class RelayedPeers implements AutoCloseable {
       refuse(id, "the endpoint is closed");
       return;
     }
-    if (peers.size() >= MAX_PEERS) {
-      refuse(id, "more than " + MAX_PEERS + " peers of one agent");
+    if (peers.size() >= parts.maxPeers()) {
+      refuse(id, "more than " + parts.maxPeers() + " peers of one agent");
       return;
     }
-    if (peers.containsKey(id)) { // only the link's reader adds: no race with this check
-      refuse(id, "id " + id + " is in use");
+    Relayed old = peers.remove(id); // only the link's reader adds: no race with this check
+    if (old != null) {
+      // The agent lost count of its ids: neither side may keep the id, so both ends close.
+      old.end("the agent opened its id " + id + " again");
+      refuse(id, "id " + id + " was in use: both closed");
       return;
     }
     Relayed r = new Relayed(id);

@@ -112,6 +112,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   }
 
   private final Config config;
+  private final int maxPeers;
   private final RelayChannel channel;
   private final Opener opener;
   private final ServerSocketChannel tcp;
@@ -122,6 +123,8 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final FenceAggregator fences;
   private final Map<Long, RelayedSocket> peers = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicInteger admitting =
+      new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
 
   private PmixRelay(
@@ -129,7 +132,9 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       RelayChannel channel,
       Opener opener,
       ServerSocketChannel tcp,
-      ServerSocketChannel unix) {
+      ServerSocketChannel unix,
+      int maxPeers) {
+    this.maxPeers = maxPeers;
     this.config = config;
     this.channel = channel;
     this.opener = opener;
@@ -155,6 +160,12 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
    */
   public static PmixRelay open(Config config, RelayChannel channel, Opener opener)
       throws IOException {
+    return open(config, channel, opener, MAX_PEERS);
+  }
+
+  /** As {@link #open(Config, RelayChannel, Opener)}, with another bound on peers, for tests. */
+  static PmixRelay open(Config config, RelayChannel channel, Opener opener, int maxPeers)
+      throws IOException {
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(opener, "opener");
     ServerSocketChannel tcp = ServerSocketChannel.open(StandardProtocolFamily.INET);
@@ -173,7 +184,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       }
       throw e;
     }
-    PmixRelay relay = new PmixRelay(config, channel, opener, tcp, unix);
+    PmixRelay relay = new PmixRelay(config, channel, opener, tcp, unix, maxPeers);
     channel.onReceive(relay);
     relay.accept(tcp, false);
     if (unix != null) {
@@ -251,13 +262,32 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
 
   /** Reads the peer's handshake, authenticates it here and announces it to the controller. */
   private void admit(SocketChannel s, boolean overUnix) {
+    // handshakes under way count too: a flood of silent sockets cannot pass the bound either
+    if (admitting.incrementAndGet() + peers.size() > maxPeers) {
+      admitting.decrementAndGet();
+      refuse(s, "more than " + maxPeers + " peers");
+      return;
+    }
+    RelayedSocket peer;
+    try {
+      peer = handshake(s, overUnix);
+    } finally {
+      admitting.decrementAndGet();
+    }
+    if (peer != null) {
+      peer.run();
+    }
+  }
+
+  /** The peer, announced to the controller; {@code null} when refused (its socket closed). */
+  private RelayedSocket handshake(SocketChannel s, boolean overUnix) {
     try {
       if (!overUnix) {
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
       }
-      if (closed || peers.size() >= MAX_PEERS) {
-        refuse(s, closed ? "the relay is closed" : "more than " + MAX_PEERS + " peers");
-        return;
+      if (closed) {
+        refuse(s, "the relay is closed");
+        return null;
       }
       ScheduledFuture<?> deadline =
           timer.schedule(
@@ -267,13 +297,13 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       LocalAdmission.Verdict v = admission.admit(s, overUnix, request);
       if (v.identity() == null) {
         refuse(s, "flag=" + request.flag() + " " + v.refusal());
-        return;
+        return null;
       }
       long id = nextId.incrementAndGet();
       RelayedSocket peer = new RelayedSocket(id, s, v.identity(), this);
       peers.put(id, peer);
       opener.opened(id, v.identity().encode());
-      peer.run();
+      return peer;
     } catch (EOFException e) {
       closeQuietly(s);
     } catch (IOException | WireException e) {
@@ -281,6 +311,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     } catch (RejectedExecutionException e) {
       refuse(s, "the relay is closed");
     }
+    return null;
   }
 
   private static ConnectRequest readConnect(SocketChannel s) throws IOException {

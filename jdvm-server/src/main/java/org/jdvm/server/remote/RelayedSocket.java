@@ -88,6 +88,9 @@ final class RelayedSocket {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close("interrupted");
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "relayed peer " + id + " failed", e);
+      close("internal error: " + e);
     }
   }
 

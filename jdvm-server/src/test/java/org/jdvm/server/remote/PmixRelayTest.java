@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,7 @@ import org.jdvm.server.identity.Credentials;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A node agent's relay on its own (docs/protocol.md "Node agents"), against a recording link: what
@@ -57,16 +60,22 @@ class PmixRelayTest {
         public void onReceive(RelayListener listener) {}
       };
 
+  @TempDir Path dir;
+
   @BeforeEach
   void open() throws IOException {
-    relay =
-        PmixRelay.open(
-            new PmixRelay.Config("jdvm-9", credentials, (proc, ms) -> -1, null, null, true),
-            channel,
-            (id, identity) -> {
-              identities.put(id, identity);
-              link.add("opened " + id);
-            });
+    relay = open(dir.resolve("relay.sock"), PmixRelay.MAX_PEERS);
+  }
+
+  private PmixRelay open(Path unix, int maxPeers) throws IOException {
+    return PmixRelay.open(
+        new PmixRelay.Config("jdvm-9", credentials, (proc, ms) -> -1, null, unix, true),
+        channel,
+        (id, identity) -> {
+          identities.put(id, identity);
+          link.add("opened " + id);
+        },
+        maxPeers);
   }
 
   @AfterEach
@@ -75,7 +84,10 @@ class PmixRelayTest {
   }
 
   private SocketChannel connect(List<Info> blob) throws IOException {
-    SocketChannel s = SocketChannel.open(relay.tcpAddress());
+    return connect(SocketChannel.open(relay.tcpAddress()), blob);
+  }
+
+  private SocketChannel connect(SocketChannel s, List<Info> blob) throws IOException {
     ConnectRequest request =
         new ConnectRequest(
             ConnectRequest.PSEC_NATIVE,
@@ -94,13 +106,15 @@ class PmixRelayTest {
     return s;
   }
 
+  private List<Info> ownCredential() {
+    return List.of(
+        Info.of(
+            JdvmProtocol.CREDENTIAL,
+            Value.string(credentials.procCredential(PROC.nspace(), PROC.rank()))));
+  }
+
   private SocketChannel admittedClient() throws Exception {
-    SocketChannel s =
-        connect(
-            List.of(
-                Info.of(
-                    JdvmProtocol.CREDENTIAL,
-                    Value.string(credentials.procCredential(PROC.nspace(), PROC.rank())))));
+    SocketChannel s = connect(ownCredential());
     assertThat(next()).isEqualTo("opened 1");
     return s;
   }
@@ -194,5 +208,41 @@ class PmixRelayTest {
       assertThat(closedByRelay(s)).isTrue();
     }
     assertThat(next()).isEqualTo("closed 1");
+  }
+
+  @Test
+  void aProcessOnTheAgentsUnixSocketIsVouchedForWithItsCredential() throws Exception {
+    try (SocketChannel s =
+        connect(
+            SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("relay.sock"))),
+            ownCredential())) {
+      assertThat(next()).isEqualTo("opened 1");
+      assertThat(PeerIdentity.decode(identities.get(1L)).proc()).isEqualTo(PROC);
+    }
+  }
+
+  @Test
+  void aPeerPastTheRelaysBoundIsRefusedWithoutAWordToTheController() throws Exception {
+    relay.close();
+    relay = open(null, 1);
+    try (SocketChannel first = admittedClient();
+        SocketChannel second = connect(ownCredential())) {
+      assertThat(closedByRelay(second)).isTrue();
+      assertThat(link).isEmpty();
+      assertThat(relay.peers()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aPeerThatLetsMoreThanItsBoundPileUpUnreadIsCutOff() throws Exception {
+    try (SocketChannel s = admittedClient()) {
+      relay.frame(1, ClientConnectReply.accepted(5).encode());
+      read(s, 8);
+      byte[] big = frame(7, new byte[16 << 20]); // one array queued again and again: 16 MiB held
+      for (int i = 0; i <= RelayedSocket.MAX_QUEUED_BYTES / big.length; i++) {
+        relay.frame(1, big);
+      }
+      assertThat(next()).isEqualTo("closed 1");
+    }
   }
 }

@@ -19,8 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code pmix_fence_bench} (put, commit, fence with {@code pmix.collect}, timed by the libpmix
  * client itself) on N virtual nodes of 2 slots, with every process connected to the controller
  * (direct), behind its node's relay, and behind relays that gather their node's fence entries.
- * Prints one line per run; asserts only that every rank succeeded. Runs only when asked: {@code
- * -Djdvm.bench.relay=true} (speed is reported, never asserted).
+ * Prints one {@code RELAY_BENCH} line per run; asserts only that every rank succeeded. Not a test
+ * of the suite (its name does not end in Test); speed is reported, never asserted. Run it with
+ *
+ * <pre>
+ * mvn -B -q -o -pl jdvm-client -am verify -Dtest=RelayFenceBench -Djdvm.bench.relay=true \
+ *     -Dsurefire.failIfNoSpecifiedTests=false
+ * </pre>
  */
 class RelayFenceBench {
   private static final Pattern LINE =

@@ -111,6 +111,7 @@ class RelayTest {
     assumeTrue(noPmix == null, noPmix);
     long before = relayed();
     long entries = nodeEntries();
+    long gets = relays.getsAnswered();
     List<String> putGet = job(4, "pmix_put_get");
     assertThat(nodes).as("ranks on both nodes").isEqualTo(2);
     assertThat(putGet).filteredOn(l -> l.startsWith("OK pmix_put_get")).hasSize(4 * 18);
@@ -125,6 +126,9 @@ class RelayTest {
     assertThat(nodeEntries() - entries)
         .as("each of the three fences entered the controller once per node")
         .isEqualTo(3 * 2);
+    assertThat(relays.getsAnswered() - gets)
+        .as("gets of same-node data, at the agents")
+        .isPositive();
   }
 
   @Test

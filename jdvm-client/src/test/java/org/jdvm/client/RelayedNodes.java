@@ -29,7 +29,7 @@ final class RelayedNodes implements AutoCloseable {
   }
 
   /** Puts every node of {@code dvm} behind a relay of its own. */
-  static RelayedNodes attach(TestDvm dvm, boolean gatherFences) throws IOException {
+  static RelayedNodes attach(TestDvm dvm, boolean answerLocally) throws IOException {
     RelayedNodes r = new RelayedNodes(dvm);
     for (String node : dvm.nodeNames()) {
       MemoryLink link = new MemoryLink();
@@ -42,7 +42,7 @@ final class RelayedNodes implements AutoCloseable {
                   (proc, timeoutMs) -> r.pidOn(node, proc, timeoutMs),
                   p -> dvm.env.jobDirectories().create(p.nspace(), p.rank()),
                   null,
-                  gatherFences),
+                  answerLocally),
               link.agent,
               link.agent::opened);
       dvm.env.serverUriOn(node, relay.uri());
@@ -100,6 +100,11 @@ final class RelayedNodes implements AutoCloseable {
   /** Node entries the relays sent the controller for gathered fences. */
   long nodeEntries() {
     return agents.stream().mapToLong(a -> a.relay().fenceCounts()[1]).sum();
+  }
+
+  /** Gets the relays answered from their node's committed data. */
+  long getsAnswered() {
+    return agents.stream().mapToLong(a -> a.relay().getsAnswered()).sum();
   }
 
   /** Stops the relays (before the DVM, whose teardown then checks that no process is left). */

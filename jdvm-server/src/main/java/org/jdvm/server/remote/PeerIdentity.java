@@ -51,6 +51,11 @@ public record PeerIdentity(Kind kind, Proc proc, long uid, long gid, long pid, W
     }
   }
 
+  /** The namespace it acts for; {@code null} for a tool that asked for a new one. */
+  public String nspace() {
+    return proc == null ? null : proc.nspace();
+  }
+
   public byte[] encode() {
     byte[] ns = proc == null ? new byte[0] : proc.nspace().getBytes(StandardCharsets.UTF_8);
     byte[] component = format.component().wireName().getBytes(StandardCharsets.US_ASCII);

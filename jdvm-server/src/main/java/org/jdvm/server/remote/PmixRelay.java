@@ -22,7 +22,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
+import org.jdvm.pmix.frame.Commands;
 import org.jdvm.pmix.frame.ConnectRequest;
 import org.jdvm.pmix.frame.FrameHeader;
 import org.jdvm.server.identity.Credentials;
@@ -93,8 +95,9 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
    * @param prepare makes a process's job directories on this host when it gets its job data; may be
    *     {@code null}
    * @param unixSocket where to bind a Unix socket too, or {@code null} for loopback TCP only
-   * @param gatherFences whether this node's fence entries go to the controller as one ({@link
-   *     FenceAggregator}) rather than one per process
+   * @param answerLocally whether the relay also enters each fence once for this node's participants
+   *     ({@link FenceAggregator}) and answers gets of this node's committed data ({@link
+   *     LocalModex}); job data is answered here either way
    */
   public record Config(
       String dvmName,
@@ -102,7 +105,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       Pids pids,
       Consumer<Proc> prepare,
       Path unixSocket,
-      boolean gatherFences) {
+      boolean answerLocally) {
     public Config {
       Objects.requireNonNull(dvmName, "dvmName");
       Objects.requireNonNull(credentials, "credentials");
@@ -121,6 +124,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final ScheduledThreadPoolExecutor timer = timer();
   private final JobDataCache jobData = new JobDataCache();
   private final FenceAggregator fences;
+  private final LocalModex modex = new LocalModex();
   private final Map<Long, RelayedSocket> peers = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
   private final java.util.concurrent.atomic.AtomicInteger admitting =
@@ -225,6 +229,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   /** A job ended: its job data and fence records are forgotten here. */
   public void jobEnded(String nspace) {
     jobData.forget(nspace);
+    modex.forget(nspace);
     for (RelayedSocket carrier : fences.jobEnded(nspace)) {
       if (carrier.isClosed()) {
         peerEnded(carrier);
@@ -235,6 +240,11 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   /** Fences gathered here, and node entries sent to the controller for them. */
   public long[] fenceCounts() {
     return fences.counts();
+  }
+
+  /** Gets answered here from this node's committed data. */
+  public long getsAnswered() {
+    return modex.answered();
   }
 
   private void accept(ServerSocketChannel server, boolean overUnix) {
@@ -338,16 +348,59 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
 
   /** A frame a peer sent: answered here if the relay holds the answer, else sent on. */
   void fromPeer(RelayedSocket peer, int tag, byte[] frame) {
-    if (config.gatherFences() && fences.enter(peer, tag, frame)) {
-      return;
+    if (!answeredHere(peer, tag, frame)) {
+      channel.send(peer.id(), frame);
     }
-    byte[] answer = jobData.answer(peer, tag, frame);
-    if (answer != null) {
-      peer.write(answer);
-      config.prepare().accept(peer.identity().proc());
-      return;
+  }
+
+  private boolean answeredHere(RelayedSocket peer, int tag, byte[] frame) {
+    PeerIdentity who = peer.identity();
+    if (who.kind() != PeerIdentity.Kind.CLIENT) {
+      return false;
     }
-    channel.send(peer.id(), frame);
+    switch (command(who, frame)) {
+      case Commands.REQ_CMD -> {
+        byte[] answer = jobData.answer(peer, tag, frame);
+        if (answer != null) {
+          peer.write(answer);
+          config.prepare().accept(who.proc());
+          return true;
+        }
+      }
+      case Commands.FENCENB_CMD -> {
+        return config.answerLocally() && fences.enter(peer, tag, frame);
+      }
+      case Commands.GETNB_CMD -> {
+        byte[] got =
+            config.answerLocally()
+                ? modex.answer(peer, tag, frame, jobData.localRanks(who.nspace()))
+                : null;
+        if (got != null) {
+          peer.write(got);
+          return true;
+        }
+      }
+      case Commands.COMMIT_CMD -> {
+        if (config.answerLocally()) {
+          modex.commitSent(peer, tag, frame);
+        }
+      }
+      default -> {}
+    }
+    return false;
+  }
+
+  /** A message's command, or -1 when it cannot be read here (the controller answers it). */
+  private static int command(PeerIdentity who, byte[] frame) {
+    if (frame.length <= FrameHeader.BYTES) {
+      return -1;
+    }
+    try {
+      int n = Math.min(16, frame.length - FrameHeader.BYTES); // the first unit: a few bytes
+      return new Unpacker(who.format(), frame, FrameHeader.BYTES, n).unpackCommand();
+    } catch (WireException | IllegalArgumentException e) {
+      return -1;
+    }
   }
 
   /**
@@ -355,6 +408,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
    * controller until the answer came, so that the other local entrants get it.
    */
   void peerEnded(RelayedSocket peer) {
+    modex.closed(peer);
     fences.closed(peer);
     if (fences.carries(peer)) {
       return;
@@ -382,6 +436,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       peer.write(frame);
       return;
     }
+    modex.reply(peer, frame); // before the peer sees its commit answered
     if (fences.reply(peer, frame)) {
       if (peer.isClosed() && !fences.carries(peer)) {
         peerEnded(peer);

@@ -35,8 +35,9 @@ import org.jdvm.server.identity.Credentials;
  * that does the connect handshake and authenticates each peer locally, as the controller's endpoint
  * does ({@link LocalAdmission}), then carries its frames over the agent's {@link RelayChannel} and
  * writes back what comes for it. What the agent can answer itself it answers ({@link JobDataCache}:
- * the job data a process asks for at {@code PMIx_Init}), and it enters each fence once for its
- * node's participants ({@link FenceAggregator}).
+ * the job data a process asks for at {@code PMIx_Init}; {@link LocalModex}: gets of this node's
+ * committed data), and it enters each fence once for its node's participants ({@link
+ * FenceAggregator}).
  *
  * <pre>{@code
  * PmixRelay relay =

@@ -7,10 +7,11 @@
  * org.jdvm.server.remote.PmixRelay} is the PMIx server of the processes it launches: it does their
  * handshake, authenticates them on its host ({@code LocalAdmission}, the endpoint's rules), vouches
  * for them with a {@link org.jdvm.server.remote.PeerIdentity}, carries their frames and answers
- * repeated job-data requests itself ({@code JobDataCache}) and enters each fence once for its
- * node's participants ({@code FenceAggregator}). On the controller, {@link
- * org.jdvm.server.remote.RelayHost} hands an agent's peers to the endpoint ({@code
- * pmix.RelayedPeers}), which admits only processes placed on that agent's node.
+ * repeated job-data requests itself ({@code JobDataCache}), gets of its node's committed data
+ * ({@code LocalModex}), and enters each fence once for its node's participants ({@code
+ * FenceAggregator}). On the controller, {@link org.jdvm.server.remote.RelayHost} hands an agent's
+ * peers to the endpoint ({@code pmix.RelayedPeers}), which admits only processes placed on that
+ * agent's node.
  *
  * <p>Layering: uses the endpoint's face ({@code org.jdvm.server.pmix}), never its inner packages;
  * the endpoint never uses this package ({@code EndpointLayeringTest}).

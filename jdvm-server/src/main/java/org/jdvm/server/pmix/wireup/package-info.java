@@ -30,8 +30,8 @@
  * <p>Node agents (docs/protocol.md "Node agents"): a relay gathers its node's fence entrants and
  * enters the controller's fence once for all of them ({@code jdvm.fence.for}), so the controller
  * reads one message per node; {@link org.jdvm.server.pmix.wireup.Fences} still records each
- * process's entry. Not yet: keeping local ranks' data at the agent to answer same-node gets there,
- * fetching another node's REMOTE blob once per node and target (M·N blobs across M nodes, not N·N),
- * and gathering connect entrants the same way.
+ * process's entry; and it keeps a copy of what its node's processes committed to answer same-node
+ * gets there. Not yet: fetching another node's REMOTE blob once per node and target (M·N blobs
+ * across M nodes, not N·N), and gathering connect entrants the same way.
  */
 package org.jdvm.server.pmix.wireup;

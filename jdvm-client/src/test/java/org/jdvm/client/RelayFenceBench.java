@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The cost of a fence with data through node agents' relays (docs/protocol.md "Node agents"):
  * {@code pmix_fence_bench} (put, commit, fence with {@code pmix.collect}, timed by the libpmix
  * client itself) on N virtual nodes of 2 slots, with every process connected to the controller
- * (direct), behind its node's relay, and behind relays that gather their node's fence entries.
- * Prints one {@code RELAY_BENCH} line per run; asserts only that every rank succeeded. Not a test
- * of the suite (its name does not end in Test); speed is reported, never asserted. Run it with
+ * (direct), behind its node's relay, and behind relays that answer locally (gather their node's
+ * fence entries, answer same-node gets). Prints one {@code RELAY_BENCH} line per run; asserts only
+ * that every rank succeeded. Not a test of the suite (its name does not end in Test); speed is
+ * reported, never asserted. Run it with
  *
  * <pre>
  * mvn -B -q -o -pl jdvm-client -am verify -Dtest=RelayFenceBench -Djdvm.bench.relay=true \
@@ -41,11 +42,11 @@ class RelayFenceBench {
     assumeTrue(missing == null, missing);
     int iterations = Integer.getInteger("jdvm.bench.iterations", 200);
     for (int nodes : List.of(2, 4, 8)) {
-      for (String mode : List.of("direct", "relay", "gathered")) {
+      for (String mode : List.of("direct", "relay", "local")) {
         Path home = Files.createDirectories(dir.resolve(mode + nodes));
         try (TestDvm dvm = TestDvm.start(home, nodes, 2, 0)) {
           RelayedNodes relays =
-              mode.equals("direct") ? null : RelayedNodes.attach(dvm, mode.equals("gathered"));
+              mode.equals("direct") ? null : RelayedNodes.attach(dvm, mode.equals("local"));
           try {
             TestDvm.Output out = new TestDvm.Output();
             Job job =

@@ -252,6 +252,28 @@ final class FenceAggregator {
     return true;
   }
 
+  /**
+   * The controller closed {@code carrier} while it carried node entries: their answers will not
+   * come, so the other local entrants are told {@code PMIX_ERR_LOST_CONNECTION} (their entries stay
+   * in the controller's fence, so they cannot be sent again).
+   */
+  void carrierLost(RelayedSocket carrier) {
+    Map<Integer, Gather> lost;
+    synchronized (this) {
+      lost = awaiting.remove(carrier);
+    }
+    if (lost == null) {
+      return;
+    }
+    for (Gather g : lost.values()) {
+      for (Entrant e : g.entered.values()) {
+        if (e.peer() != carrier) {
+          answer(e, PmixStatus.ERR_LOST_CONNECTION);
+        }
+      }
+    }
+  }
+
   /** Whether {@code peer} carries a node's entry whose answer has not come yet. */
   synchronized boolean carries(RelayedSocket peer) {
     return awaiting.containsKey(peer);

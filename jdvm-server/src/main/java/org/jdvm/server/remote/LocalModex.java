@@ -84,7 +84,11 @@ final class LocalModex {
       if (byTag == null || frame.length < FrameHeader.BYTES) {
         return;
       }
-      c = byTag.remove(FrameHeader.decode(frame, 0).tag());
+      try {
+        c = byTag.remove(FrameHeader.decode(frame, 0).tag());
+      } catch (WireException e) {
+        return; // the peer will see the broken frame; nothing to keep
+      }
       if (byTag.isEmpty()) {
         pending.remove(peer);
       }

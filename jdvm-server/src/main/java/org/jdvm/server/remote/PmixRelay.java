@@ -454,6 +454,8 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   public void closed(long id) {
     RelayedSocket peer = peers.remove(id);
     if (peer != null) {
+      fences.carrierLost(peer);
+      modex.closed(peer);
       peer.closeAfterFlush();
     }
   }

@@ -187,4 +187,17 @@ class FenceAggregatorTest {
     assertThat(status(answer)).isEqualTo(PmixStatus.ERR_TIMEOUT);
     assertThat(up).isEmpty();
   }
+
+  @Test
+  void theOthersAreToldWhenTheControllerClosesTheConnectionThatCarriedTheirEntry() {
+    nodeRuns("0,1");
+    RelayedSocket r0 = peer(0);
+    RelayedSocket r1 = peer(1);
+    fences.enter(r0, 11, fence(11, true));
+    fences.enter(r1, 22, fence(22, true));
+    fences.carrierLost(r1);
+    assertThat(status(r0.pollQueued())).isEqualTo(PmixStatus.ERR_LOST_CONNECTION);
+    assertThat(r1.pollQueued()).isNull();
+    assertThat(fences.carries(r1)).isFalse();
+  }
 }

@@ -34,6 +34,10 @@ import org.jdvm.pmix.frame.FrameHeader;
  * keys (job data), WILDCARD, other namespaces and nodes, and a key not committed yet (the
  * controller waits for it).
  *
+ * <p>Assumes a process commits only through its relay, as a libpmix client does: a helper that acts
+ * for the process over its own connection to the controller ({@code jdvm.cred}) and commits would
+ * change what the controller holds without the relay seeing it.
+ *
  * <p>Bounds: what the controller accepted for this node's ranks (it bounds each rank); {@link
  * #MAX_PENDING} commits of one peer waiting for their answer. A job's data goes with {@link
  * #forget}. Thread-safe.

@@ -41,6 +41,7 @@ final class TestDvm implements AutoCloseable {
   final PmixEndpoint endpoint;
   final Dvm dvm;
   final Path contactFile;
+  final LaunchEnvironment env;
   final AtomicInteger stops = new AtomicInteger();
   private final List<JdvmClient> clients = new CopyOnWriteArrayList<>();
   private final Set<Long> pids = ConcurrentHashMap.newKeySet();
@@ -65,7 +66,7 @@ final class TestDvm implements AutoCloseable {
             + "\",\"version\":\"0.1.0\"}");
     Files.writeString(home.resolve("secret"), credentials.secretHex());
     Files.writeString(home.resolve("scheduler.cred"), credentials.schedulerCredential());
-    LaunchEnvironment env =
+    env =
         new LaunchEnvironment(
             Map.of("PATH", "/usr/local/bin:/usr/bin:/bin", "HOME", home.toString()),
             endpoint.uri(),

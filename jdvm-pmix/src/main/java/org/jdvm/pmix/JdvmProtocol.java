@@ -18,6 +18,14 @@ public final class JdvmProtocol {
   /** Connect blob: the DVM secret ({@code <dir>/secret}), for TCP peers not on this host. */
   public static final String SECRET = "jdvm.secret";
 
+  /**
+   * FENCENB info a node agent adds when it enters a fence once for its local participants: the
+   * ranks of the caller's namespace it enters for besides the caller, as a STRING {@code "1,2,3"}
+   * (docs/protocol.md "Node agents"). Honoured only from a node agent's relay, for processes on the
+   * caller's node.
+   */
+  public static final String FENCE_FOR = "jdvm.fence.for";
+
   /** Query key: every node of the DVM, as a JSON array in a STRING. */
   public static final String QUERY_NODES = "jdvm.qry.nodes";
 

@@ -322,6 +322,23 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     Thread.ofVirtual().name("jdvm-peer-" + c.index()).start(c::run);
   }
 
+  /**
+   * Serves the peers that the node agent of {@code node} admitted on its host and carries over its
+   * link, through {@code carrier} (architecture.md §5; {@link RelayedPeers}).
+   */
+  public RelayedPeers relayedPeers(String node, RelayedPeers.Carrier carrier) {
+    return relayedPeers(node, carrier, RelayedPeers.MAX_PEERS);
+  }
+
+  /** As {@link #relayedPeers(String, RelayedPeers.Carrier)}, with another bound, for tests. */
+  RelayedPeers relayedPeers(String node, RelayedPeers.Carrier carrier, int maxPeers) {
+    return new RelayedPeers(
+        node,
+        carrier,
+        new RelayedPeers.Parts(
+            server, nextIndex::incrementAndGet, connections::add, () -> closed, maxPeers));
+  }
+
   /** The connections being served, for tests. */
   public Set<Connection> connections() {
     return connections;

@@ -13,6 +13,9 @@
  *   (this)      listeners; builds the parts and passes them to constructors; sees all
  * </pre>
  *
+ * <p>{@link org.jdvm.server.pmix.RelayedPeers} serves the peers a node agent admitted on its host
+ * and carries over its link (docs/protocol.md "Node agents"), as carried connections.
+ *
  * <p>No class reaches into another's fields: parts are passed to constructors by the face. {@code
  * EndpointLayeringTest} enforces the import rule above.
  *

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jdvm.server.identity.Credentials;
 
 /**
@@ -52,6 +53,7 @@ public final class LaunchEnvironment {
   private final String tmpDir;
   private final JobDirectories jobDirectories;
   private final Credentials credentials;
+  private final Map<String, String> nodeServerUris = new ConcurrentHashMap<>();
 
   /**
    * @param inherited the controller's environment
@@ -80,6 +82,19 @@ public final class LaunchEnvironment {
     this.credentials = credentials;
   }
 
+  /**
+   * From now on, processes launched on {@code node} connect to {@code uri} (its node agent's PMIx
+   * relay, {@code remote.PmixRelay}) instead of the controller's endpoint; {@code null} turns back
+   * to the controller's.
+   */
+  public void serverUriOn(String node, String uri) {
+    if (uri == null) {
+      nodeServerUris.remove(node);
+    } else {
+      nodeServerUris.put(node, uri);
+    }
+  }
+
   /** Where jobs' temporary directories are, under the scratch directory. */
   public JobDirectories jobDirectories() {
     return jobDirectories;
@@ -104,10 +119,11 @@ public final class LaunchEnvironment {
     putAll(env, appEnv);
     putAll(env, coreEnv);
     String r = Integer.toUnsignedString(rank);
+    String uri = nodeServerUris.getOrDefault(node, serverUri);
     env.put("PMIX_NAMESPACE", nspace);
     env.put("PMIX_RANK", r);
-    env.put("PMIX_SERVER_URI41", serverUri);
-    env.put("PMIX_SERVER_URI61", serverUri);
+    env.put("PMIX_SERVER_URI41", uri);
+    env.put("PMIX_SERVER_URI61", uri);
     env.put("PMIX_SECURITY_MODE", "native");
     env.put("PMIX_BFROP_BUFFER_TYPE", "PMIX_BFROP_BUFFER_NON_DESC");
     env.put("PMIX_GDS_MODULE", "hash");

@@ -62,6 +62,21 @@ class EndpointLayeringTest {
     assertThat(violations).isEmpty();
   }
 
+  /** The endpoint knows nothing of node agents: what it needs from them are its own interfaces. */
+  @Test
+  void noEndpointPackageUsesTheRemotePackage() throws IOException {
+    List<String> violations = new ArrayList<>();
+    for (Path file : sources()) {
+      List<String> lines = Files.readAllLines(file);
+      for (int n = 0; n < lines.size(); n++) {
+        if (lines.get(n).contains("org.jdvm.server.remote")) {
+          violations.add(ROOT.relativize(file) + ":" + (n + 1) + ": " + lines.get(n).trim());
+        }
+      }
+    }
+    assertThat(violations).isEmpty();
+  }
+
   @Test
   void noClassExposesAMutableFieldToAnother() throws IOException {
     List<String> violations = new ArrayList<>();

@@ -44,6 +44,21 @@ class LaunchEnvironmentTest {
   }
 
   @Test
+  void processesOfANodeWithARelayConnectToItAndOthersToTheController() {
+    LaunchEnvironment env = environment(Map.of("PMIX_SERVER_URI41", "inherited"));
+    String relay = "jdvm-test@0.0;tcp4://127.0.0.1:2";
+    env.serverUriOn("n1", relay);
+    assertThat(env.of("jdvm@1", 0, "n0", List.of(), List.of()))
+        .containsEntry("PMIX_SERVER_URI41", "jdvm-test.0;tcp4://127.0.0.1:1");
+    assertThat(env.of("jdvm@1", 1, "n1", List.of(), List.of()))
+        .containsEntry("PMIX_SERVER_URI41", relay)
+        .containsEntry("PMIX_SERVER_URI61", relay);
+    env.serverUriOn("n1", null);
+    assertThat(env.of("jdvm@1", 1, "n1", List.of(), List.of()))
+        .containsEntry("PMIX_SERVER_URI41", "jdvm-test.0;tcp4://127.0.0.1:1");
+  }
+
+  @Test
   void aSpawnedChildWhoseAppEnvironmentOpenMpiFilledStillGetsTheMarker() {
     // What Open MPI 4.1's MPI_Comm_spawn puts in a child's app (ompi/dpm/dpm.c:759-764): the parent
     // port and the parent's OMPI_MCA_* entries, but no resource-manager marker.

@@ -3,6 +3,7 @@ package org.jdvm.server.pmix.serve;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,6 +28,7 @@ import org.jdvm.server.identity.LoopbackPeers;
 import org.jdvm.server.pmix.deliver.EventRouter;
 import org.jdvm.server.pmix.transport.Connection;
 import org.jdvm.server.pmix.transport.Peer;
+import org.jdvm.server.pmix.wireup.Member;
 
 /**
  * The connect handshake and who a peer is (docs/protocol.md "Who a peer is"; architecture.md §4).
@@ -125,6 +127,92 @@ public final class Admission {
     return null;
   }
 
+  // ---- peers a node agent admitted ------------------------------------------------------------
+
+  /**
+   * A peer that a node agent admitted on its host, as the agent vouches for it (docs/protocol.md
+   * "Node agents"). The agent authenticated it as this endpoint would (the kernel's uid, the
+   * process's credential or socket); the agent itself is trusted because it proved the DVM's
+   * secret, but only for processes that run on its own node.
+   *
+   * @param node the agent's node
+   * @param tool whether the peer is a tool (else a launched process or a helper acting for one)
+   * @param proc the process it acts for; for a tool the name it chose, {@code null} to have one
+   *     minted
+   * @param format the peer's wire format, as it announced it
+   * @param uid the uid owning the peer's socket on the agent's host
+   * @param pid the process holding the peer's socket, 0 when the agent could not tell
+   */
+  public record Vouched(
+      String node, boolean tool, Proc proc, WireFormat format, long uid, long pid) {
+    public Vouched {
+      Objects.requireNonNull(node, "node");
+      Objects.requireNonNull(format, "format");
+      if (!tool) {
+        Objects.requireNonNull(proc, "proc");
+      }
+    }
+  }
+
+  /**
+   * Admits a peer its node agent vouches for, replies to its handshake through the carried
+   * connection and makes it reachable; or refuses it: a launched process must be live and placed on
+   * the vouching agent's node.
+   *
+   * @return who the peer is, or {@code null} when it is refused (the caller closes the connection)
+   */
+  public Peer admitVouched(Connection c, Vouched v) {
+    Peer peer;
+    if (v.tool()) {
+      peer = registerTool(c, false, v.proc(), v.proc() == null, v.format());
+    } else {
+      String node = nodeOf(v.proc());
+      if (!v.node().equals(node)) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "peer="
+                + c.index()
+                + " proc="
+                + v.proc()
+                + " refused=\"vouched for by the agent of "
+                + v.node()
+                + ", runs "
+                + (node == null ? "nowhere" : "on " + node)
+                + "\"");
+        return null;
+      }
+      peer = new Peer(v.proc(), Peer.Role.APPLICATION, v.format());
+      c.admitted(peer);
+      c.sendRaw(ClientConnectReply.accepted(c.index()).encode());
+      events.add(c);
+    }
+    if (peer != null) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "peer="
+              + c.index()
+              + " proc="
+              + peer.proc()
+              + " role="
+              + peer.role()
+              + " transport=relay node="
+              + v.node()
+              + " uid="
+              + v.uid()
+              + " pid="
+              + v.pid());
+    }
+    return peer;
+  }
+
+  /** The node a live launched process runs on; {@code null} when there is no such process. */
+  private String nodeOf(Proc proc) {
+    if (!isLiveProc(proc)) {
+      return null;
+    }
+    return await(upstream.member(proc), Optional.<Member>empty()).map(Member::node).orElse(null);
+  }
+
   // ---- the transport -------------------------------------------------------------------------
 
   private String transportRefusal(Connection c, ConnectRequest request) throws IOException {
@@ -201,7 +289,21 @@ public final class Admission {
       return null;
     }
     boolean minted = request.flag().needsId() || request.proc() == null;
-    String chosen = minted ? null : request.proc().nspace();
+    return registerTool(
+        c, scheduler, minted ? null : request.proc(), request.flag().needsId(), format);
+  }
+
+  /**
+   * Registers a tool (or the scheduler) with the DVM, replies to its handshake and makes it
+   * reachable.
+   *
+   * @param chosenProc the namespace and rank it named, or {@code null} for one the DVM mints
+   * @param needsId whether the handshake reply names the tool's namespace
+   */
+  private Peer registerTool(
+      Connection c, boolean scheduler, Proc chosenProc, boolean needsId, WireFormat format) {
+    boolean minted = chosenProc == null;
+    String chosen = minted ? null : chosenProc.nspace();
     RequestId id = upstream.nextId();
     Upstream.Answer answer =
         register(
@@ -220,14 +322,13 @@ public final class Admission {
               + chosen);
       return null;
     }
-    Proc proc = new Proc(answer.info(PmixKeys.NSPACE), minted ? 0 : request.proc().rank());
+    Proc proc = new Proc(answer.info(PmixKeys.NSPACE), minted ? 0 : chosenProc.rank());
     Peer peer = new Peer(proc, scheduler ? Peer.Role.SCHEDULER : Peer.Role.TOOL, format);
     c.admitted(peer);
     if (c.isClosed()) {
       return peer; // the caller sees it closed, and reports the departure
     }
-    c.sendRaw(
-        ToolConnectReply.accepted(request.flag().needsId() ? proc : null, serverProc).encode());
+    c.sendRaw(ToolConnectReply.accepted(needsId ? proc : null, serverProc).encode());
     events.add(c);
     return peer;
   }

@@ -49,7 +49,20 @@ public final class MessageServer implements Connection.Handler {
 
   @Override
   public Peer admit(Connection c, ConnectRequest request) throws IOException {
-    Peer peer = parts.admission().admit(c, request);
+    return registered(c, parts.admission().admit(c, request));
+  }
+
+  /**
+   * Admits a peer a node agent vouches for on a {@linkplain Connection#carried carried} connection,
+   * as {@link #admit} admits one from its handshake.
+   *
+   * @return the peer, or {@code null} when refused (the caller closes the connection)
+   */
+  public Peer admitVouched(Connection c, Admission.Vouched vouched) {
+    return registered(c, parts.admission().admitVouched(c, vouched));
+  }
+
+  private Peer registered(Connection c, Peer peer) {
     if (peer != null && c.isClosed()) {
       // Lost while the DVM registered it: it registered, so it departs.
       parts.departures().depart(c, true);

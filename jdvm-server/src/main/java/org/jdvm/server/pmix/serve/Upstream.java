@@ -20,9 +20,10 @@ import org.jdvm.server.pmix.wireup.ModexStore;
 /**
  * Everything the serving half needs from the DVM, and the seam where it may run elsewhere: in the
  * controller, requests go to the core and reads go to its views ({@code
- * upstream.ControllerUpstream}); a node agent hosting this same endpoint for its local processes
- * implements it by answering what it holds (its processes' job data, local gets) and forwarding the
- * rest to the controller.
+ * upstream.ControllerUpstream}). A node agent's processes are served here too, through its relay
+ * (docs/protocol.md "Node agents"), which answers what it holds (job data, its node's fence
+ * entries) on the frames before they come here; an agent running this endpoint itself would
+ * implement this interface over its link.
  *
  * <p>Futures complete on whatever thread answers (the controller thread, in the controller), where
  * a continuation may only pack and queue. A future that fails carries an {@link
@@ -116,6 +117,12 @@ public interface Upstream {
    * tool has no node. Empty when the DVM knows no such process or tool.
    */
   CompletableFuture<Optional<Member>> member(Proc proc);
+
+  /**
+   * Whether every one of {@code others} is a rank of a live job placed on the node {@code proc}
+   * runs on: what a node agent may enter a fence for (docs/protocol.md "Node agents").
+   */
+  CompletableFuture<Boolean> placedWith(Proc proc, List<Proc> others);
 
   /** The application namespaces among {@code nspaces} the DVM knows, by namespace. */
   CompletableFuture<Map<String, Ranks>> ranks(Collection<String> nspaces);

@@ -2,11 +2,14 @@ package org.jdvm.server.pmix.serve;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PackedBuffer;
 import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.WireFormat;
 import org.jdvm.pmix.codec.Unpacker;
@@ -85,10 +88,12 @@ public final class WireupOps {
     List<Info> infos = x.infos();
     boolean collect = false;
     long timeoutMs = 0;
+    String fenceFor = null;
     for (Info i : infos) {
       switch (i.key()) {
         case PmixKeys.COLLECT_DATA -> collect = Values.bool(i);
         case PmixKeys.TIMEOUT -> timeoutMs = Values.count(i) * 1000L;
+        case JdvmProtocol.FENCE_FOR -> fenceFor = Values.string(i);
         default -> {}
       }
     }
@@ -102,6 +107,59 @@ public final class WireupOps {
     if (!procs.contains(self) && !procs.contains(Proc.wildcard(self.nspace()))) {
       throw BadRequest.param(self + " is not a participant of the fence over " + procs);
     }
+    if (fenceFor != null) {
+      fenceFor(x, procs, collect, timeoutMs, represented(x, fenceFor));
+      return;
+    }
     x.await(x.upstream().fence(self, procs, collect, timeoutMs), x::replyStatus);
+  }
+
+  /**
+   * A node agent's single entry for its local participants (docs/protocol.md "Node agents"): the
+   * caller and every represented rank enter, once the DVM confirmed they all run on the caller's
+   * node; the one reply goes out when the fence completes for any of them (every entrant of a fence
+   * is answered with the same status at once), and the agent answers the others.
+   */
+  private static void fenceFor(
+      Exchange x, List<Proc> procs, boolean collect, long timeoutMs, List<Proc> represented)
+      throws BadRequest {
+    Proc self = x.self();
+    Upstream up = x.upstream();
+    CompletableFuture<Integer> done =
+        up.placedWith(self, represented)
+            .thenCompose(
+                together -> {
+                  if (!together) {
+                    return CompletableFuture.completedFuture(PmixStatus.ERR_NO_PERMISSIONS);
+                  }
+                  List<CompletableFuture<Integer>> entries = new ArrayList<>();
+                  entries.add(up.fence(self, procs, collect, timeoutMs));
+                  for (Proc p : represented) {
+                    entries.add(up.fence(p, procs, collect, timeoutMs));
+                  }
+                  return CompletableFuture.anyOf(entries.toArray(CompletableFuture[]::new))
+                      .thenApply(status -> (Integer) status);
+                });
+    x.await(done, x::replyStatus);
+  }
+
+  /** The ranks a FENCE_FOR names, of the caller's namespace; only a node agent may name any. */
+  private static List<Proc> represented(Exchange x, String ranks) throws BadRequest {
+    if (!x.connection().isCarried()) {
+      throw BadRequest.param(
+          JdvmProtocol.FENCE_FOR + " is a node agent's, not " + x.self() + "'s to send");
+    }
+    List<Proc> out = new ArrayList<>();
+    for (String r : ranks.isEmpty() ? new String[0] : ranks.split(",", -1)) {
+      if (out.size() >= x.limits().namespacesPerRequest()) {
+        throw BadRequest.outOfResource("a fence entered for more than its bound of processes");
+      }
+      try {
+        out.add(new Proc(x.self().nspace(), Integer.parseInt(r)));
+      } catch (NumberFormatException e) {
+        throw BadRequest.param(JdvmProtocol.FENCE_FOR + " must list ranks, not \"" + r + "\"");
+      }
+    }
+    return out;
   }
 }

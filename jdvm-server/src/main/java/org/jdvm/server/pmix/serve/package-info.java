@@ -12,13 +12,14 @@
  * (publish, lookup, unpublish), {@link org.jdvm.server.pmix.serve.ConnectOps} (connect,
  * disconnect), {@link org.jdvm.server.pmix.serve.LogOps} (log), {@link
  * org.jdvm.server.pmix.serve.PeerOps} (finalize, stop) and {@link
- * org.jdvm.server.pmix.serve.Admission} (the handshake and identity). {@link
- * org.jdvm.server.pmix.serve.MessageServer} is the transport's handler that runs them.
+ * org.jdvm.server.pmix.serve.Admission} (the handshake and identity, and the peers a node agent
+ * vouches for). {@link org.jdvm.server.pmix.serve.MessageServer} is the transport's handler that
+ * runs them.
  *
  * <p>The seam: everything the serving half needs from the DVM goes through {@link
  * org.jdvm.server.pmix.serve.Upstream}, so the same operations run in the controller (against the
- * core) and, later, in a node agent serving its own processes (answering locally what it holds and
- * forwarding the rest).
+ * core). A node agent does not run them: its relay carries its processes' frames here as carried
+ * connections and answers at the frame level what it holds (docs/protocol.md "Node agents").
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports {@code transport}, {@code
  * deliver} and {@code wireup} (the modex's value types, the published data and collectives it reads

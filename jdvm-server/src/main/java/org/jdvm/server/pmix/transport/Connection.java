@@ -67,10 +67,22 @@ public final class Connection {
    */
   public record Link(SocketChannel channel, boolean unix, int index) {}
 
+  /**
+   * Where a carried connection's messages go: the node agent that admitted the peer and holds its
+   * socket. Each message is the handshake reply or one frame (header and body), whole.
+   */
+  public interface Outlet {
+    void write(List<byte[]> messages) throws IOException;
+
+    /** The connection closed here. */
+    void close();
+  }
+
   private final Handler handler;
   private final ScheduledExecutorService timer;
   private final Link link;
   private final SocketChannel channel;
+  private final Outlet outlet;
   private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
   private final AtomicLong queuedBytes = new AtomicLong();
   private final CountDownLatch writerDone = new CountDownLatch(1);
@@ -81,10 +93,47 @@ public final class Connection {
    * @param timer arms the handshake deadline
    */
   public Connection(Handler handler, ScheduledExecutorService timer, Link link) {
+    this(handler, timer, link, null);
+  }
+
+  private Connection(Handler handler, ScheduledExecutorService timer, Link link, Outlet outlet) {
     this.handler = handler;
     this.timer = timer;
     this.link = link;
     this.channel = link.channel();
+    this.outlet = outlet;
+  }
+
+  /**
+   * A connection whose socket another process holds and whose handshake it did (a node agent's
+   * relay): it has no channel; the carrier hands in its messages ({@link #received}) once it is
+   * {@link #admitted}, and what is queued for it goes to {@code outlet}.
+   */
+  public static Connection carried(Handler handler, int index, Outlet outlet) {
+    Connection c = new Connection(handler, null, new Link(null, false, index), outlet);
+    Thread.ofVirtual().name("jdvm-peer-" + index + "-out").start(c::writeLoop);
+    return c;
+  }
+
+  /** Whether another process holds the peer's socket ({@link #carried}). */
+  public boolean isCarried() {
+    return outlet != null;
+  }
+
+  /**
+   * One framed message of a carried, admitted peer, as {@link #run} reads them from a socket: the
+   * carrier calls it on one thread per connection, one message at a time.
+   */
+  public void received(int tag, byte[] body) {
+    if (closed || peer == null) {
+      return;
+    }
+    try {
+      handler.message(this, tag, body);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "peer " + link.index() + " failed", e);
+      close("internal error: " + e);
+    }
   }
 
   public int index() {
@@ -256,6 +305,11 @@ public final class Connection {
       buffers[i] = ByteBuffer.wrap(messages.get(i));
       total += buffers[i].remaining();
     }
+    if (outlet != null) {
+      outlet.write(messages);
+      queuedBytes.addAndGet(-total);
+      return;
+    }
     long written = 0;
     while (written < total) {
       written += channel.write(buffers);
@@ -272,10 +326,14 @@ public final class Connection {
     }
     closed = true;
     queue.add(END);
-    try {
-      channel.close();
-    } catch (IOException e) {
-      // Nothing more to learn from a failing close.
+    if (outlet != null) {
+      outlet.close();
+    } else {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        // Nothing more to learn from a failing close.
+      }
     }
     Peer p = peer;
     LOG.log(

@@ -1,7 +1,9 @@
 /**
  * The PMIx endpoint's transport: one {@link org.jdvm.server.pmix.transport.Connection} per peer,
  * frames in and out, a bounded write queue, the handshake deadline, close; and {@link
- * org.jdvm.server.pmix.transport.Peer}, who an admitted connection acts for.
+ * org.jdvm.server.pmix.transport.Peer}, who an admitted connection acts for. A connection is read
+ * from its socket, or carried: a node agent holds the socket and did the handshake, and its frames
+ * are handed in ({@link org.jdvm.server.pmix.transport.Connection#carried}).
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): this package imports nothing from {@code
  * deliver}, {@code serve}, {@code upstream} or the endpoint's face. It holds no event, subscription

@@ -401,6 +401,51 @@ public final class ControllerUpstream implements Upstream {
   }
 
   @Override
+  public CompletableFuture<Boolean> placedWith(Proc proc, List<Proc> others) {
+    List<Proc> copy = List.copyOf(others);
+    Map<String, List<String>> known = new HashMap<>();
+    known.put(proc.nspace(), placements.get(proc.nspace()));
+    for (Proc p : copy) {
+      known.put(p.nspace(), placements.get(p.nspace()));
+    }
+    if (!known.containsValue(null)) {
+      return CompletableFuture.completedFuture(placedWith(known, proc, copy));
+    }
+    return read(
+        v -> {
+          Map<String, List<String>> m = new HashMap<>();
+          for (String ns : known.keySet()) {
+            List<String> nodes = ClientData.placement(v, ns);
+            if (nodes != null) {
+              placements.putIfAbsent(ns, nodes);
+            }
+            m.put(ns, nodes);
+          }
+          return placedWith(m, proc, copy);
+        });
+  }
+
+  private static boolean placedWith(Map<String, List<String>> nodes, Proc proc, List<Proc> others) {
+    String node = nodeOf(nodes, proc);
+    if (node == null) {
+      return false;
+    }
+    for (Proc p : others) {
+      if (!node.equals(nodeOf(nodes, p))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String nodeOf(Map<String, List<String>> nodes, Proc p) {
+    List<String> byRank = nodes.get(p.nspace());
+    return byRank == null || p.rank() < 0 || p.rank() >= byRank.size()
+        ? null
+        : byRank.get(p.rank());
+  }
+
+  @Override
   public CompletableFuture<Map<String, Ranks>> ranks(Collection<String> nspaces) {
     List<String> copy = List.copyOf(nspaces);
     return read(v -> WireupViews.ranks(v, copy));

@@ -31,10 +31,9 @@ import org.jdvm.pmix.Proc;
  * answers each entrant once, O(n); a process's end visits each open fence once. Memory is one set
  * of entered processes per open fence, at most {@code maxOpenPerNamespace} fences per namespace.
  *
- * <p>Towards node agents: completion only counts processes that are accounted for ({@link #enter}ed
- * or ended). A node agent would keep the same table for its own processes and, once all of its
- * local participants entered, enter the controller's fence once on their behalf with their count,
- * so the controller counts nodes rather than processes.
+ * <p>Node agents: completion only counts processes that are accounted for ({@link #enter}ed or
+ * ended). A node agent's relay enters once for all of its node's participants (docs/protocol.md
+ * "Node agents"); each of them is still entered here, so the rules above hold unchanged.
  *
  * <p>Thread-safe; answers are given outside the lock.
  */

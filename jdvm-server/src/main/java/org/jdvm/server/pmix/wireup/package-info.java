@@ -27,11 +27,11 @@
  * about 4.3 KiB and, after the first fence, asks each peer once (N·(N−1) gets, each answered with
  * the peer's whole visible blob: under 100 B from another node, about 4.2 KiB from the same node).
  *
- * <p>Towards node agents: the state counts per process, so a node agent hosting the endpoint for
- * its own processes would keep its local ranks' data here and answer same-node gets locally; for
- * another node's rank it would fetch the REMOTE blob once per node and target (M·N blobs across M
- * nodes, not N·N); and it would count its local fence and connect entrants and enter the
- * controller's collective once for all of them, so the controller (or a tree) counts nodes, not
- * processes.
+ * <p>Node agents (docs/protocol.md "Node agents"): a relay gathers its node's fence entrants and
+ * enters the controller's fence once for all of them ({@code jdvm.fence.for}), so the controller
+ * reads one message per node; {@link org.jdvm.server.pmix.wireup.Fences} still records each
+ * process's entry; and it keeps a copy of what its node's processes committed to answer same-node
+ * gets there. Not yet: fetching another node's REMOTE blob once per node and target (M·N blobs
+ * across M nodes, not N·N), and gathering connect entrants the same way.
  */
 package org.jdvm.server.pmix.wireup;

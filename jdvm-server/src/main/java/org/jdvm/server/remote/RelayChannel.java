@@ -1,7 +1,5 @@
 package org.jdvm.server.remote;
 
-import java.util.function.Consumer;
-
 /**
  * A channel between a node agent and the controller that carries PMIx frames of the agent's local
  * peers, tagged by a connection id the agent chose.

@@ -180,6 +180,39 @@ public final class Dvm implements AutoCloseable {
         : agent.registerCleanup(nspace, registration);
   }
 
+  /**
+   * How a node's agent is doing, for {@code jdvm nodes}.
+   *
+   * @param host the host its processes run on
+   * @param state {@code local} (in the controller), or a {@link org.jdvm.server.remote.NodeState}
+   *     label
+   * @param lastHeartbeatMillis when its agent was last heard (wall clock), or {@code null}
+   */
+  public record AgentFacts(String host, String state, Long lastHeartbeatMillis) {}
+
+  /** Every node's agent facts, by node name; nodes that went down stay listed. */
+  public java.util.Map<String, AgentFacts> agentFacts() {
+    java.util.Map<String, AgentFacts> out = new java.util.LinkedHashMap<>();
+    String self = org.jdvm.server.remote.RemoteHosts.thisHost();
+    for (NodeAgent a : nodes.all()) {
+      if (!(a instanceof RemoteNodeAgent)) {
+        out.put(a.node(), new AgentFacts(self, "local", null));
+      }
+    }
+    if (hub != null) {
+      for (RemoteNodeAgent r : hub.all()) {
+        long heard = r.lastHeartbeatMillis();
+        out.put(
+            r.node(),
+            new AgentFacts(
+                r.host().isEmpty() ? r.node() : r.host(),
+                r.state().label(),
+                heard < 0 ? null : heard));
+      }
+    }
+    return out;
+  }
+
   /** The agents on other hosts, or {@code null} for a DVM on this host only. */
   public AgentHub hub() {
     return hub;

@@ -236,6 +236,7 @@ public final class AgentHub implements AutoCloseable {
     long sequence = 0;
     long tickMillis = Math.max(5, settings.heartbeatMillis() / 2);
     long lastBeatNs = 0;
+    long lastTickNs = clockNs.getAsLong();
     while (!closed) {
       try {
         Thread.sleep(tickMillis); // the monitor's own period, not a wait for a condition
@@ -243,6 +244,16 @@ public final class AgentHub implements AutoCloseable {
         return;
       }
       long now = clockNs.getAsLong();
+      long stalledNs = now - lastTickNs - 2 * tickMillis * 1_000_000;
+      lastTickNs = now;
+      if (stalledNs > 0) {
+        // This process was not running (a pause, an overloaded host): its readers could not hear
+        // anyone meanwhile either, so nobody's silence during the stall counts against them.
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "the controller stalled for " + stalledNs / 1_000_000 + " ms; heartbeats rearmed");
+        lastHeardNs.replaceAll((n, heard) -> heard + stalledNs);
+      }
       boolean beat = now - lastBeatNs >= settings.heartbeatMillis() * 1_000_000;
       if (beat) {
         lastBeatNs = now;

@@ -35,6 +35,13 @@ public final class RemoteNodeAgent implements NodeAgent {
   private final AtomicLong requestIds = new AtomicLong();
   private final Map<Long, CompletableFuture<LinkMessage>> waiting = new ConcurrentHashMap<>();
   private final Map<String, Long> running = new ConcurrentHashMap<>();
+
+  /**
+   * Processes whose exit arrived before their launch's answer: the agent reports exits on another
+   * thread than its launch answers, and a process that ends at once may overtake its answer.
+   */
+  private final java.util.Set<String> exitedEarly = ConcurrentHashMap.newKeySet();
+
   private volatile NodeEvents events;
   private volatile Link link;
   private volatile NodeState state = NodeState.JOINING;
@@ -152,7 +159,11 @@ public final class RemoteNodeAgent implements NodeAgent {
         }
       }
       case LinkMessage.Exited x -> {
-        if (running.remove(key(x.nspace(), x.rank())) != null && e != null) {
+        String k = key(x.nspace(), x.rank());
+        if (running.remove(k) == null) {
+          exitedEarly.add(k);
+        }
+        if (e != null) {
           e.exited(node, x.nspace(), x.rank(), x.exitStatus());
         }
       }
@@ -270,7 +281,11 @@ public final class RemoteNodeAgent implements NodeAgent {
       throw new LaunchException(LaunchException.Kind.NODE_GONE, e.getMessage(), e);
     }
     if (answer instanceof LinkMessage.Launched l) {
-      running.put(key(nspace, rank), l.pid());
+      String k = key(nspace, rank);
+      running.put(k, l.pid());
+      if (exitedEarly.remove(k)) {
+        running.remove(k);
+      }
       return l.pid();
     }
     LinkMessage.LaunchFailed f = (LinkMessage.LaunchFailed) answer;

@@ -323,9 +323,14 @@ public final class AgentHub implements AutoCloseable {
     } catch (IOException e) {
       // Closing anyway.
     }
+    // The launchers end with their agents, which were told goodbye: give them together 2 s.
+    long deadline = System.nanoTime() + 2_000_000_000L;
     for (AgentStarter.Handle h : launchers) {
       try {
-        h.onExit().get(2, java.util.concurrent.TimeUnit.SECONDS); // the agent said goodbye
+        h.onExit()
+            .get(
+                Math.max(0, deadline - System.nanoTime()),
+                java.util.concurrent.TimeUnit.NANOSECONDS);
       } catch (Exception e) {
         h.stop();
       }

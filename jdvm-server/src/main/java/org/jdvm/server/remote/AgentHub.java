@@ -53,6 +53,11 @@ public final class AgentHub implements AutoCloseable {
     }
   }
 
+  /** Handshakes in progress at once. */
+  static final int MAX_HANDSHAKES = 256;
+
+  private final java.util.concurrent.Semaphore handshakes =
+      new java.util.concurrent.Semaphore(MAX_HANDSHAKES);
   private final Credentials credentials;
   private final Settings settings;
   private final LongSupplier clockNs;
@@ -143,7 +148,19 @@ public final class AgentHub implements AutoCloseable {
         }
         return;
       }
-      Thread.ofVirtual().name("jdvm-agent-join").start(() -> handshake(s));
+      // At most MAX_HANDSHAKES peers that proved nothing yet hold memory; the rest wait in the
+      // listen backlog.
+      handshakes.acquireUninterruptibly();
+      Thread.ofVirtual()
+          .name("jdvm-agent-join")
+          .start(
+              () -> {
+                try {
+                  handshake(s);
+                } finally {
+                  handshakes.release();
+                }
+              });
     }
   }
 

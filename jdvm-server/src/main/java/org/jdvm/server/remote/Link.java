@@ -43,7 +43,7 @@ public final class Link implements RelayChannel, AutoCloseable {
 
   /** Reads one message in the handshake, before {@link #start}. */
   LinkMessage readNow() throws IOException {
-    LinkMessage m = LinkCodec.read(in);
+    LinkMessage m = LinkCodec.read(in, LinkCodec.MAX_HANDSHAKE_BYTES);
     lastHeardNs = clockNs.getAsLong();
     return m;
   }

@@ -49,6 +49,9 @@ public final class LinkCodec {
   /** The longest message either side accepts (a launch's environment, a relayed PMIx frame). */
   public static final int MAX_MESSAGE_BYTES = 16 << 20;
 
+  /** The longest handshake message, read before the other side proved anything. */
+  public static final int MAX_HANDSHAKE_BYTES = 4 << 20;
+
   private LinkCodec() {}
 
   /** The link carried something that is not a message of this version; the link must close. */
@@ -114,9 +117,14 @@ public final class LinkCodec {
    * @throws Malformed if the bytes are not a message
    */
   public static LinkMessage read(InputStream in) throws IOException {
+    return read(in, MAX_MESSAGE_BYTES);
+  }
+
+  /** Reads one message of at most {@code maxBytes} (a handshake's, from a peer not yet proved). */
+  public static LinkMessage read(InputStream in, int maxBytes) throws IOException {
     DataInputStream data = new DataInputStream(in);
     int length = data.readInt();
-    if (length < 1 || length > MAX_MESSAGE_BYTES) {
+    if (length < 1 || length > maxBytes) {
       throw new Malformed("a link message declares " + length + " bytes");
     }
     byte[] body = new byte[length];

@@ -182,6 +182,22 @@ class AgentLinkTest {
   }
 
   @Test
+  void aPeerThatProvedNothingCannotMakeTheControllerReadABigMessage() throws Exception {
+    AgentHub hub = hub(200, 5);
+    hub.expect("n1");
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), hub.address().getPort())) {
+      s.setSoTimeout(15_000);
+      Link l = new Link(s, System::nanoTime, "test");
+      assertThat(l.readNow()).isInstanceOf(LinkMessage.Challenge.class);
+      java.io.DataOutputStream out = new java.io.DataOutputStream(s.getOutputStream());
+      out.writeInt(LinkCodec.MAX_HANDSHAKE_BYTES + 1);
+      out.flush();
+      assertThat(s.getInputStream().read()).isEqualTo(-1); // dropped, nothing buffered
+    }
+    assertThat(hub.get("n1").state()).isEqualTo(NodeState.JOINING);
+  }
+
+  @Test
   void aSilentAgentGoesSuspectThenDownIsReportedLostAndIsRefusedWhenItComesBack() throws Exception {
     AgentHub hub = hub(50, 4);
     List<String> lost = new CopyOnWriteArrayList<>();

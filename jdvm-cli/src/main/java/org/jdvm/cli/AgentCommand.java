@@ -8,7 +8,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
 import org.jdvm.server.identity.Credentials;
 import org.jdvm.server.remote.AgentDaemon;
 import picocli.CommandLine.Command;
@@ -74,7 +73,7 @@ public final class AgentCommand implements Callable<Integer> {
     AgentDaemon agent =
         new AgentDaemon(
             new AgentDaemon.Options(
-                address, node, host, slots, reconnectMillis, UnaryOperator.identity()),
+                address, node, host, slots, reconnectMillis, AgentDaemon.NO_RELAY),
             credentials,
             System::nanoTime);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(agent::stop));

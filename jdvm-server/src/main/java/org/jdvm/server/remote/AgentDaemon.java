@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.jdvm.server.identity.Credentials;
@@ -57,7 +58,9 @@ public final class AgentDaemon {
    * @param host its host name
    * @param slots the slots it offers (0: the controller's host list decides, else its cpus)
    * @param reconnectMillis how long it tries to join again after its link broke
-   * @param relay what the PMIx relay makes of each launch (identity when there is none)
+   * @param relay the PMIx relay's hook: given the agent's {@link RelayPort} once, it returns what
+   *     the relay makes of each launch (for instance the PMIx server URI of the agent's own
+   *     endpoint); {@link #NO_RELAY} leaves launches as the controller sent them
    */
   public record Options(
       InetSocketAddress controller,
@@ -65,7 +68,11 @@ public final class AgentDaemon {
       String host,
       int slots,
       long reconnectMillis,
-      UnaryOperator<LaunchRequest> relay) {}
+      Function<RelayPort, UnaryOperator<LaunchRequest>> relay) {}
+
+  /** No relay: launches run as the controller sent them. */
+  public static final Function<RelayPort, UnaryOperator<LaunchRequest>> NO_RELAY =
+      port -> UnaryOperator.identity();
 
   /** How {@link #run} ended, as the agent's exit status. */
   public enum Exit {
@@ -90,6 +97,8 @@ public final class AgentDaemon {
   private final LocalNodeAgent procs;
   private final Map<String, Long> running = new ConcurrentHashMap<>();
   private final Outbox outbox = new Outbox();
+  private final RelayPort relayPort = new RelayPort();
+  private final UnaryOperator<LaunchRequest> prepare;
   private volatile Link link;
   private volatile Exit ending;
   private final CountDownLatch ended = new CountDownLatch(1);
@@ -106,6 +115,12 @@ public final class AgentDaemon {
             host,
             new Events(),
             Cleanup.forThisHost(null));
+    this.prepare = options.relay().apply(relayPort);
+  }
+
+  /** The relay's channel to the controller, across rejoins. */
+  public RelayPort relay() {
+    return relayPort;
   }
 
   /** Joins, serves until the DVM says goodbye, refuses the agent or cannot be reached. */
@@ -267,6 +282,7 @@ public final class AgentDaemon {
   private void serve(Link l) {
     CountDownLatch down = new CountDownLatch(1);
     link = l;
+    relayPort.attach(l);
     l.start(m -> handle(l, m), down::countDown);
     outbox.attach(l);
     long sequence = 0;
@@ -287,6 +303,7 @@ public final class AgentDaemon {
       ending = Exit.BYE;
     } finally {
       outbox.detach(l);
+      relayPort.detach(l);
       l.close();
       link = null;
     }
@@ -349,7 +366,7 @@ public final class AgentDaemon {
             m.workingDirectory().isEmpty() ? null : Path.of(m.workingDirectory()),
             m.stdin());
     try {
-      request = options.relay().apply(request);
+      request = prepare.apply(request);
       long pid = procs.launch(m.nspace(), m.rank(), request);
       running.put(key(m.nspace(), m.rank()), pid);
       l.send(new LinkMessage.Launched(m.requestId(), pid));

@@ -42,6 +42,7 @@ public final class RemoteNodeAgent implements NodeAgent {
    */
   private final java.util.Set<String> exitedEarly = ConcurrentHashMap.newKeySet();
 
+  private final RelayPort relay = new RelayPort();
   private volatile NodeEvents events;
   private volatile Link link;
   private volatile NodeState state = NodeState.JOINING;
@@ -87,9 +88,14 @@ public final class RemoteNodeAgent implements NodeAgent {
     return resources;
   }
 
-  /** The current link, for the relay; {@code null} while none is up. */
+  /** The current link; {@code null} while none is up. */
   public Link link() {
     return link;
+  }
+
+  /** The relay's channel to this node's agent, across rejoins. */
+  public RelayPort relay() {
+    return relay;
   }
 
   // ---- joining and leaving (the hub) ------------------------------------------------------------
@@ -109,6 +115,7 @@ public final class RemoteNodeAgent implements NodeAgent {
   synchronized void attach(Link l, LinkMessage.Hello hello, List<Running> kept) {
     Link old = link;
     this.link = l;
+    relay.attach(l);
     this.host = hello.host();
     this.slots = hello.slots();
     this.resources = hello.resources();
@@ -196,6 +203,9 @@ public final class RemoteNodeAgent implements NodeAgent {
       running.clear();
     }
     if (l != null) {
+      relay.detach(l);
+    }
+    if (l != null) {
       l.close();
     }
     failWaiting();
@@ -207,6 +217,7 @@ public final class RemoteNodeAgent implements NodeAgent {
         return;
       }
       link = null;
+      relay.detach(l);
       if (state == NodeState.UP) {
         state = NodeState.SUSPECT;
       }

@@ -71,10 +71,18 @@ class AgentLinkTest {
   private record Running(AgentDaemon daemon, Thread thread, AgentDaemon.Exit[] exit) {}
 
   private Running agent(AgentHub hub, String node, Credentials creds, long reconnectMillis) {
+    return agent(hub, node, creds, reconnectMillis, AgentDaemon.NO_RELAY);
+  }
+
+  private Running agent(
+      AgentHub hub,
+      String node,
+      Credentials creds,
+      long reconnectMillis,
+      java.util.function.Function<RelayPort, UnaryOperator<LaunchRequest>> relay) {
     AgentDaemon d =
         new AgentDaemon(
-            new AgentDaemon.Options(
-                hub.address(), node, "testhost", 2, reconnectMillis, UnaryOperator.identity()),
+            new AgentDaemon.Options(hub.address(), node, "testhost", 2, reconnectMillis, relay),
             creds,
             System::nanoTime);
     AgentDaemon.Exit[] exit = new AgentDaemon.Exit[1];
@@ -258,6 +266,70 @@ class AgentLinkTest {
     assertThat(n1.runningProcs()).isEqualTo(1);
     n1.signalProc("d@1", 0, 9);
     await("killed after the rejoin", () -> events.contains("n1 d@1.0 exited 137"));
+  }
+
+  /** What one side of the relay heard. */
+  private static RelayChannel.RelayListener recorder(List<String> heard) {
+    return new RelayChannel.RelayListener() {
+      @Override
+      public void opened(long id, byte[] identity) {
+        heard.add("opened " + id + " " + new String(identity));
+      }
+
+      @Override
+      public void frame(long id, byte[] frame) {
+        heard.add("frame " + id + " " + new String(frame));
+      }
+
+      @Override
+      public void closed(long id) {
+        heard.add("closed " + id);
+      }
+    };
+  }
+
+  @Test
+  void theRelayCarriesFramesBothWaysAcrossARejoinAndItsHookPreparesLaunches() throws Exception {
+    AgentHub hub = hub(100, 20);
+    RemoteNodeAgent n1 = hub.expect("n1");
+    n1.bind(sink);
+    List<String> atController = new CopyOnWriteArrayList<>();
+    List<String> atAgent = new CopyOnWriteArrayList<>();
+    n1.relay().onReceive(recorder(atController));
+    RelayPort[] agentSide = new RelayPort[1];
+    agent(
+        hub,
+        "n1",
+        credentials,
+        10_000,
+        port -> {
+          agentSide[0] = port;
+          port.onReceive(recorder(atAgent));
+          return r -> {
+            Map<String, String> env = new java.util.HashMap<>(r.environment());
+            env.put("RELAYED", "yes");
+            return new LaunchRequest(r.argv(), env, r.workingDirectory(), r.stdin());
+          };
+        });
+    await("up", () -> n1.state() == NodeState.UP);
+    agentSide[0].opened(7, "rank 0".getBytes());
+    agentSide[0].send(7, "hello".getBytes());
+    await("at the controller", () -> atController.size() == 2);
+    n1.relay().send(7, "answer".getBytes());
+    await("at the agent", () -> atAgent.contains("frame 7 answer"));
+    assertThat(atController).containsExactly("opened 7 rank 0", "frame 7 hello");
+
+    Link first = n1.link();
+    first.close();
+    await("joined again", () -> n1.link() != null && n1.link() != first && agentSide[0].isUp());
+    agentSide[0].closed(7);
+    n1.relay().send(8, "again".getBytes());
+    await(
+        "after the rejoin",
+        () -> atController.contains("closed 7") && atAgent.contains("frame 8 again"));
+
+    launch(n1, "d@1", 0, false, "/bin/sh", "-c", "echo relayed=$RELAYED");
+    await("prepared", () -> events.contains("n1 d@1.0 STDOUT relayed=yes"));
   }
 
   @Test

@@ -14,7 +14,8 @@
  * org.jdvm.server.remote.HostList}) through an {@link org.jdvm.server.remote.AgentStarter} — ssh
  * ({@link org.jdvm.server.remote.SshAgentStarter}, quoting with {@link
  * org.jdvm.server.remote.ShellQuote}) or srun. The link carries the PMIx frames of the agent's
- * local processes for the relay ({@link org.jdvm.server.remote.RelayChannel}). {@link
+ * local processes for the relay ({@link org.jdvm.server.remote.RelayChannel}); each side's {@link
+ * org.jdvm.server.remote.RelayPort} stays the same while links come and go. {@link
  * org.jdvm.server.remote.SimulatedAgent} is an agent without processes, for the scale benchmark.
  *
  * <p>Invariants: the secret never crosses the network, a command line or an environment; every

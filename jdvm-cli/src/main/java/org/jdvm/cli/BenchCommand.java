@@ -76,6 +76,15 @@ public final class BenchCommand implements Callable<Integer> {
               + " skips the wire-up measures).")
   int mpiRuns = 10;
 
+  @Option(
+      names = "--agents",
+      paramLabel = "N,...",
+      split = ",",
+      description =
+          "Instead: the scale benchmark, the controller against N simulated node agents (e.g."
+              + " 10,100,1000).")
+  List<Integer> agents;
+
   private final PrintStream out = System.out;
   private final PrintStream progress = System.err;
 
@@ -87,6 +96,26 @@ public final class BenchCommand implements Callable<Integer> {
     Path home = Files.createTempDirectory("jdvm-bench-");
     DvmLogging.configure(home.resolve("dvm.log"), false);
     DvmLogging.quiet();
+    if (agents != null) {
+      for (AgentScaleBench.Result r : AgentScaleBench.run(agents, 10, progress)) {
+        out.println(
+            json
+                ? Json.write(
+                    Map.of(
+                        "nodes",
+                        r.nodes(),
+                        "startMs",
+                        r.startMs(),
+                        "launchMs",
+                        r.launchMs(),
+                        "fenceJobMs",
+                        r.fenceJobMs(),
+                        "cpuUsPerNode",
+                        r.cpuUsPerNode()))
+                : r.toString());
+      }
+      return Main.EXIT_OK;
+    }
     List<Row> rows = new ArrayList<>();
     try (DvmServer server = DvmServer.start(DvmConfig.embedded("bench", 4, 16, 8, home))) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));

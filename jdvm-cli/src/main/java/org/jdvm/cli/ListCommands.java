@@ -47,6 +47,25 @@ final class ListCommands {
                   : String.valueOf(r.get(key)));
     }
 
+    /** {@code lastHeartbeat} as its age ("0.4s ago"), "-" for a node without heartbeats. */
+    static Column heartbeat() {
+      return new Column(
+          "HEARTBEAT",
+          r -> {
+            if (!(r.get("lastHeartbeat") instanceof String at)) {
+              return "-";
+            }
+            try {
+              long ms =
+                  java.time.Duration.between(java.time.Instant.parse(at), java.time.Instant.now())
+                      .toMillis();
+              return String.format(java.util.Locale.ROOT, "%.1fs ago", Math.max(0, ms) / 1000.0);
+            } catch (java.time.format.DateTimeParseException e) {
+              return at;
+            }
+          });
+    }
+
     /** The {@code allocId} field, where none means the default session. */
     static Column allocation() {
       return new Column("ALLOCATION", r -> r.get("allocId") == null ? "default" : r.get("allocId"));
@@ -97,7 +116,10 @@ final class ListCommands {
           Column.field("IN USE", "slotsInUse"),
           Column.allocation(),
           Column.yesNo("RESERVED", "reserved"),
-          Column.field("ORIGIN", "origin"));
+          Column.field("ORIGIN", "origin"),
+          Column.field("HOST", "host"),
+          Column.field("AGENT", "agent"),
+          Column.heartbeat());
     }
   }
 

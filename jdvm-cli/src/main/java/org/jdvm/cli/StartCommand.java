@@ -2,6 +2,8 @@ package org.jdvm.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +22,10 @@ import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
+import org.jdvm.server.remote.AgentHub;
+import org.jdvm.server.remote.HostList;
+import org.jdvm.server.remote.RemoteHosts;
+import org.jdvm.server.remote.SshAgentStarter;
 import org.jdvm.server.scheduler.slurm.SlurmAllocation;
 import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import picocli.CommandLine.Command;
@@ -88,6 +94,54 @@ public final class StartCommand implements Callable<Integer> {
       description = "The DVM's name (default jdvm-<pid>).")
   String name;
 
+  @Option(
+      names = "--hosts",
+      paramLabel = "H1,H2:S,...",
+      description = "Run across these hosts (agents started by ssh); H:S gives slots.")
+  String hosts;
+
+  @Option(
+      names = "--hostfile",
+      paramLabel = "FILE",
+      description = "Run across the hosts of an Open MPI hostfile (slots=N, # comments).")
+  Path hostfile;
+
+  @Option(
+      names = "--launcher",
+      paramLabel = "CMD",
+      description = "The ssh command that starts agents, split at spaces (default ssh).")
+  String launcher = "ssh";
+
+  @Option(
+      names = "--listen",
+      paramLabel = "ADDR",
+      description = "The address agents connect back to (default: this host's name).")
+  String listen;
+
+  @Option(
+      names = "--agent-command",
+      paramLabel = "CMD",
+      description = "How a host runs jdvm, split at spaces (default: this JVM and class path).")
+  String agentCommand;
+
+  @Option(
+      names = "--heartbeat-ms",
+      paramLabel = "MS",
+      description = "Agent heartbeat interval (default 1000).")
+  long heartbeatMillis = AgentHub.Settings.DEFAULT.heartbeatMillis();
+
+  @Option(
+      names = "--missed-heartbeats",
+      paramLabel = "N",
+      description = "Silent intervals before a host is down (default 5).")
+  int missedHeartbeats = AgentHub.Settings.DEFAULT.missedHeartbeats();
+
+  @Option(
+      names = "--join-timeout-ms",
+      paramLabel = "MS",
+      description = "How long start-up waits for every agent (default 60000).")
+  long joinTimeoutMillis = 60_000;
+
   PrintStream out = System.out;
   PrintStream err = System.err;
 
@@ -100,13 +154,18 @@ public final class StartCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     DvmConfig config;
+    RemoteHosts remote;
     try {
       config = config();
+      remote = remote();
     } catch (IllegalArgumentException e) {
       err.println("jdvm start: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    return detach ? detach(config) : foreground(config);
+    if (remote != null) {
+      config = config.withScheduler(DvmConfig.SchedulerKind.NONE);
+    }
+    return detach ? detach(config) : foreground(config, remote);
   }
 
   DvmConfig config() {
@@ -172,12 +231,86 @@ public final class StartCommand implements Callable<Integer> {
     return l;
   }
 
-  private int foreground(DvmConfig config) {
+  /** The hosts of a DVM across hosts, or {@code null} for one on this machine. */
+  RemoteHosts remote() {
+    if (hosts == null && hostfile == null) {
+      return null;
+    }
+    if (hosts != null && hostfile != null) {
+      throw new IllegalArgumentException("give --hosts or --hostfile, not both");
+    }
+    List<HostList.Host> list;
+    if (hosts != null) {
+      list = HostList.parseHosts(hosts);
+    } else {
+      try {
+        if (Files.size(hostfile) > (4 << 20)) {
+          throw new IllegalArgumentException(hostfile + " is larger than 4 MiB");
+        }
+        list = HostList.parseHostfile(Files.readString(hostfile));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read " + hostfile + ": " + e.getMessage());
+      }
+    }
+    return new RemoteHosts(
+        list,
+        new SshAgentStarter(words(launcher, "--launcher")),
+        listenAddress(),
+        agentCommand != null ? words(agentCommand, "--agent-command") : thisJdvm(),
+        new AgentHub.Settings(heartbeatMillis, missedHeartbeats),
+        joinTimeoutMillis,
+        line -> {
+          out.println(line);
+          out.flush();
+        });
+  }
+
+  private static List<String> words(String command, String option) {
+    List<String> w = new ArrayList<>();
+    for (String s : command.trim().split("\\s+")) {
+      if (!s.isEmpty()) {
+        w.add(s);
+      }
+    }
+    if (w.isEmpty()) {
+      throw new IllegalArgumentException(option + " is empty");
+    }
+    return w;
+  }
+
+  /** This JVM with this class path: hosts that share this file system run the same jdvm. */
+  private static List<String> thisJdvm() {
+    return List.of(
+        ProcessHandle.current().info().command().orElse("java"),
+        "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC",
+        "-Xmx256m",
+        "-cp",
+        System.getProperty("java.class.path"),
+        Main.class.getName());
+  }
+
+  private InetSocketAddress listenAddress() {
+    try {
+      InetAddress a = listen != null ? InetAddress.getByName(listen) : InetAddress.getLocalHost();
+      if (a.isLoopbackAddress() && listen == null) {
+        throw new IllegalArgumentException(
+            "this host's name resolves to "
+                + a.getHostAddress()
+                + ", which other hosts cannot reach; give --listen ADDR");
+      }
+      return new InetSocketAddress(a, 0);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException("--listen: unknown host " + e.getMessage());
+    }
+  }
+
+  private int foreground(DvmConfig config, RemoteHosts remote) {
     DvmServer server;
     try {
       Files.createDirectories(config.home());
       DvmLogging.configure(config.home().resolve(DvmHome.LOG), true);
-      server = DvmServer.start(config);
+      server = DvmServer.start(config, remote);
     } catch (IllegalStateException e) {
       err.println("jdvm start: " + e.getMessage());
       return Main.EXIT_FAILURE;
@@ -186,7 +319,7 @@ public final class StartCommand implements Callable<Integer> {
       return Main.EXIT_FAILURE;
     }
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(server::close));
-    describe(config, server.endpoint().uri());
+    describe(server.dvm().config(), server.endpoint().uri());
     out.flush();
     try {
       server.awaitStop();
@@ -276,6 +409,26 @@ public final class StartCommand implements Callable<Integer> {
       for (String l : limits) {
         cmd.add("--limit");
         cmd.add(l);
+      }
+      if (hosts != null || hostfile != null) {
+        cmd.addAll(
+            List.of(
+                hosts != null ? "--hosts" : "--hostfile",
+                hosts != null ? hosts : hostfile.toAbsolutePath().toString(),
+                "--launcher",
+                launcher,
+                "--heartbeat-ms",
+                Long.toString(heartbeatMillis),
+                "--missed-heartbeats",
+                Integer.toString(missedHeartbeats),
+                "--join-timeout-ms",
+                Long.toString(joinTimeoutMillis)));
+        if (listen != null) {
+          cmd.addAll(List.of("--listen", listen));
+        }
+        if (agentCommand != null) {
+          cmd.addAll(List.of("--agent-command", agentCommand));
+        }
       }
       child =
           new ProcessBuilder(cmd)

@@ -18,6 +18,7 @@ import picocli.CommandLine;
 enum Subcommand {
   START("start", StartCommand::new),
   STOP("stop", StopCommand::new),
+  AGENT("agent", AgentCommand::new),
   RUN("run", RunCommand::new, RunCommand::runLean),
   ALLOC("alloc", AllocCommand::new),
   NODES("nodes", ListCommands.Nodes::new),

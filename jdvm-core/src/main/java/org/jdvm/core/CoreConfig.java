@@ -38,6 +38,11 @@ public record CoreConfig(
       throw new IllegalArgumentException("the start-up pool holds at least the controller's node");
     }
     Set<String> names = new HashSet<>();
+    for (NodeSpec n : startupPool.subList(1, startupPool.size())) {
+      if (n.slots() < 1) {
+        throw new IllegalArgumentException("node " + n.name() + " needs at least one slot");
+      }
+    }
     for (NodeSpec n : startupPool) {
       if (!names.add(n.name())) {
         throw new IllegalArgumentException("node " + n.name() + " is listed twice");

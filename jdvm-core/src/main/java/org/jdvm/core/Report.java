@@ -58,6 +58,11 @@ public sealed interface Report extends Command {
       implements Report {
     public SchedulerGranted {
       nodes = List.copyOf(nodes);
+      for (NodeSpec n : nodes) {
+        if (n.slots() < 1) {
+          throw new IllegalArgumentException("a granted node offers at least one slot: " + n);
+        }
+      }
     }
   }
 

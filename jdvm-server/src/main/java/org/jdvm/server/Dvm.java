@@ -10,6 +10,7 @@ import org.jdvm.core.Command;
 import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Outcome;
+import org.jdvm.core.Report;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.server.controller.Controller;
 import org.jdvm.server.node.Cleanup;
@@ -17,6 +18,8 @@ import org.jdvm.server.node.LocalNodeAgent;
 import org.jdvm.server.node.NodeAgent;
 import org.jdvm.server.node.ProcessHost;
 import org.jdvm.server.node.StdinPipe;
+import org.jdvm.server.remote.AgentHub;
+import org.jdvm.server.remote.RemoteNodeAgent;
 import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.server.scheduler.NoSchedulerPort;
 import org.jdvm.server.scheduler.SchedulerPort;
@@ -44,9 +47,11 @@ public final class Dvm implements AutoCloseable {
   private final Shell shell;
   private final Controller controller;
   private final LaunchEnvironment environment;
+  private final AgentHub hub;
   private volatile boolean closed;
 
-  private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment) {
+  private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment, AgentHub hub) {
+    this.hub = hub;
     this.config = config;
     this.environment = environment;
     this.scheduler =
@@ -63,7 +68,16 @@ public final class Dvm implements AutoCloseable {
     Shell[] shellRef = new Shell[1];
     Cleanup cleanup =
         Cleanup.forThisHost(environment.tmpDir() == null ? null : Path.of(environment.tmpDir()));
-    this.nodes = new NodeRegistry(name -> new LocalNodeAgent(name, host, shellRef[0], cleanup));
+    this.nodes =
+        new NodeRegistry(
+            name -> {
+              RemoteNodeAgent remote = hub == null ? null : hub.get(name);
+              if (remote != null) {
+                remote.bind(shellRef[0]);
+                return remote;
+              }
+              return new LocalNodeAgent(name, host, shellRef[0], cleanup);
+            });
     CoreConfig coreConfig =
         CoreConfig.of(config.name(), config.startupNodes())
             .without(config.disabledFeatures())
@@ -84,7 +98,19 @@ public final class Dvm implements AutoCloseable {
 
   /** Starts a DVM: agents of the start-up nodes, the scheduler, the controller thread. */
   public static Dvm start(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment) {
-    Dvm dvm = new Dvm(config, gateway, environment);
+    return start(config, gateway, environment, null);
+  }
+
+  /**
+   * Starts a DVM whose nodes named in {@code hub} run on other hosts: their agents have joined, and
+   * a node the hub declares down is reported lost to the core.
+   */
+  public static Dvm start(
+      DvmConfig config, PeerGateway gateway, LaunchEnvironment environment, AgentHub hub) {
+    Dvm dvm = new Dvm(config, gateway, environment, hub);
+    if (hub != null) {
+      hub.onLost(n -> dvm.controller.submit(new Report.NodeLost(n)));
+    }
     config.startupNodes().forEach(n -> dvm.nodes.add(n.name()));
     dvm.scheduler.start(
         new SchedulerBridge(dvm.controller::submit, dvm.clockNs, dvm::endProcessesOn));
@@ -163,6 +189,44 @@ public final class Dvm implements AutoCloseable {
         : agent.registerCleanup(nspace, registration);
   }
 
+  /**
+   * How a node's agent is doing, for {@code jdvm nodes}.
+   *
+   * @param host the host its processes run on
+   * @param state {@code local} (in the controller), or a {@link org.jdvm.server.remote.NodeState}
+   *     label
+   * @param lastHeartbeatMillis when its agent was last heard (wall clock), or {@code null}
+   */
+  public record AgentFacts(String host, String state, Long lastHeartbeatMillis) {}
+
+  /** Every node's agent facts, by node name; nodes that went down stay listed. */
+  public java.util.Map<String, AgentFacts> agentFacts() {
+    java.util.Map<String, AgentFacts> out = new java.util.LinkedHashMap<>();
+    String self = org.jdvm.server.remote.RemoteHosts.thisHost();
+    for (NodeAgent a : nodes.all()) {
+      if (!(a instanceof RemoteNodeAgent)) {
+        out.put(a.node(), new AgentFacts(self, "local", null));
+      }
+    }
+    if (hub != null) {
+      for (RemoteNodeAgent r : hub.all()) {
+        long heard = r.lastHeartbeatMillis();
+        out.put(
+            r.node(),
+            new AgentFacts(
+                r.host().isEmpty() ? r.node() : r.host(),
+                r.state().label(),
+                heard < 0 ? null : heard));
+      }
+    }
+    return out;
+  }
+
+  /** The agents on other hosts, or {@code null} for a DVM on this host only. */
+  public AgentHub hub() {
+    return hub;
+  }
+
   /** The DVM's monotonic clock. */
   public LongSupplier clock() {
     return clockNs;
@@ -189,6 +253,9 @@ public final class Dvm implements AutoCloseable {
     closed = true;
     controller.teardown(10_000);
     shell.close();
+    if (hub != null) {
+      hub.close();
+    }
     scheduler.close();
     host.close();
   }

@@ -1,9 +1,16 @@
 package org.jdvm.server;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.jdvm.core.NodeSpec;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.pmix.PmixEndpoint;
+import org.jdvm.server.remote.AgentHub;
+import org.jdvm.server.remote.HostList;
+import org.jdvm.server.remote.HostStart;
+import org.jdvm.server.remote.RemoteHosts;
 import org.jdvm.server.shell.LaunchEnvironment;
 
 /**
@@ -37,9 +44,27 @@ public final class DvmServer implements AutoCloseable {
    * @throws IOException if the directory or the listeners cannot be set up
    */
   public static DvmServer start(DvmConfig config) throws IOException {
+    return start(config, null);
+  }
+
+  /**
+   * Starts a DVM whose nodes are {@code remote}'s hosts (docs/cli.md "jdvm start"): agents are
+   * started on them and joined before the DVM is ready; the controller's own node is the start-up
+   * pool's first, with the slots the host list gives this host, else none.
+   *
+   * @throws IOException also when an agent could not be started or did not join; the message names
+   *     the hosts
+   */
+  public static DvmServer start(DvmConfig config, RemoteHosts remote) throws IOException {
     DvmHome home = DvmHome.claim(config.home());
     PmixEndpoint endpoint = null;
+    AgentHub hub = null;
     try {
+      if (remote != null) {
+        hub =
+            AgentHub.open(home.credentials(), remote.settings(), remote.listen(), System::nanoTime);
+        config = acrossHosts(config, remote, hub, home);
+      }
       endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());
       LaunchEnvironment environment =
           new LaunchEnvironment(
@@ -48,7 +73,7 @@ public final class DvmServer implements AutoCloseable {
               home.dir().resolve(DvmHome.CONTACT).toString(),
               home.tmp().toString(),
               home.credentials());
-      Dvm dvm = Dvm.start(config, endpoint, environment);
+      Dvm dvm = Dvm.start(config, endpoint, environment, hub);
       DvmServer server = new DvmServer(home, endpoint, dvm);
       endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
       String tcp =
@@ -63,9 +88,50 @@ public final class DvmServer implements AutoCloseable {
       if (endpoint != null) {
         endpoint.close();
       }
+      if (hub != null) {
+        hub.close();
+      }
       home.close();
       throw e;
     }
+  }
+
+  /** The start-up pool of a DVM across hosts, once their agents joined. */
+  private static DvmConfig acrossHosts(
+      DvmConfig config, RemoteHosts remote, AgentHub hub, DvmHome home) throws IOException {
+    String self = RemoteHosts.thisHost();
+    int selfSlots = 0;
+    List<HostList.Host> others = new ArrayList<>();
+    for (HostList.Host h : remote.hosts()) {
+      if (RemoteHosts.isThisHost(h.name())) {
+        selfSlots = h.slots() > 0 ? h.slots() : Runtime.getRuntime().availableProcessors();
+      } else {
+        others.add(h);
+      }
+    }
+    List<NodeSpec> pool = new ArrayList<>();
+    pool.add(new NodeSpec(self, selfSlots));
+    if (!others.isEmpty()) {
+      RemoteHosts rest =
+          new RemoteHosts(
+              others,
+              remote.starter(),
+              remote.listen(),
+              remote.agentCommand(),
+              remote.settings(),
+              remote.joinTimeoutMillis(),
+              remote.progress());
+      pool.addAll(HostStart.run(hub, rest, home.credentials()));
+    }
+    return new DvmConfig(
+        config.name(),
+        pool,
+        config.spareNodes(),
+        config.scheduler(),
+        config.disabledFeatures(),
+        config.home(),
+        config.shrinkGraceMillis(),
+        config.limits());
   }
 
   public Dvm dvm() {

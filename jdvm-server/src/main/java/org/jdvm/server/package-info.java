@@ -4,12 +4,13 @@
  * <p>{@link org.jdvm.server.DvmServer} is what {@code jdvm start} runs: the DVM's directory, the
  * PMIx endpoint in front ({@code org.jdvm.server.pmix}), and the {@link org.jdvm.server.Dvm} behind
  * it — the core owned by the controller thread ({@code controller}), the shell executing its
- * effects ({@code shell}), an agent per node running real processes ({@code node}), and the
- * scheduler port ({@code scheduler}). Identity and secrets are in {@code identity} and {@code
- * home}.
+ * effects ({@code shell}), an agent per node running real processes ({@code node}; on other hosts,
+ * {@code jdvm agent}s joined through {@code remote}), and the scheduler port ({@code scheduler}).
+ * Identity and secrets are in {@code identity} and {@code home}.
  *
  * <p>Invariants: only the controller thread touches the core; every other thread submits commands
  * or read-only queries and executes effects. Start order is directory, endpoint, DVM, serve,
- * publish; stop order is the reverse, with the DVM's teardown (spec §8.2.1.9.1 trigger 2) first.
+ * publish (a DVM across hosts starts its agents and waits for all to join before the DVM); stop
+ * order is the reverse, with the DVM's teardown (spec §8.2.1.9.1 trigger 2) first.
  */
 package org.jdvm.server;

@@ -63,6 +63,20 @@ public final class Credentials {
     return same(schedulerCredential(), presented);
   }
 
+  /**
+   * A node agent's or the controller's proof on the agent link (docs/protocol.md "Agent link"):
+   * {@code HMAC(secret, "link:" + context)}, where the context holds the other side's nonce, so a
+   * proof is good for one handshake only.
+   */
+  public String linkProof(String context) {
+    return mac("link:" + context);
+  }
+
+  /** Whether {@code presented} is {@link #linkProof} of {@code context}; constant-time. */
+  public boolean isLinkProof(String context, String presented) {
+    return same(linkProof(context), presented);
+  }
+
   /** Whether {@code presented} is the DVM secret itself; constant-time. */
   public boolean isSecret(String presented) {
     return same(secretHex(), presented);

@@ -1,6 +1,22 @@
 /**
- * Nodes on other hosts (architecture.md §5, docs/protocol.md "Node agents"): what runs between a
- * node agent and the controller.
+ * Node agents on other hosts (architecture.md §5): a DVM across hosts.
+ *
+ * <p>{@link org.jdvm.server.remote.AgentDaemon} is {@code jdvm agent}, one per host: it joins the
+ * controller over an agent link ({@link org.jdvm.server.remote.Link}: {@link
+ * org.jdvm.server.remote.LinkMessage}s framed by {@link org.jdvm.server.remote.LinkCodec};
+ * docs/protocol.md "Agent link"), proving with {@link org.jdvm.server.remote.Handshake} that it
+ * holds the DVM's secret, and runs the controller's processes through the same {@code
+ * node.LocalNodeAgent} a virtual node uses. On the controller, {@link
+ * org.jdvm.server.remote.AgentHub} accepts agents and watches their heartbeats ({@link
+ * org.jdvm.server.remote.NodeState}); each node is a {@link
+ * org.jdvm.server.remote.RemoteNodeAgent}, the {@code node.NodeAgent} whose calls become link
+ * messages. {@link org.jdvm.server.remote.HostStart} starts the agents of a host list ({@link
+ * org.jdvm.server.remote.HostList}) through an {@link org.jdvm.server.remote.AgentStarter} — ssh
+ * ({@link org.jdvm.server.remote.SshAgentStarter}, quoting with {@link
+ * org.jdvm.server.remote.ShellQuote}) or srun. The link carries the PMIx frames of the agent's
+ * local processes for the relay ({@link org.jdvm.server.remote.RelayChannel}); each side's {@link
+ * org.jdvm.server.remote.RelayPort} stays the same while links come and go. {@link
+ * org.jdvm.server.remote.SimulatedAgent} is an agent without processes, for the scale benchmark.
  *
  * <p>{@link org.jdvm.server.remote.RelayChannel} carries the PMIx frames of an agent's local peers,
  * each tagged by a connection id the agent chose. On the agent, {@link
@@ -16,7 +32,13 @@
  * <p>Layering: uses the endpoint's face ({@code org.jdvm.server.pmix}), never its inner packages;
  * the endpoint never uses this package ({@code EndpointLayeringTest}).
  *
- * <p>Invariants: a peer's frames reach the controller only after the controller answered its
+ * <p>Invariants: the secret never crosses the network, a command line or an environment; every
+ * message is bounded ({@link org.jdvm.server.remote.LinkCodec#MAX_MESSAGE_BYTES}) and a malformed
+ * one closes its link; a node is declared down only after the configured silence, counted while the
+ * controller itself was running; a node declared down never joins again, and its agent then ends
+ * what it runs; an agent never outlives its DVM (goodbye, refusal, or its controller unreachable
+ * past the reconnect time all end its processes); nothing from a host list reaches a shell
+ * unquoted. Relay: a peer's frames reach the controller only after the controller answered its
  * handshake; what one peer can make either side hold is bounded (peers, frame size, bytes queued
  * each way, cached job data); a refused peer's socket is closed, the only refusal libpmix notices.
  */

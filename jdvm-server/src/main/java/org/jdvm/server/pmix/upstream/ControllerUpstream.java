@@ -466,9 +466,11 @@ public final class ControllerUpstream implements Upstream {
 
   @Override
   public CompletableFuture<Answer> query(List<Query> queries) {
+    Dvm d = dvm;
+    Map<String, Dvm.AgentFacts> agents = d == null ? Map.of() : d.agentFacts();
     return read(
         v -> {
-          QueryAnswers.Result r = QueryAnswers.answer(v, queries);
+          QueryAnswers.Result r = QueryAnswers.answer(v, queries, agents);
           return new Answer(r.status(), r.infos());
         });
   }

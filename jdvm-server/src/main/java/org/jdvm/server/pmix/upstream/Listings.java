@@ -14,6 +14,7 @@ import org.jdvm.core.query.PendingView;
 import org.jdvm.core.query.ProcView;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.json.Json;
+import org.jdvm.server.Dvm;
 
 /**
  * jdvm's listings (docs/protocol.md "Listings"): {@code jdvm.qry.nodes}, {@code jdvm.qry.allocs}
@@ -37,8 +38,20 @@ final class Listings {
   private Listings() {}
 
   static String nodes(CoreView v) {
+    return nodes(v, Map.of());
+  }
+
+  /**
+   * The nodes with their agents' facts: {@code host, agent} ({@code local}, {@code joining}, {@code
+   * up}, {@code suspect}, {@code down}) {@code , lastHeartbeat} (ISO-8601 UTC, null for a local
+   * node). A node that went down is no longer the core's and is listed after the others with no
+   * slots.
+   */
+  static String nodes(CoreView v, Map<String, Dvm.AgentFacts> agents) {
     List<Object> out = new ArrayList<>();
+    java.util.Set<String> listed = new java.util.HashSet<>();
     for (NodeView n : v.nodes()) {
+      listed.add(n.name());
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", n.name());
       m.put("slots", n.slots());
@@ -48,9 +61,39 @@ final class Listings {
       m.put("origin", lower(n.origin()));
       m.put("sessionId", n.sessionId());
       m.put("controller", n.controller());
+      agent(m, agents.get(n.name()));
       out.add(m);
     }
+    agents.forEach(
+        (name, facts) -> {
+          if (!listed.contains(name) && "down".equals(facts.state())) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", name);
+            m.put("slots", 0);
+            m.put("slotsInUse", 0);
+            m.put("allocId", null);
+            m.put("reserved", false);
+            m.put("origin", "startup");
+            m.put("sessionId", null);
+            m.put("controller", false);
+            agent(m, facts);
+            out.add(m);
+          }
+        });
     return Json.write(out);
+  }
+
+  private static void agent(Map<String, Object> m, Dvm.AgentFacts facts) {
+    if (facts == null) {
+      return;
+    }
+    m.put("host", facts.host());
+    m.put("agent", facts.state());
+    m.put(
+        "lastHeartbeat",
+        facts.lastHeartbeatMillis() == null
+            ? null
+            : java.time.Instant.ofEpochMilli(facts.lastHeartbeatMillis()).toString());
   }
 
   static String allocs(CoreView v) {

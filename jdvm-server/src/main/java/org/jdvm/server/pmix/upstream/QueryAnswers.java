@@ -3,6 +3,7 @@ package org.jdvm.server.pmix.upstream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.jdvm.core.query.AllocationStatus;
 import org.jdvm.core.query.AllocationView;
@@ -17,6 +18,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
+import org.jdvm.server.Dvm;
 import org.jdvm.server.pmix.serve.BadRequest;
 import org.jdvm.server.pmix.serve.Values;
 
@@ -34,12 +36,22 @@ final class QueryAnswers {
   record Result(int status, List<Info> infos) {}
 
   static Result answer(CoreView v, List<Query> queries) {
+    return answer(v, queries, Map.of());
+  }
+
+  /** The same, with the nodes' agent facts for {@code jdvm.qry.nodes}. */
+  static Result answer(CoreView v, List<Query> queries, Map<String, Dvm.AgentFacts> agents) {
     List<Info> answers = new ArrayList<>();
     int firstError = PmixStatus.SUCCESS;
     for (Query q : queries) {
       for (String key : q.keys()) {
         try {
-          answers.add(Info.of(key, value(v, key, q.qualifiers())));
+          answers.add(
+              Info.of(
+                  key,
+                  key.equals(JdvmProtocol.QUERY_NODES)
+                      ? Value.string(Listings.nodes(v, agents))
+                      : value(v, key, q.qualifiers())));
         } catch (BadRequest e) {
           firstError = firstError == PmixStatus.SUCCESS ? e.status() : firstError;
         }

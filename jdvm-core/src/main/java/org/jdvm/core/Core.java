@@ -109,6 +109,33 @@ public final class Core {
     }
   }
 
+  /**
+   * The ask to the scheduler of every request still waiting for it, as it was first made: after a
+   * restart the shell asks again, and the scheduler answers an ask it already answered with the
+   * same answer (docs/journal.md "Recovery").
+   */
+  public List<Effect.AskScheduler> pendingAsks() {
+    List<Effect.AskScheduler> out = new java.util.ArrayList<>();
+    for (org.jdvm.core.state.Ask a : state.asks().all()) {
+      AskTerms t = a.terms();
+      var alloc = a.kind() == AskKind.NEW ? null : state.allocations().byAllocId(t.allocId());
+      String schedulerAllocId = alloc == null ? null : alloc.schedulerAllocId();
+      out.add(
+          new Effect.AskScheduler(
+              a.askId(),
+              org.jdvm.core.alloc.Asking.askedAs(a.kind(), schedulerAllocId),
+              t.allocId(),
+              schedulerAllocId,
+              t.nodeCount(),
+              t.nodeNames(),
+              t.timeLimitSeconds(),
+              t.warnTimeoutSeconds(),
+              t.required(),
+              t.lendSeconds()));
+    }
+    return out;
+  }
+
   /** The DVM time of the last command handled or replayed ({@code Long.MIN_VALUE} if none). */
   public long lastNowNs() {
     return lastNowNs;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jdvm.core.Change;
 import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect;
@@ -46,7 +47,8 @@ public final class Recovery {
       Map<String, Entry.Note> notes,
       List<String> warnings,
       Cut cut,
-      List<String> ignored) {}
+      List<String> ignored,
+      boolean tornDown) {}
 
   /** Refused: the files cannot be made into a state (another build's vocabulary, a gap). */
   public static final class Unrecoverable extends RuntimeException {
@@ -146,6 +148,7 @@ public final class Recovery {
     private final List<String> warnings;
     private final List<Entry.Batch> pending = new ArrayList<>();
     private Cut cut;
+    private boolean tornDown;
 
     Replay(
         Core core,
@@ -213,6 +216,9 @@ public final class Recovery {
                 s.name() + " has batch " + b.seq() + " where " + nextSeq + " was due");
           }
           core.replay(b.changes(), b.nowNs());
+          for (Change c : b.changes()) {
+            tornDown |= c instanceof Change.TornDown;
+          }
           b.notes().forEach(n -> note(notes, n));
           nextSeq++;
           batches++;
@@ -260,7 +266,8 @@ public final class Recovery {
           notes,
           warnings,
           cut,
-          ignored);
+          ignored,
+          tornDown);
     }
   }
 }

@@ -57,6 +57,29 @@ public final class Controller implements AutoCloseable {
 
   private record Stop() implements Task {}
 
+  /**
+   * Where each outcome is written before its effects run, and told when they ran (docs/journal.md).
+   * A failure to write stops the DVM: effects that could not be recovered must not happen.
+   */
+  public interface Journal {
+    Journal NONE =
+        new Journal() {
+          @Override
+          public void record(Command command, Outcome outcome, long nowNs) {}
+
+          @Override
+          public void dispatched() {}
+        };
+
+    /** Before the outcome's effects: write it (and, by policy, force it to the disk). */
+    void record(Command command, Outcome outcome, long nowNs);
+
+    /** After the effects of the last recorded outcome were dispatched. */
+    void dispatched();
+  }
+
+  private volatile Journal journal = Journal.NONE;
+
   private final Engine core;
   private final LongSupplier clockNs;
   private final EffectSink effects;
@@ -99,6 +122,11 @@ public final class Controller implements AutoCloseable {
     this.effects = effects;
     this.onFatal = onFatal;
     this.thread = new Thread(this::loop, "jdvm-controller");
+  }
+
+  /** Journals every outcome from now on; set before {@link #start}. */
+  public void journal(Journal journal) {
+    this.journal = journal;
   }
 
   public void start() {
@@ -220,9 +248,21 @@ public final class Controller implements AutoCloseable {
     }
     deadlineNs = outcome.nextDeadlineNs();
     try {
+      journal.record(command, outcome, start);
+    } catch (RuntimeException e) {
+      done.completeExceptionally(e);
+      stop(Failure.of(e), command, e);
+      return false;
+    }
+    try {
       effects.execute(outcome.effects());
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "effects of " + command + " failed", e);
+    }
+    try {
+      journal.dispatched();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "the journal after " + command + " failed", e);
     }
     CommandLog.handled(command, outcome, clockNs.getAsLong() - start);
     if (!outcome.changes().isEmpty()) {

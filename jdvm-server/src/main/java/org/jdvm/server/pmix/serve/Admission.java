@@ -202,6 +202,10 @@ public final class Admission {
     }
     boolean minted = request.flag().needsId() || request.proc() == null;
     String chosen = minted ? null : request.proc().nspace();
+    if (chosen != null && upstream.reattach(chosen)) {
+      // The client of a namespace that outlived a controller restart reconnects to it.
+      return admitTool(c, request, new Proc(chosen, request.proc().rank()), scheduler, format);
+    }
     RequestId id = upstream.nextId();
     Upstream.Answer answer =
         register(
@@ -221,6 +225,11 @@ public final class Admission {
       return null;
     }
     Proc proc = new Proc(answer.info(PmixKeys.NSPACE), minted ? 0 : request.proc().rank());
+    return admitTool(c, request, proc, scheduler, format);
+  }
+
+  private Peer admitTool(
+      Connection c, ConnectRequest request, Proc proc, boolean scheduler, WireFormat format) {
     Peer peer = new Peer(proc, scheduler ? Peer.Role.SCHEDULER : Peer.Role.TOOL, format);
     c.admitted(peer);
     if (c.isClosed()) {

@@ -1,0 +1,171 @@
+package org.jdvm.server.journal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.jdvm.core.Command;
+import org.jdvm.core.Core;
+import org.jdvm.core.Effect;
+import org.jdvm.core.JobKind;
+import org.jdvm.core.Report;
+import org.jdvm.core.journal.Bytes;
+import org.jdvm.core.journal.Entry;
+import org.jdvm.core.journal.Reconciliation;
+import org.jdvm.core.journal.RecordCodec;
+import org.jdvm.core.query.JobView;
+import org.jdvm.core.query.NodeView;
+import org.jdvm.server.scheduler.EmbeddedScheduler;
+import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
+import org.jdvm.server.scheduler.NodeGrant;
+import org.jdvm.server.scheduler.SchedulerPort;
+import org.jdvm.server.shell.NodeRegistry;
+import org.jdvm.server.shell.Shell;
+
+/**
+ * What a DVM does when it starts on a journal its controller left behind (docs/journal.md
+ * "Recovery"), before its controller takes commands: agents for the nodes the state holds, the
+ * effects the journal had not seen executed, the scheduler asked again for every waiting request, a
+ * timeout warning that went out but never reached the core sent again, tools given a grace period
+ * to reconnect, and the reports that reconcile the state with the processes that still exist.
+ */
+public final class Recovering {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
+
+  /** How long a tool's namespace waits for its client to reconnect after a restart. */
+  public static final long REATTACH_GRACE_MILLIS = Long.getLong("jdvm.reattachGraceMillis", 60_000);
+
+  /**
+   * What agents still run after a restart. On the embedded default the agents lived in the
+   * controller's process, so nothing does.
+   */
+  public interface AgentInventory {
+    AgentInventory EMBEDDED = Set::of;
+
+    Set<Reconciliation.Running> stillRunning();
+  }
+
+  private Recovering() {}
+
+  /** The embedded scheduler as the journal left it, or a fresh one. */
+  public static EmbeddedSchedulerPort embeddedScheduler(
+      RecoveredJournal r, List<NodeGrant> spare, LongSupplier clockNs) {
+    Entry.Note n = r.notes().get(Notes.EMBEDDED_SCHEDULER + "\u0000");
+    if (n == null) {
+      return new EmbeddedSchedulerPort(spare, clockNs);
+    }
+    EmbeddedScheduler.Saved saved =
+        (EmbeddedScheduler.Saved)
+            RecordCodec.read(new Bytes.In(n.value()), EmbeddedScheduler.Saved.class);
+    return new EmbeddedSchedulerPort(EmbeddedScheduler.restore(saved), clockNs);
+  }
+
+  /** The note that journals the embedded scheduler's state. */
+  public static Entry.Note note(EmbeddedScheduler.Saved saved) {
+    Bytes.Out out = new Bytes.Out(1024);
+    RecordCodec.write(out, EmbeddedScheduler.Saved.class, saved);
+    return new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", out.toByteArray());
+  }
+
+  /**
+   * Runs before the controller starts, on the starting thread (nothing else touches the core yet).
+   * Returns the reconciling reports to submit once it runs.
+   */
+  public static List<Command> resume(
+      RecoveredJournal r,
+      NodeRegistry nodes,
+      Shell shell,
+      SchedulerPort scheduler,
+      Set<String> awaitingReattach) {
+    Core core = r.core();
+    for (NodeView n : core.view().nodes()) {
+      if (nodes.get(n.name()) == null) {
+        nodes.add(n.name());
+      }
+    }
+    List<Effect> again = new ArrayList<>();
+    Set<String> relaunching = new HashSet<>();
+    for (Effect e : r.undispatched()) {
+      switch (e) {
+        // Their clients' connections died with the controller: nobody to tell.
+        case Effect.Reply x -> {}
+        case Effect.NotifyProc x -> {}
+        case Effect.AddNodes x -> {}
+        case Effect.LaunchProcs l -> {
+          relaunching.add(l.namespace());
+          again.add(l);
+        }
+        default -> again.add(e);
+      }
+    }
+    shell.execute(again);
+    List<Effect.AskScheduler> asks = core.pendingAsks();
+    shell.execute(new ArrayList<>(asks));
+    int warnings = 0;
+    if (scheduler instanceof EmbeddedSchedulerPort port) {
+      for (String alloc : port.warned()) {
+        if (!r.notes().containsKey(Notes.WARNED + "\u0000" + alloc)) {
+          port.redeliverWarning(alloc);
+          warnings++;
+        }
+      }
+      port.resume();
+    }
+    for (JobView j : core.view().jobs()) {
+      if (j.kind() != JobKind.APPLICATION && j.state() != JobView.State.TERMINATED) {
+        awaitingReattach.add(j.namespace());
+      }
+    }
+    // TODO(issue 14): remote agents (org.jdvm.server.remote) re-register with what they still run;
+    // their inventory replaces EMBEDDED here, and a job whose processes all still run stays
+    // running.
+    List<Report> reports =
+        Reconciliation.afterRestart(
+            core.view(), AgentInventory.EMBEDDED.stillRunning(), relaunching);
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "recovered=journal batches="
+            + r.batches()
+            + " snapshot="
+            + r.snapshotSeq()
+            + " ms="
+            + r.recoveryMillis()
+            + " allocations="
+            + core.view().allocationIds().size()
+            + " jobs="
+            + core.view().jobs().size()
+            + " redispatched="
+            + again.size()
+            + " reasked="
+            + asks.size()
+            + " warnings_resent="
+            + warnings
+            + " tools_awaited="
+            + awaitingReattach.size()
+            + " procs_reconciled="
+            + reports.size());
+    return new ArrayList<>(reports);
+  }
+
+  /** After the grace period, a tool that did not reconnect departs (its dispositions apply). */
+  public static void departUnlessReattached(Set<String> awaiting, Consumer<Command> submit) {
+    Thread.ofVirtual()
+        .name("jdvm-reattach-grace")
+        .start(
+            () -> {
+              try {
+                Thread.sleep(REATTACH_GRACE_MILLIS);
+              } catch (InterruptedException e) {
+                return;
+              }
+              for (String ns : List.copyOf(awaiting)) {
+                if (awaiting.remove(ns)) {
+                  LOG.log(System.Logger.Level.INFO, "tool=" + ns + " did not reconnect: departed");
+                  submit.accept(new Report.ToolDeparted(ns, true));
+                }
+              }
+            });
+  }
+}

@@ -16,6 +16,7 @@ import org.jdvm.client.PmixException;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.server.DvmConfig;
+import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
@@ -72,6 +73,14 @@ public final class StartCommand implements Callable<Integer> {
   List<String> limits = new ArrayList<>();
 
   @Option(
+      names = "--fsync",
+      paramLabel = "POLICY",
+      description =
+          "When the journal forces its writes to the disk: interval (default: every 100 ms),"
+              + " always (before each batch's effects), never. See docs/journal.md.")
+  String fsync = "interval";
+
+  @Option(
       names = "--name",
       paramLabel = "NAME",
       description = "The DVM's name (default jdvm-<pid>).")
@@ -120,7 +129,8 @@ public final class StartCommand implements Callable<Integer> {
             n, nodes, slots, kind == DvmConfig.SchedulerKind.NONE ? 0 : spare, home)
         .withScheduler(kind)
         .without(disabled)
-        .limitedBy(limits());
+        .limitedBy(limits())
+        .withFsync(FsyncPolicy.parse(fsync));
   }
 
   /** {@code --limit NAME=N} applied, in order, over the defaults. */

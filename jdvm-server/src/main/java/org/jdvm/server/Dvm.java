@@ -89,7 +89,7 @@ public final class Dvm implements AutoCloseable {
         new Journal(
             journalDir(config),
             config.fsync(),
-            Long.getLong("jdvm.journal.snapshotEvery", Journal.DEFAULT_SNAPSHOT_EVERY),
+            Journal.DEFAULT_SNAPSHOT_EVERY,
             core,
             core.config(),
             recovered);

@@ -1,13 +1,14 @@
 package org.jdvm.core.journal;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The journal's primitive encoding: big-endian fixed-width integers, length-prefixed UTF-8 strings
- * ({@code -1} for {@code null}). {@link In} works on an exact slice and checks every length against
- * the bytes remaining before it allocates (house-style.md "Netty / Agrona codecs"): a malformed
- * record is a {@link Corrupt}, never an out-of-memory or an index error.
+ * The journal's primitive encoding: big-endian fixed-width integers, length-prefixed strings in
+ * UTF-8 with each UTF-16 unit encoded on its own (so every Java string, an unpaired surrogate
+ * included, comes back exact; {@code -1} for {@code null}). {@link In} works on an exact slice and
+ * checks every length against the bytes remaining before it allocates (house-style.md "Netty /
+ * Agrona codecs"): a malformed record is a {@link Corrupt}, never an out-of-memory or an index
+ * error.
  */
 public final class Bytes {
   private Bytes() {}
@@ -87,9 +88,25 @@ public final class Bytes {
       if (s == null) {
         return i32(-1);
       }
-      byte[] b = s.getBytes(StandardCharsets.UTF_8);
-      i32(b.length);
-      return raw(b, 0, b.length);
+      int at = size;
+      i32(0);
+      room(s.length() * 3);
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (c < 0x80) {
+          buf[size++] = (byte) c;
+        } else if (c < 0x800) {
+          buf[size++] = (byte) (0xC0 | c >> 6);
+          buf[size++] = (byte) (0x80 | c & 0x3F);
+        } else {
+          // Each UTF-16 unit on its own (a surrogate too), so every Java string comes back exact.
+          buf[size++] = (byte) (0xE0 | c >> 12);
+          buf[size++] = (byte) (0x80 | c >> 6 & 0x3F);
+          buf[size++] = (byte) (0x80 | c & 0x3F);
+        }
+      }
+      i32At(at, size - at - 4);
+      return this;
     }
 
     public Out blob(byte[] b) {
@@ -179,9 +196,30 @@ public final class Bytes {
         return null;
       }
       need(n);
-      String s = new String(buf, pos, n, StandardCharsets.UTF_8);
-      pos += n;
-      return s;
+      StringBuilder s = new StringBuilder(n);
+      int end = pos + n;
+      while (pos < end) {
+        int b = buf[pos++] & 0xFF;
+        if (b < 0x80) {
+          s.append((char) b);
+        } else if ((b & 0xE0) == 0xC0 && pos < end) {
+          s.append((char) ((b & 0x1F) << 6 | cont(end)));
+        } else if ((b & 0xF0) == 0xE0 && pos + 1 < end) {
+          int hi = cont(end);
+          s.append((char) ((b & 0x0F) << 12 | hi << 6 | cont(end)));
+        } else {
+          throw new Corrupt("not a string the journal writes: byte " + b);
+        }
+      }
+      return s.toString();
+    }
+
+    private int cont(int end) {
+      int b = buf[pos++] & 0xFF;
+      if ((b & 0xC0) != 0x80 || pos > end) {
+        throw new Corrupt("a broken character in a string");
+      }
+      return b & 0x3F;
     }
 
     public byte[] blob() {

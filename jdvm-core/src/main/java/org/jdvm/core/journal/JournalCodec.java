@@ -1,6 +1,5 @@
 package org.jdvm.core.journal;
 
-import java.nio.charset.StandardCharsets;
 import org.jdvm.core.Change;
 import org.jdvm.core.Effect;
 
@@ -16,10 +15,9 @@ public final class JournalCodec {
   public static final int VOCABULARY;
 
   static {
-    byte[] fp =
-        RecordCodec.fingerprint(Entry.class, Change.class, Effect.class)
-            .getBytes(StandardCharsets.UTF_8);
-    VOCABULARY = Framing.crc(fp, 0, fp.length);
+    Bytes.Out fp = new Bytes.Out(8192);
+    fp.str(RecordCodec.fingerprint(Entry.class, Change.class, Effect.class));
+    VOCABULARY = Framing.crc(fp.array(), 0, fp.size());
   }
 
   private JournalCodec() {}

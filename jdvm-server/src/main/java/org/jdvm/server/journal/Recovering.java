@@ -35,7 +35,7 @@ public final class Recovering {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
 
   /** How long a tool's namespace waits for its client to reconnect after a restart. */
-  public static final long REATTACH_GRACE_MILLIS = Long.getLong("jdvm.reattachGraceMillis", 60_000);
+  public static final long REATTACH_GRACE_MILLIS = 60_000;
 
   /**
    * What agents still run after a restart. On the embedded default the agents lived in the

@@ -16,10 +16,10 @@ import org.jdvm.client.PmixException;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
+import org.jdvm.server.journal.FsyncPolicy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -3,6 +3,7 @@ package org.jdvm.server;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.server.home.DvmHome;
+import org.jdvm.server.journal.RecoveredJournal;
 import org.jdvm.server.pmix.PmixEndpoint;
 import org.jdvm.server.shell.LaunchEnvironment;
 
@@ -38,6 +39,13 @@ public final class DvmServer implements AutoCloseable {
    */
   public static DvmServer start(DvmConfig config) throws IOException {
     DvmHome home = DvmHome.claim(config.home());
+    String journaled = RecoveredJournal.journaledName(Dvm.journalDir(config));
+    if (journaled != null && !journaled.equals(config.name())) {
+      // A DVM recovered from its journal keeps the name its namespaces were minted under.
+      LOG.log(
+          System.Logger.Level.INFO, "dvm=" + journaled + " recovering (not " + config.name() + ")");
+      config = config.withName(journaled);
+    }
     PmixEndpoint endpoint = null;
     try {
       endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());

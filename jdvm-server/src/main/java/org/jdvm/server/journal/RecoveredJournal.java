@@ -35,6 +35,54 @@ public record RecoveredJournal(
 
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
 
+  /**
+   * The DVM name the journal in {@code dir} was written under, or {@code null}: a DVM recovered
+   * from it keeps its name (its namespaces are {@code <name>@<n>}), whatever name the new start was
+   * given.
+   */
+  public static String journaledName(Path dir) {
+    try {
+      if (!Files.isDirectory(dir)) {
+        return null;
+      }
+      List<JournalFiles.Numbered> segments = new JournalFiles(dir).segments();
+      for (int i = segments.size() - 1; i >= 0; i--) {
+        byte[] head = firstRecord(segments.get(i).path());
+        if (head == null) {
+          continue;
+        }
+        org.jdvm.core.journal.Framing.Scan scan =
+            org.jdvm.core.journal.Framing.scan(head, head.length);
+        if (!scan.records().isEmpty()
+            && org.jdvm.core.journal.JournalCodec.decode(head, scan.records().get(0))
+                instanceof Entry.Header h) {
+          return h.config().dvmName();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "journal: cannot read its DVM name: " + e);
+    }
+    return null;
+  }
+
+  private static byte[] firstRecord(Path segment) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(segment)) {
+      byte[] header = in.readNBytes(org.jdvm.core.journal.Framing.OVERHEAD);
+      if (header.length < org.jdvm.core.journal.Framing.OVERHEAD) {
+        return null;
+      }
+      int len = java.nio.ByteBuffer.wrap(header).getInt();
+      if (len < 0 || len > (1 << 24)) {
+        return null;
+      }
+      byte[] payload = in.readNBytes(len);
+      byte[] all = new byte[header.length + payload.length];
+      System.arraycopy(header, 0, all, 0, header.length);
+      System.arraycopy(payload, 0, all, header.length, payload.length);
+      return all;
+    }
+  }
+
   /** Nothing to recover: a fresh core. */
   public static RecoveredJournal fresh(CoreConfig config) {
     return new RecoveredJournal(

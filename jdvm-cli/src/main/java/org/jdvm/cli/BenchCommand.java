@@ -76,6 +76,14 @@ public final class BenchCommand implements Callable<Integer> {
               + " skips the wire-up measures).")
   int mpiRuns = 10;
 
+  @Option(
+      names = "--fsync",
+      paramLabel = "POLICY",
+      description =
+          "The bench DVM's journal: interval (default), always, never, or off (no journal), to"
+              + " measure what the journal costs.")
+  String fsync = "interval";
+
   private final PrintStream out = System.out;
   private final PrintStream progress = System.err;
 
@@ -88,7 +96,10 @@ public final class BenchCommand implements Callable<Integer> {
     DvmLogging.configure(home.resolve("dvm.log"), false);
     DvmLogging.quiet();
     List<Row> rows = new ArrayList<>();
-    try (DvmServer server = DvmServer.start(DvmConfig.embedded("bench", 4, 16, 8, home))) {
+    DvmConfig config =
+        DvmConfig.embedded("bench", 4, 16, 8, home)
+            .withFsync(org.jdvm.server.journal.FsyncPolicy.parse(fsync));
+    try (DvmServer server = DvmServer.start(config)) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
       rows.add(spawnLatency(contact));
       for (int clients : new int[] {1, 8, 32}) {

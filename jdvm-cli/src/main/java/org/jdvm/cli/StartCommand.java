@@ -77,7 +77,8 @@ public final class StartCommand implements Callable<Integer> {
       paramLabel = "POLICY",
       description =
           "When the journal forces its writes to the disk: interval (default: every 100 ms),"
-              + " always (before each batch's effects), never. See docs/journal.md.")
+              + " always (before each batch's effects), never; off: no journal. See"
+              + " docs/journal.md.")
   String fsync = "interval";
 
   @Option(

@@ -14,6 +14,7 @@ import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.server.controller.Controller;
+import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.Journal;
 import org.jdvm.server.journal.RecoveredJournal;
 import org.jdvm.server.journal.Recovering;
@@ -61,7 +62,11 @@ public final class Dvm implements AutoCloseable {
         CoreConfig.of(config.name(), config.startupNodes())
             .without(config.disabledFeatures())
             .limitedBy(config.limits());
-    this.recovered = RecoveredJournal.read(journalDir(config), coreConfig);
+    boolean journaling = config.fsync() != FsyncPolicy.OFF;
+    this.recovered =
+        journaling
+            ? RecoveredJournal.read(journalDir(config), coreConfig)
+            : RecoveredJournal.fresh(coreConfig);
     long offsetNs = clockOffsetNs(recovered);
     this.clockNs = () -> System.nanoTime() + offsetNs;
     this.scheduler =
@@ -86,15 +91,19 @@ public final class Dvm implements AutoCloseable {
     this.controller = new Controller(core, clockNs, shell, this::fatal);
     controllerRef[0] = controller;
     this.journal =
-        new Journal(
-            journalDir(config),
-            config.fsync(),
-            Journal.DEFAULT_SNAPSHOT_EVERY,
-            core,
-            core.config(),
-            recovered);
-    controller.journal(journal);
-    if (scheduler instanceof EmbeddedSchedulerPort port) {
+        journaling
+            ? new Journal(
+                journalDir(config),
+                config.fsync(),
+                Journal.DEFAULT_SNAPSHOT_EVERY,
+                core,
+                core.config(),
+                recovered)
+            : null;
+    if (journal != null) {
+      controller.journal(journal);
+    }
+    if (journal != null && scheduler instanceof EmbeddedSchedulerPort port) {
       port.persistWith(saved -> journal.note(Recovering.note(saved)));
     }
   }
@@ -223,7 +232,7 @@ public final class Dvm implements AutoCloseable {
 
   /** The first request id the endpoint may mint: above every id the journal knows. */
   public long firstRequestId() {
-    return journal.lastRequestId() + 1;
+    return journal == null ? 1 : journal.lastRequestId() + 1;
   }
 
   /** What the start found in the journal. */
@@ -256,7 +265,9 @@ public final class Dvm implements AutoCloseable {
     }
     closed = true;
     Outcome teardown = controller.teardown(10_000);
-    journal.close(teardown != null);
+    if (journal != null) {
+      journal.close(teardown != null);
+    }
     shell.close();
     scheduler.close();
     host.close();

@@ -147,7 +147,22 @@ public final class Journal implements Controller.Journal, AutoCloseable {
       batchNotes = List.of(new Entry.Note(Notes.WARNED, w.allocId(), new byte[] {1}));
     }
     append(outcome, nowNs, batchNotes);
+  }
+
+  @Override
+  public boolean groupsCommits() {
+    return policy == FsyncPolicy.ALWAYS;
+  }
+
+  /** Under {@link FsyncPolicy#ALWAYS}, one fsync for every batch written since the last. */
+  @Override
+  public void commit() {
     if (policy == FsyncPolicy.ALWAYS) {
+      synchronized (this) {
+        if (!dirty) {
+          return;
+        }
+      }
       force();
     }
   }

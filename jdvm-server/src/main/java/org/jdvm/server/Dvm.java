@@ -104,7 +104,7 @@ public final class Dvm implements AutoCloseable {
       controller.journal(journal);
     }
     if (journal != null && scheduler instanceof EmbeddedSchedulerPort port) {
-      port.persistWith(saved -> journal.note(Recovering.note(saved)));
+      port.persistWith((saved, answers) -> journal.notes(Recovering.notes(saved, answers)));
     }
   }
 

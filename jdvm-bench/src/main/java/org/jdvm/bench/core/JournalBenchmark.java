@@ -28,7 +28,7 @@ public final class JournalBenchmark {
   private JournalBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    CoreConfig config = CoreConfig.of("bench", Fixtures.nodes(ALLOCATIONS + 16, 16));
+    CoreConfig config = CoreConfig.of("bench", Fixtures.nodes(ALLOCATIONS + 4_000, 16));
     build(new Fixtures(config)); // warm-up
     long plain = build(new Fixtures(config));
     Path dir = Files.createTempDirectory("jdvm-journal-bench-");
@@ -131,7 +131,11 @@ public final class JournalBenchmark {
       tools.add(dvm.tool());
     }
     for (int a = 0; a < ALLOCATIONS; a++) {
-      allocs.add(dvm.reserve(tools.get(a % TOOLS), null, List.of("n" + (a + 1))));
+      allocs.add(
+          dvm.reserve(
+              tools.get(a % TOOLS),
+              org.jdvm.pmix.AllocInheritance.DEFAULT.code(),
+              List.of("n" + (a + 1))));
     }
     for (int j = 0; j < JOBS; j++) {
       dvm.spawnLaunched(tools.get(j % TOOLS), j % 2 == 0 ? allocs.get(j % ALLOCATIONS) : null);

@@ -1,7 +1,9 @@
 package org.jdvm.core.journal;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -34,99 +36,252 @@ public final class RecordCodec {
 
   private RecordCodec() {}
 
-  private record Shape(Method[] accessors, Type[] types, Constructor<?> constructor) {}
+  /** How values of one type are written and read, built once per type. */
+  private interface Codec {
+    void write(Bytes.Out out, Object value);
 
-  private static final ClassValue<Shape> SHAPES =
+    Object read(Bytes.In in);
+  }
+
+  private static final ClassValue<Codec> CODECS =
       new ClassValue<>() {
         @Override
-        protected Shape computeValue(Class<?> type) {
-          RecordComponent[] rc = type.getRecordComponents();
-          Method[] accessors = new Method[rc.length];
-          Type[] types = new Type[rc.length];
-          Class<?>[] raw = new Class<?>[rc.length];
-          for (int i = 0; i < rc.length; i++) {
-            accessors[i] = rc[i].getAccessor();
-            accessors[i].setAccessible(true);
-            types[i] = rc[i].getGenericType();
-            raw[i] = rc[i].getType();
-          }
-          try {
-            Constructor<?> c = type.getDeclaredConstructor(raw);
-            c.setAccessible(true);
-            return new Shape(accessors, types, c);
-          } catch (NoSuchMethodException e) {
-            throw new IllegalStateException("no canonical constructor: " + type, e);
-          }
+        protected Codec computeValue(Class<?> type) {
+          return build(type);
         }
       };
 
-  /** Writes {@code value} as {@code type}. */
-  public static void write(Bytes.Out out, Type type, Object value) {
+  /** The codec of a type, with the presence byte every reference carries. */
+  private static Codec codec(Type type) {
     Class<?> raw = raw(type);
-    if (raw == int.class) {
-      out.i32((Integer) value);
-    } else if (raw == long.class) {
-      out.i64((Long) value);
-    } else if (raw == boolean.class) {
-      out.bool((Boolean) value);
-    } else if (value == null) {
-      out.u8(0);
-    } else {
-      out.u8(1);
-      writePresent(out, type, raw, value);
+    if (raw.isPrimitive()) {
+      return CODECS.get(raw);
     }
-  }
-
-  private static void writePresent(Bytes.Out out, Type type, Class<?> raw, Object value) {
-    if (raw == String.class) {
-      out.str((String) value);
-    } else if (raw == byte[].class) {
-      out.blob((byte[]) value);
-    } else if (raw == Integer.class) {
-      out.i32((Integer) value);
-    } else if (raw == Long.class) {
-      out.i64((Long) value);
-    } else if (raw == Boolean.class) {
-      out.bool((Boolean) value);
-    } else if (raw.isEnum()) {
-      out.i32(((Enum<?>) value).ordinal());
-    } else if (raw == List.class || raw == Set.class) {
-      Collection<?> items = (Collection<?>) value;
-      Type item = ((ParameterizedType) type).getActualTypeArguments()[0];
-      out.i32(items.size());
-      for (Object o : items) {
-        write(out, item, o);
-      }
-    } else if (raw == Value.class) {
-      out.blob(new Packer(VALUE_FORMAT).packValue((Value) value).toByteArray());
-    } else if (raw.isSealed()) {
-      Class<?>[] permitted = raw.getPermittedSubclasses();
-      for (int i = 0; i < permitted.length; i++) {
-        if (permitted[i] == value.getClass()) {
-          out.u8(i);
-          writeRecord(out, value);
-          return;
+    Codec inner = type instanceof ParameterizedType p ? collection(raw, p) : CODECS.get(raw);
+    return new Codec() {
+      @Override
+      public void write(Bytes.Out out, Object value) {
+        if (value == null) {
+          out.u8(0);
+        } else {
+          out.u8(1);
+          inner.write(out, value);
         }
       }
-      throw new IllegalArgumentException("not a permitted " + raw.getSimpleName() + ": " + value);
-    } else if (raw.isRecord()) {
-      writeRecord(out, value);
-    } else {
-      throw new IllegalArgumentException("cannot journal a " + raw.getName());
-    }
+
+      @Override
+      public Object read(Bytes.In in) {
+        return in.bool() ? inner.read(in) : null;
+      }
+    };
   }
 
-  private static void writeRecord(Bytes.Out out, Object record) {
-    Shape shape = SHAPES.get(record.getClass());
-    for (int i = 0; i < shape.accessors.length; i++) {
-      Object v;
-      try {
-        v = shape.accessors[i].invoke(record);
-      } catch (IllegalAccessException | InvocationTargetException e) {
-        throw new IllegalStateException("cannot read " + shape.accessors[i], e);
-      }
-      write(out, shape.types[i], v);
+  /** The codec of a present value of a class (no presence byte). */
+  private static Codec build(Class<?> raw) {
+    if (raw == int.class || raw == Integer.class) {
+      return of((out, v) -> out.i32((Integer) v), Bytes.In::i32);
+    } else if (raw == long.class || raw == Long.class) {
+      return of((out, v) -> out.i64((Long) v), Bytes.In::i64);
+    } else if (raw == boolean.class || raw == Boolean.class) {
+      return of((out, v) -> out.bool((Boolean) v), Bytes.In::bool);
+    } else if (raw == String.class) {
+      return of(
+          (out, v) -> out.str((String) v),
+          in -> {
+            String s = in.str();
+            if (s == null) {
+              throw new Bytes.Corrupt("a present string is null");
+            }
+            return s;
+          });
+    } else if (raw == byte[].class) {
+      return of((out, v) -> out.blob((byte[]) v), Bytes.In::blob);
+    } else if (raw.isEnum()) {
+      Object[] constants = raw.getEnumConstants();
+      return of(
+          (out, v) -> out.i32(((Enum<?>) v).ordinal()),
+          in -> {
+            int i = in.i32();
+            if (i < 0 || i >= constants.length) {
+              throw new Bytes.Corrupt("no constant " + i + " of " + raw.getSimpleName());
+            }
+            return constants[i];
+          });
+    } else if (raw == Value.class) {
+      return of(
+          (out, v) -> out.blob(new Packer(VALUE_FORMAT).packValue((Value) v).toByteArray()),
+          in -> {
+            byte[] b = in.blob();
+            try {
+              Unpacker u = new Unpacker(VALUE_FORMAT, b);
+              Value v = u.unpackValue();
+              u.expectEnd();
+              return v;
+            } catch (WireException | IllegalArgumentException e) {
+              throw new Bytes.Corrupt("a PMIx value does not decode: " + e.getMessage());
+            }
+          });
+    } else if (raw.isSealed()) {
+      return sealed(raw);
+    } else if (raw.isRecord()) {
+      return record(raw);
     }
+    throw new IllegalArgumentException("cannot journal a " + raw.getName());
+  }
+
+  private interface Writer {
+    void write(Bytes.Out out, Object value);
+  }
+
+  private interface Reader {
+    Object read(Bytes.In in);
+  }
+
+  private static Codec of(Writer w, Reader r) {
+    return new Codec() {
+      @Override
+      public void write(Bytes.Out out, Object value) {
+        w.write(out, value);
+      }
+
+      @Override
+      public Object read(Bytes.In in) {
+        return r.read(in);
+      }
+    };
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Codec collection(Class<?> raw, ParameterizedType type) {
+    if (raw != List.class && raw != Set.class) {
+      throw new IllegalArgumentException("cannot journal a " + type);
+    }
+    Type itemType = type.getActualTypeArguments()[0];
+    Codec item = codec(itemType);
+    Class<?> itemClass = raw(itemType);
+    return of(
+        (out, v) -> {
+          Collection<?> items = (Collection<?>) v;
+          out.i32(items.size());
+          for (Object o : items) {
+            item.write(out, o);
+          }
+        },
+        in -> {
+          int n = in.count(1);
+          List<Object> items = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            items.add(item.read(in));
+          }
+          if (raw == List.class) {
+            return items;
+          }
+          if (itemClass.isEnum()) {
+            EnumSet set = EnumSet.noneOf((Class<Enum>) itemClass);
+            set.addAll(items);
+            return set;
+          }
+          return new LinkedHashSet<>(items);
+        });
+  }
+
+  private static Codec sealed(Class<?> raw) {
+    Class<?>[] permitted = raw.getPermittedSubclasses();
+    java.util.Map<Class<?>, Integer> tags = new java.util.HashMap<>();
+    for (int i = 0; i < permitted.length; i++) {
+      tags.put(permitted[i], i);
+    }
+    return of(
+        (out, v) -> {
+          Integer tag = tags.get(v.getClass());
+          if (tag == null) {
+            throw new IllegalArgumentException("not a permitted " + raw.getSimpleName() + ": " + v);
+          }
+          out.u8(tag);
+          CODECS.get(permitted[tag]).write(out, v);
+        },
+        in -> {
+          int tag = in.u8();
+          if (tag >= permitted.length) {
+            throw new Bytes.Corrupt("no kind " + tag + " of " + raw.getSimpleName());
+          }
+          return CODECS.get(permitted[tag]).read(in);
+        });
+  }
+
+  private static Codec record(Class<?> type) {
+    RecordComponent[] rc = type.getRecordComponents();
+    MethodHandle[] accessors = new MethodHandle[rc.length];
+    Codec[] parts = new Codec[rc.length];
+    Class<?>[] raw = new Class<?>[rc.length];
+    MethodHandle constructor;
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      for (int i = 0; i < rc.length; i++) {
+        Method m = rc[i].getAccessor();
+        m.setAccessible(true);
+        accessors[i] =
+            lookup.unreflect(m).asType(MethodType.methodType(Object.class, Object.class));
+        raw[i] = rc[i].getType();
+      }
+      Constructor<?> c = type.getDeclaredConstructor(raw);
+      c.setAccessible(true);
+      constructor =
+          lookup
+              .unreflectConstructor(c)
+              .asSpreader(Object[].class, rc.length)
+              .asType(MethodType.methodType(Object.class, Object[].class));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot journal a " + type.getName(), e);
+    }
+    return new Codec() {
+      @Override
+      public void write(Bytes.Out out, Object value) {
+        for (int i = 0; i < accessors.length; i++) {
+          Object v;
+          try {
+            v = accessors[i].invokeExact(value);
+          } catch (Throwable t) {
+            throw new IllegalStateException("cannot read " + rc[i], t);
+          }
+          part(i).write(out, v);
+        }
+      }
+
+      @Override
+      public Object read(Bytes.In in) {
+        Object[] args = new Object[accessors.length];
+        for (int i = 0; i < args.length; i++) {
+          args[i] = part(i).read(in);
+        }
+        try {
+          return constructor.invokeExact(args);
+        } catch (IllegalArgumentException | NullPointerException e) {
+          // The record's own validation refused the values: the bytes are not what was written.
+          throw new Bytes.Corrupt(type.getSimpleName() + ": " + e);
+        } catch (Throwable t) {
+          if (t instanceof RuntimeException r && !(r instanceof IllegalStateException)) {
+            throw new Bytes.Corrupt(type.getSimpleName() + ": " + r);
+          }
+          throw new IllegalStateException("cannot build a " + type.getName(), t);
+        }
+      }
+
+      /** Resolved on first use, so a type may name itself through a component. */
+      private Codec part(int i) {
+        Codec c = parts[i];
+        if (c == null) {
+          c = rc[i].getType().isPrimitive() ? CODECS.get(raw[i]) : codec(rc[i].getGenericType());
+          parts[i] = c;
+        }
+        return c;
+      }
+    };
+  }
+
+  /** Writes {@code value} as {@code type}. */
+  public static void write(Bytes.Out out, Type type, Object value) {
+    codec(type).write(out, value);
   }
 
   /**
@@ -135,94 +290,7 @@ public final class RecordCodec {
    * @throws Bytes.Corrupt if the bytes are not a value of that type
    */
   public static Object read(Bytes.In in, Type type) {
-    Class<?> raw = raw(type);
-    if (raw == int.class) {
-      return in.i32();
-    } else if (raw == long.class) {
-      return in.i64();
-    } else if (raw == boolean.class) {
-      return in.bool();
-    }
-    return in.bool() ? readPresent(in, type, raw) : null;
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Object readPresent(Bytes.In in, Type type, Class<?> raw) {
-    if (raw == String.class) {
-      String s = in.str();
-      if (s == null) {
-        throw new Bytes.Corrupt("a present string is null");
-      }
-      return s;
-    } else if (raw == byte[].class) {
-      return in.blob();
-    } else if (raw == Integer.class) {
-      return in.i32();
-    } else if (raw == Long.class) {
-      return in.i64();
-    } else if (raw == Boolean.class) {
-      return in.bool();
-    } else if (raw.isEnum()) {
-      Object[] constants = raw.getEnumConstants();
-      int i = in.i32();
-      if (i < 0 || i >= constants.length) {
-        throw new Bytes.Corrupt("no constant " + i + " of " + raw.getSimpleName());
-      }
-      return constants[i];
-    } else if (raw == List.class || raw == Set.class) {
-      Type item = ((ParameterizedType) type).getActualTypeArguments()[0];
-      int n = in.count(1);
-      List<Object> items = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        items.add(read(in, item));
-      }
-      if (raw == List.class) {
-        return items;
-      }
-      Class<?> itemClass = raw(item);
-      if (itemClass.isEnum()) {
-        EnumSet set = EnumSet.noneOf((Class<Enum>) itemClass);
-        set.addAll(items);
-        return set;
-      }
-      return new LinkedHashSet<>(items);
-    } else if (raw == Value.class) {
-      byte[] b = in.blob();
-      try {
-        Unpacker u = new Unpacker(VALUE_FORMAT, b);
-        Value v = u.unpackValue();
-        u.expectEnd();
-        return v;
-      } catch (WireException | IllegalArgumentException e) {
-        throw new Bytes.Corrupt("a PMIx value does not decode: " + e.getMessage());
-      }
-    } else if (raw.isSealed()) {
-      Class<?>[] permitted = raw.getPermittedSubclasses();
-      int tag = in.u8();
-      if (tag >= permitted.length) {
-        throw new Bytes.Corrupt("no kind " + tag + " of " + raw.getSimpleName());
-      }
-      return readRecord(in, permitted[tag]);
-    } else if (raw.isRecord()) {
-      return readRecord(in, raw);
-    }
-    throw new IllegalArgumentException("cannot journal a " + raw.getName());
-  }
-
-  private static Object readRecord(Bytes.In in, Class<?> type) {
-    Shape shape = SHAPES.get(type);
-    Object[] args = new Object[shape.types.length];
-    for (int i = 0; i < args.length; i++) {
-      args[i] = read(in, shape.types[i]);
-    }
-    try {
-      return shape.constructor.newInstance(args);
-    } catch (InvocationTargetException e) {
-      // The record's own validation refused the values: the bytes are not what was written.
-      throw new Bytes.Corrupt(type.getSimpleName() + ": " + e.getCause());
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot build a " + type.getName(), e);
-    }
+    return codec(type).read(in);
   }
 
   /**

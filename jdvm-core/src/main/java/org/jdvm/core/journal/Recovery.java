@@ -89,7 +89,8 @@ public final class Recovery {
       lastRequestId = base.lastRequestId();
     }
     Replay r = new Replay(core, config, nextSeq, nowNs, wallMillis, lastRequestId, notes, warnings);
-    for (int i = 0; i < segments.size(); i++) {
+    int from = firstNeeded(segments, nextSeq);
+    for (int i = from; i < segments.size(); i++) {
       if (!r.segment(segments.get(i))) {
         List<String> ignored = new ArrayList<>();
         for (Input later : segments.subList(i + 1, segments.size())) {
@@ -100,6 +101,42 @@ public final class Recovery {
       }
     }
     return r.result(List.of());
+  }
+
+  /**
+   * The first segment holding a batch from {@code nextSeq} on: a segment whose successor starts at
+   * or before it is wholly in the snapshot and is not read (that is what bounds replay time).
+   */
+  private static int firstNeeded(List<Input> segments, long nextSeq) {
+    int from = 0;
+    for (int i = 1; i < segments.size(); i++) {
+      Long first = firstSeq(segments.get(i));
+      if (first == null || first > nextSeq) {
+        break;
+      }
+      from = i;
+    }
+    return from;
+  }
+
+  /** The first batch number of a segment, from its header; {@code null} if it has none. */
+  private static Long firstSeq(Input s) {
+    Bytes.In in = new Bytes.In(s.bytes());
+    try {
+      int length = in.i32();
+      in.i32();
+      if (length < 0 || length > in.remaining()) {
+        return null;
+      }
+      Framing.Scan scan = Framing.scan(s.bytes(), Framing.OVERHEAD + length);
+      if (scan.records().isEmpty()
+          || !(JournalCodec.decode(s.bytes(), scan.records().get(0)) instanceof Entry.Header h)) {
+        return null;
+      }
+      return h.firstSeq();
+    } catch (Bytes.Corrupt e) {
+      return null;
+    }
   }
 
   private static Entry.Snapshot snapshot(Input s) {

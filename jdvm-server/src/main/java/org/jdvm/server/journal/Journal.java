@@ -105,6 +105,8 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     return t;
   }
 
+  private static final byte[] NONE = new byte[0];
+
   private static String key(Entry.Note n) {
     return n.kind() + "\u0000" + n.key();
   }
@@ -141,10 +143,16 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     if (!journaled(outcome)) {
       return;
     }
-    List<Entry.Note> batchNotes = List.of();
+    List<Entry.Note> batchNotes = new ArrayList<>(0);
     if (command instanceof Report.SchedulerTimeoutWarning w && !outcome.effects().isEmpty()) {
       // The warning reached the core and went out: a recovery must not send it again.
-      batchNotes = List.of(new Entry.Note(Notes.WARNED, w.allocId(), new byte[] {1}));
+      batchNotes.add(new Entry.Note(Notes.WARNED, w.allocId(), new byte[] {1}));
+    }
+    for (org.jdvm.core.Change c : outcome.changes()) {
+      if (c instanceof org.jdvm.core.Change.AskClosed a && hasAnswer(a.askId())) {
+        // The core has the answer: a restart will not ask again.
+        batchNotes.add(new Entry.Note(Notes.SCHEDULER_ANSWER, Long.toString(a.askId()), NONE));
+      }
     }
     append(outcome, nowNs, batchNotes);
   }
@@ -167,6 +175,10 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
   }
 
+  private synchronized boolean hasAnswer(long askId) {
+    return notes.containsKey(Notes.SCHEDULER_ANSWER + "\u0000" + askId);
+  }
+
   private synchronized void append(Outcome outcome, long nowNs, List<Entry.Note> batchNotes) {
     lastNowNs = Math.max(lastNowNs, nowNs);
     Entry.Batch batch =
@@ -185,7 +197,13 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
     JournalCodec.frame(batch, scratch, buffer);
     write(buffer);
-    batchNotes.forEach(n -> notes.put(key(n), n));
+    for (Entry.Note n : batchNotes) {
+      if (n.value().length == 0) {
+        notes.remove(key(n));
+      } else {
+        notes.put(key(n), n);
+      }
+    }
     nextSeq++;
     sinceSnapshot++;
   }
@@ -196,7 +214,12 @@ public final class Journal implements Controller.Journal, AutoCloseable {
    * caller goes on to act on them. Any thread.
    */
   public void note(Entry.Note note) {
-    append(null, lastNowNs(), List.of(note));
+    notes(List.of(note));
+  }
+
+  /** {@link #note} for several at once, in one batch. */
+  public void notes(List<Entry.Note> several) {
+    append(null, lastNowNs(), several);
     if (policy == FsyncPolicy.ALWAYS) {
       force();
     }
@@ -334,10 +357,20 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
   }
 
-  private synchronized void force() {
-    try {
-      segment.force(false);
+  /**
+   * Forces the current segment. Not under the journal's lock: the controller goes on writing while
+   * an fsync is under way (an fsync holding the lock made every write wait for the disk).
+   */
+  private void force() {
+    FileChannel ch;
+    synchronized (this) {
+      ch = segment;
       dirty = false;
+    }
+    try {
+      ch.force(false);
+    } catch (java.nio.channels.ClosedChannelException e) {
+      // A snapshot rotated the segment, and forced it before closing it.
     } catch (IOException e) {
       throw new UncheckedIOException("journal fsync failed: " + e.getMessage(), e);
     }

@@ -20,6 +20,7 @@ import org.jdvm.core.query.NodeView;
 import org.jdvm.server.scheduler.EmbeddedScheduler;
 import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.server.scheduler.NodeGrant;
+import org.jdvm.server.scheduler.SchedulerEvent;
 import org.jdvm.server.scheduler.SchedulerPort;
 import org.jdvm.server.shell.NodeRegistry;
 import org.jdvm.server.shell.Shell;
@@ -59,14 +60,38 @@ public final class Recovering {
     EmbeddedScheduler.Saved saved =
         (EmbeddedScheduler.Saved)
             RecordCodec.read(new Bytes.In(n.value()), EmbeddedScheduler.Saved.class);
-    return new EmbeddedSchedulerPort(EmbeddedScheduler.restore(saved), clockNs);
+    List<SchedulerEvent> answers = new ArrayList<>();
+    for (Entry.Note a : r.notes().values()) {
+      if (a.kind().equals(Notes.SCHEDULER_ANSWER)) {
+        answers.add(
+            (SchedulerEvent) RecordCodec.read(new Bytes.In(a.value()), SchedulerEvent.class));
+      }
+    }
+    return new EmbeddedSchedulerPort(EmbeddedScheduler.restore(saved, answers), clockNs);
   }
 
-  /** The note that journals the embedded scheduler's state. */
-  public static Entry.Note note(EmbeddedScheduler.Saved saved) {
-    Bytes.Out out = new Bytes.Out(1024);
-    RecordCodec.write(out, EmbeddedScheduler.Saved.class, saved);
-    return new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", out.toByteArray());
+  /** The notes that journal one step of the embedded scheduler: its state and its answers. */
+  public static List<Entry.Note> notes(
+      EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers) {
+    List<Entry.Note> out = new ArrayList<>(1 + answers.size());
+    Bytes.Out b = new Bytes.Out(1024);
+    RecordCodec.write(b, EmbeddedScheduler.Saved.class, saved);
+    out.add(new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", b.toByteArray()));
+    for (SchedulerEvent a : answers) {
+      b.reset();
+      RecordCodec.write(b, SchedulerEvent.class, a);
+      out.add(new Entry.Note(Notes.SCHEDULER_ANSWER, askIdOf(a), b.toByteArray()));
+    }
+    return out;
+  }
+
+  private static String askIdOf(SchedulerEvent e) {
+    return switch (e) {
+      case SchedulerEvent.Granted g -> g.askId();
+      case SchedulerEvent.Refused x -> x.askId();
+      case SchedulerEvent.Cancelled c -> c.askId();
+      default -> throw new IllegalArgumentException("not an answer: " + e);
+    };
   }
 
   /**

@@ -244,13 +244,15 @@ public final class EmbeddedScheduler {
     }
   }
 
-  /** The whole state of the scheduler, to journal after each step. */
+  /**
+   * The state of the scheduler, to journal after each step; its answers are journaled one by one
+   * (and forgotten once the DVM has them), so a step costs the size of the pool, not of history.
+   */
   public record Saved(
       long nextAllocation,
       List<SavedNode> pool,
       List<SavedAllocation> allocations,
-      List<Ask> queue,
-      List<SchedulerEvent> answers) {}
+      List<Ask> queue) {}
 
   public record SavedNode(
       NodeGrant grant, String holder, String lender, long claimAtNs, boolean claimDue) {}
@@ -279,12 +281,25 @@ public final class EmbeddedScheduler {
               a.warnSeconds,
               a.warned));
     }
-    return new Saved(
-        nextAllocation, nodes, allocs, List.copyOf(queue), List.copyOf(answers.values()));
+    return new Saved(nextAllocation, nodes, allocs, List.copyOf(queue));
   }
 
-  /** A scheduler in the state {@link #save} described. */
-  public static EmbeddedScheduler restore(Saved saved) {
+  /** The answers among {@code events} (what a restart must be able to give again). */
+  public static List<SchedulerEvent> answersAmong(List<SchedulerEvent> events) {
+    return events.stream()
+        .filter(
+            e ->
+                e instanceof SchedulerEvent.Granted
+                    || e instanceof SchedulerEvent.Refused
+                    || e instanceof SchedulerEvent.Cancelled)
+        .toList();
+  }
+
+  /**
+   * A scheduler in the state {@link #save} described, remembering {@code answers} (those the DVM
+   * may not have received).
+   */
+  public static EmbeddedScheduler restore(Saved saved, List<SchedulerEvent> answers) {
     List<NodeGrant> grants = new ArrayList<>();
     saved.pool().forEach(n -> grants.add(n.grant()));
     EmbeddedScheduler s = new EmbeddedScheduler(grants);
@@ -305,7 +320,7 @@ public final class EmbeddedScheduler {
       s.allocations.put(x.id, x);
     }
     s.queue.addAll(saved.queue());
-    s.remember(saved.answers());
+    s.remember(answers);
     s.nextAllocation = saved.nextAllocation();
     return s;
   }

@@ -25,7 +25,8 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
           });
   private Consumer<SchedulerEvent> listener;
   private ScheduledFuture<?> timer;
-  private volatile Consumer<EmbeddedScheduler.Saved> persist = s -> {};
+  private volatile java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>>
+      persist = (s, a) -> {};
 
   /**
    * @param spareNodes the pool the scheduler grants from
@@ -42,10 +43,11 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
   }
 
   /**
-   * Saves the scheduler's state after each step, before its events leave (so no answer is given
-   * that a restart would forget). Set before {@link #start}.
+   * Saves the scheduler's state and the step's answers after each step, before its events leave (so
+   * no answer is given that a restart would forget). Set before {@link #start}.
    */
-  public void persistWith(Consumer<EmbeddedScheduler.Saved> persist) {
+  public void persistWith(
+      java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>> persist) {
     this.persist = persist;
   }
 
@@ -116,7 +118,7 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
         () -> {
           List<SchedulerEvent> events = step.get();
           scheduler.remember(events);
-          persist.accept(scheduler.save());
+          persist.accept(scheduler.save(), EmbeddedScheduler.answersAmong(events));
           for (SchedulerEvent e : events) {
             listener.accept(e);
           }

@@ -127,7 +127,7 @@ final class SimShell {
       }
       // The batch never became durable: recovery must give the state before the command, and the
       // command comes again (an agent re-reports; a client whose connection broke asks again).
-      crashAndRecover(crash, beforeDigest);
+      crashAndRecover(crash, beforeDigest, 0);
       redelivering = true;
       try {
         commands--;
@@ -139,20 +139,20 @@ final class SimShell {
     String after = StateDigest.of(CoreInternals.state(core));
     durable.append(o, nowNs, -1);
     if (crash == CrashPoint.AFTER_WRITE) {
-      crashAndRecover(crash, after);
+      crashAndRecover(crash, after, 0);
       return o;
     }
     List<Effect> effects = o.effects();
     int executed = crash == CrashPoint.MID_DISPATCH ? crashRnd.nextInt(effects.size() + 1) : -1;
     for (int i = 0; i < effects.size(); i++) {
       if (i == executed) {
-        crashAndRecover(crash, after);
+        crashAndRecover(crash, after, executed);
         return o;
       }
       execute(effects.get(i));
     }
     if (executed == effects.size()) {
-      crashAndRecover(crash, after);
+      crashAndRecover(crash, after, executed);
       return o;
     }
     durable.dispatched();
@@ -163,7 +163,7 @@ final class SimShell {
       }
       durable.snapshot(core, nowNs, crash == CrashPoint.DURING_SNAPSHOT ? crashRnd : null);
       if (crash == CrashPoint.DURING_SNAPSHOT) {
-        crashAndRecover(crash, after);
+        crashAndRecover(crash, after, 0);
       }
     }
     return o;
@@ -175,7 +175,7 @@ final class SimShell {
    * and the effects the journal holds as not dispatched are executed again — the world (agents, the
    * scheduler) takes each at most once; replies and events are for connections that are gone.
    */
-  private void crashAndRecover(CrashPoint point, String expected) {
+  private void crashAndRecover(CrashPoint point, String expected, int alreadyExecuted) {
     crashes.merge(point.name(), 1, Integer::sum);
     for (RequestId id : issued) {
       if (!replies.containsKey(id)) {
@@ -190,8 +190,25 @@ final class SimShell {
           "recovery after a crash " + point + " gave another state:\n" + diff(expected, got));
     }
     StateInvariants.verify(CoreInternals.state(core));
-    for (Effect e : result.undispatched()) {
-      executeAgain(e);
+    // Each effect reaches the world at most once: an agent or scheduler knows what it already
+    // did (a launch by namespace and rank, an ask by id), here by the effect's place in its batch.
+    List<Effect> again = result.undispatched();
+    if (Boolean.getBoolean("jdvm.sim.debug")) {
+      System.out.println(
+          "crash "
+              + point
+              + " at command "
+              + commands
+              + " undispatched="
+              + again
+              + " skip="
+              + alreadyExecuted);
+    }
+    for (int i = alreadyExecuted; i < again.size(); i++) {
+      executeAgain(again.get(i));
+    }
+    if (!again.isEmpty()) {
+      durable.dispatched(); // as the server's first write after a recovery does
     }
   }
 
@@ -206,27 +223,11 @@ final class SimShell {
     return "lengths " + w.length + " vs " + g.length;
   }
 
-  /** An effect the journal says may not have been executed: the world takes it at most once. */
+  /** An effect the journal says may not have been executed; replies and events have no client. */
   private void executeAgain(Effect e) {
     switch (e) {
       case Effect.Reply r -> {}
       case Effect.NotifyProc n -> {}
-      case Effect.AskScheduler a -> {
-        if (asks.stream().noneMatch(x -> x.askId() == a.askId())) {
-          asks.add(a);
-        }
-      }
-      case Effect.LaunchProcs l -> {
-        if (!launches.contains(l)) {
-          launches.add(l);
-        }
-      }
-      case Effect.KillProcs k -> {
-        if (!kills.contains(k)) {
-          kills.add(k);
-        }
-      }
-      case Effect.ReportSessionComplete r -> sessionsReported.add(r.sessionId());
       default -> execute(e);
     }
   }

@@ -85,6 +85,11 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     this.lastRequestId = recovered.lastRequestId();
     this.previousSnapshot = recovered.snapshotSeq();
     recovered.notes().values().forEach(n -> notes.put(key(n), n));
+    if (!recovered.undispatched().isEmpty()) {
+      // Recovery executes them again before the controller runs; the mark rides with the first
+      // write, so a second crash does not execute them a third time.
+      undispatched = nextSeq - 1;
+    }
     startSegment();
     this.syncer =
         policy == FsyncPolicy.INTERVAL

@@ -50,14 +50,18 @@ public final class StateSnapshot {
       out.i64(n.claimedBy).i64(n.joinSeq);
     }
     pool(out, nodes.defaultPool());
-    List<Job> all = jobClosure(jobs);
+    List<Job> all = parentsFirst(jobClosure(jobs));
     Map<Job, Integer> index = new IdentityHashMap<>();
     for (int i = 0; i < all.size(); i++) {
       index.put(all.get(i), i);
     }
-    out.i32(jobs.size()).i32(all.size());
+    out.i32(all.size());
     for (Job j : all) {
       job(out, j, index, nodes);
+    }
+    out.i32(jobs.size());
+    for (Job j : jobs.all()) {
+      out.i32(index.get(j)); // the table's own order, which is state
     }
     out.i32(jobs.retirableQueue().size());
     for (Job j : jobs.retirableQueue()) {
@@ -120,6 +124,27 @@ public final class StateSnapshot {
       }
     }
     return all;
+  }
+
+  /**
+   * The jobs with every parent before its children (a job's parent is fixed when it is made, and a
+   * retired parent may come after its child in the table's order).
+   */
+  private static List<Job> parentsFirst(List<Job> jobs) {
+    List<Job> out = new ArrayList<>(jobs.size());
+    Map<Job, Boolean> placed = new IdentityHashMap<>();
+    List<Job> chain = new ArrayList<>();
+    for (Job j : jobs) {
+      chain.clear();
+      for (Job a = j; a != null && !placed.containsKey(a); a = a.parentJob()) {
+        chain.add(a);
+      }
+      for (int i = chain.size() - 1; i >= 0; i--) {
+        placed.put(chain.get(i), true);
+        out.add(chain.get(i));
+      }
+    }
+    return out;
   }
 
   private static void job(Bytes.Out out, Job j, Map<Job, Integer> index, NodeTable tableNodes) {
@@ -274,17 +299,19 @@ public final class StateSnapshot {
         state.nodes().restore(n);
       }
       readPool(state.nodes().defaultPool());
-      int tableJobs = in.count(1);
       int allJobs = in.count(1);
-      Check.state(tableJobs <= allJobs, "more table jobs than jobs", tableJobs);
       jobs = new Job[allJobs];
       int[] parents = new int[allJobs];
       List<Runnable> jobLinks = new ArrayList<>();
       for (int i = 0; i < allJobs; i++) {
         readJob(i, parents, jobLinks);
       }
+      int tableJobs = in.count(4);
+      List<Job> table = new ArrayList<>(tableJobs);
       for (int i = 0; i < tableJobs; i++) {
-        Check.state(tableByName.put(jobs[i].namespace(), jobs[i]) == null, "job twice", i);
+        Job j = job(in.i32());
+        Check.state(tableByName.put(j.namespace(), j) == null, "job twice in the table", i);
+        table.add(j);
       }
       List<Job> retirable = new ArrayList<>();
       int queued = in.count(4);
@@ -317,10 +344,6 @@ public final class StateSnapshot {
         }
         n.slotsInUse = residents;
         slotsInUse += residents;
-      }
-      List<Job> table = new ArrayList<>(tableJobs);
-      for (int i = 0; i < tableJobs; i++) {
-        table.add(jobs[i]);
       }
       state.jobs().restore(table, retiredChosen, retirable, lastMinted);
       state.allocations().restore(bySchedulerId, lastSession);

@@ -95,18 +95,16 @@ final class SimJournal {
    * rot).
    */
   void snapshot(Core core, long nowNs, Random corruptWith) {
+    byte[] state = core.snapshot();
+    String restored = Core.restore(core.config(), state).digest();
+    if (!restored.equals(core.digest())) {
+      throw new AssertionError("a snapshot restores to another state");
+    }
     startSegment(core);
     byte[] file =
         JournalCodec.framed(
             new Entry.Snapshot(
-                JournalCodec.VOCABULARY,
-                core.config(),
-                nextSeq,
-                nowNs,
-                0,
-                0,
-                core.snapshot(),
-                List.of()));
+                JournalCodec.VOCABULARY, core.config(), nextSeq, nowNs, 0, 0, state, List.of()));
     if (corruptWith != null) {
       if (corruptWith.nextBoolean()) {
         file = java.util.Arrays.copyOf(file, corruptWith.nextInt(file.length));

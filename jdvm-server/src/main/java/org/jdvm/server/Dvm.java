@@ -67,6 +67,13 @@ public final class Dvm implements AutoCloseable {
         journaling
             ? RecoveredJournal.read(journalDir(config), coreConfig)
             : RecoveredJournal.fresh(coreConfig);
+    if (recovered.found() && !recovered.core().config().equals(coreConfig)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "journal: recovering with the configuration the journal was written under ("
+              + recovered.core().config().startupPool().size()
+              + " start-up nodes), not this start's options");
+    }
     long offsetNs = clockOffsetNs(recovered);
     this.clockNs = () -> System.nanoTime() + offsetNs;
     this.scheduler =

@@ -56,7 +56,12 @@ public final class DvmServer implements AutoCloseable {
               home.dir().resolve(DvmHome.CONTACT).toString(),
               home.tmp().toString(),
               home.credentials());
-      Dvm dvm = Dvm.start(config, endpoint, environment);
+      Dvm dvm;
+      try {
+        dvm = Dvm.start(config, endpoint, environment);
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause(); // the journal's directory: a start that cannot journal does not start
+      }
       DvmServer server = new DvmServer(home, endpoint, dvm);
       endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
       String tcp =

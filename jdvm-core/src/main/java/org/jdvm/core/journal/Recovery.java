@@ -51,7 +51,7 @@ public final class Recovery {
       boolean tornDown) {}
 
   /** Refused: the files cannot be made into a state (another build's vocabulary, a gap). */
-  public static final class Unrecoverable extends RuntimeException {
+  public static final class Unrecoverable extends IllegalStateException {
     public Unrecoverable(String message) {
       super(message);
     }

@@ -141,6 +141,21 @@ class JournalTest {
   }
 
   @Test
+  void aJournalWhoseStartIsLostIsRefusedWithAMessageNotMisread() throws Exception {
+    Core core = new Core(CONFIG);
+    try (Journal j = open(core, RecoveredJournal.fresh(CONFIG))) {
+      work(core, j);
+      j.snapshot();
+      run(core, j, new Request.RegisterTool(new RequestId(++request), null));
+    }
+    Files.delete(only("snapshot-"));
+    Files.delete(dir.resolve("journal-0.log"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> RecoveredJournal.read(dir, CONFIG))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("the state before it is lost");
+  }
+
+  @Test
   void aCleanStopLeavesNothingToRecover() throws IOException {
     Core core = new Core(CONFIG);
     Journal j = open(core, RecoveredJournal.fresh(CONFIG));

@@ -8,6 +8,7 @@ import org.jdvm.client.Job;
 import org.jdvm.client.JobEnd;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
+import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.json.Json;
 
 /**
@@ -34,7 +35,7 @@ final class Reattach {
     try {
       return job.awaitEnd().exitCode();
     } catch (PmixException e) {
-      if (!client.disconnected().isDone()) {
+      if (!lost(client, e)) {
         throw e;
       }
     }
@@ -72,6 +73,18 @@ final class Reattach {
             + job.nspace()
             + "'s end is unknown");
     return Main.EXIT_FAILURE;
+  }
+
+  /**
+   * Whether the job's wait failed because the connection is gone. The job's future may fail a
+   * moment before the client marks itself disconnected, so a lost-connection status counts too.
+   */
+  private static boolean lost(JdvmClient client, PmixException e) {
+    int s = e.status();
+    return client.disconnected().isDone()
+        || s == PmixStatus.ERR_LOST_CONNECTION_TO_SERVER
+        || s == PmixStatus.ERR_LOST_CONNECTION
+        || s == PmixStatus.ERR_UNREACH;
   }
 
   /** Waits on a reconnected client; {@code null} if its connection is lost too. */

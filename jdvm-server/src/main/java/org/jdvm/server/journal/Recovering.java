@@ -1,7 +1,6 @@
 package org.jdvm.server.journal;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -111,17 +110,17 @@ public final class Recovering {
       }
     }
     List<Effect> again = new ArrayList<>();
-    Set<String> relaunching = new HashSet<>();
+    Set<String> relaunching = Set.of(); // the embedded default launches nothing again
     for (Effect e : r.undispatched()) {
       switch (e) {
         // Their clients' connections died with the controller: nobody to tell.
         case Effect.Reply x -> {}
         case Effect.NotifyProc x -> {}
         case Effect.AddNodes x -> {}
-        case Effect.LaunchProcs l -> {
-          relaunching.add(l.namespace());
-          again.add(l);
-        }
+        // On the embedded default the agents died with the controller and cannot say whether they
+        // started the processes; launching again could run a program twice, so the launch failed
+        // (Reconciliation). An agent that outlives the controller knows, and takes it at most once.
+        case Effect.LaunchProcs l -> {}
         default -> again.add(e);
       }
     }

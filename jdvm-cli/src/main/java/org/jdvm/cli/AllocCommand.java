@@ -13,7 +13,6 @@ import org.jdvm.client.AllocationResult;
 import org.jdvm.client.Event;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.Job;
-import org.jdvm.client.JobEnd;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.Role;
@@ -251,8 +250,7 @@ public final class AllocCommand implements Runnable {
       } catch (PmixException e) {
         return RunCommand.spawnRefused(e, command, out, err);
       }
-      JobEnd end = job.awaitEnd();
-      return end.exitCode();
+      return Reattach.awaitEnd(dvm, client, job, OutputHandler.STDIO, err);
     }
 
     private void event(Event e) {

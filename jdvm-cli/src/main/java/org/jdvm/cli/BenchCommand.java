@@ -85,6 +85,14 @@ public final class BenchCommand implements Callable<Integer> {
               + " 10,100,1000).")
   List<Integer> agents;
 
+  @Option(
+      names = "--fsync",
+      paramLabel = "POLICY",
+      description =
+          "The bench DVM's journal: interval (default), always, never, or off (no journal), to"
+              + " measure what the journal costs.")
+  String fsync = "interval";
+
   private final PrintStream out = System.out;
   private final PrintStream progress = System.err;
 
@@ -117,7 +125,10 @@ public final class BenchCommand implements Callable<Integer> {
       return Main.EXIT_OK;
     }
     List<Row> rows = new ArrayList<>();
-    try (DvmServer server = DvmServer.start(DvmConfig.embedded("bench", 4, 16, 8, home))) {
+    DvmConfig config =
+        DvmConfig.embedded("bench", 4, 16, 8, home)
+            .withFsync(org.jdvm.server.journal.FsyncPolicy.parse(fsync));
+    try (DvmServer server = DvmServer.start(config)) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
       rows.add(spawnLatency(contact));
       for (int clients : new int[] {1, 8, 32}) {

@@ -30,6 +30,14 @@ public final class DvmOptions {
     return JdvmClient.connector().dvm(dvm).dir(dir).output(output).connect();
   }
 
+  /**
+   * Connects again as the tool {@code namespace} (after the DVM's controller died and a recovered
+   * DVM keeps the namespace for its client: docs/journal.md "Clients").
+   */
+  public JdvmClient reconnect(String namespace, OutputHandler output) throws PmixException {
+    return JdvmClient.connector().dvm(dvm).dir(dir).namespace(namespace).output(output).connect();
+  }
+
   /** Connects as the scheduler, with the credential in the DVM's directory. */
   public JdvmClient connectAsScheduler() throws PmixException {
     return JdvmClient.connector()

@@ -251,7 +251,13 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       }
       client.forwardStdin(in, new Proc(job.nspace(), rank));
     }
-    int exitCode = job.awaitEnd().exitCode();
+    int exitCode;
+    try {
+      exitCode = Reattach.awaitEnd(dvm, client, job, OutputHandler.STDIO, err);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      exitCode = Main.EXIT_FAILURE;
+    }
     closeStdin(stdinChannel);
     return exitCode;
   }

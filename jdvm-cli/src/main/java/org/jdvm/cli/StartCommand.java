@@ -22,6 +22,7 @@ import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
+import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.remote.AgentHub;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.RemoteHosts;
@@ -87,6 +88,15 @@ public final class StartCommand implements Callable<Integer> {
           "Set one of the core's limits (repeatable): procs-per-spawn, live-procs, apps-per-spawn,"
               + " nodes-in-dvm, nodes-per-request, live-allocations, pending-asks-per-requester.")
   List<String> limits = new ArrayList<>();
+
+  @Option(
+      names = "--fsync",
+      paramLabel = "POLICY",
+      description =
+          "When the journal forces its writes to the disk: interval (default: every 100 ms),"
+              + " always (before each batch's effects), never; off: no journal. See"
+              + " docs/journal.md.")
+  String fsync = "interval";
 
   @Option(
       names = "--name",
@@ -209,7 +219,10 @@ public final class StartCommand implements Callable<Integer> {
             ? DvmConfig.embedded(
                 n, nodes != null ? nodes : 4, slots != null ? slots : 2, spareNodes, home)
             : DvmConfig.embedded(n, 1, 1, 0, home).withStartupNodes(slurm.nodes());
-    return base.withScheduler(kind).without(disabled).limitedBy(limits());
+    return base.withScheduler(kind)
+        .without(disabled)
+        .limitedBy(limits())
+        .withFsync(FsyncPolicy.parse(fsync));
   }
 
   /** {@code --limit NAME=N} applied, in order, over the defaults. */

@@ -1,5 +1,6 @@
 package org.jdvm.core;
 
+import java.util.List;
 import org.jdvm.core.Report.LaunchFailed;
 import org.jdvm.core.Report.NodeLost;
 import org.jdvm.core.Report.ProcExited;
@@ -32,6 +33,7 @@ import org.jdvm.core.job.Launches;
 import org.jdvm.core.job.Registration;
 import org.jdvm.core.job.RequesterRejection;
 import org.jdvm.core.job.Requesters;
+import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.lifecycle.Departures;
 import org.jdvm.core.lifecycle.DvmTeardown;
 import org.jdvm.core.lifecycle.Lifecycle;
@@ -43,6 +45,7 @@ import org.jdvm.core.state.Check;
 import org.jdvm.core.state.State;
 import org.jdvm.core.state.StateDigest;
 import org.jdvm.core.state.StateQueries;
+import org.jdvm.core.state.StateSnapshot;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.Proc;
 
@@ -60,8 +63,82 @@ public final class Core {
   private long lastNowNs = Long.MIN_VALUE;
 
   public Core(CoreConfig config) {
-    this.state = new State(config);
+    this(new State(config));
+  }
+
+  private Core(State state) {
+    this.state = state;
     this.queries = new StateQueries(state);
+  }
+
+  /**
+   * A core whose state is read from a {@link #snapshot()} (docs/journal.md). Replay the changes
+   * journaled after it with {@link #replay}.
+   *
+   * @throws org.jdvm.core.journal.Bytes.Corrupt if the bytes are not a snapshot of a state
+   */
+  public static Core restore(CoreConfig config, byte[] snapshot) {
+    Bytes.In in = new Bytes.In(snapshot);
+    Core core = new Core(StateSnapshot.read(config, in));
+    core.lastNowNs = in.i64();
+    in.expectEnd();
+    return core;
+  }
+
+  /**
+   * The whole state as bytes, with the last time the core saw, for {@link #restore}. Pure; costs
+   * time and memory in proportion to the state, not to its history.
+   */
+  public byte[] snapshot() {
+    Bytes.Out out = new Bytes.Out(1 << 16);
+    StateSnapshot.write(state, out);
+    out.i64(lastNowNs);
+    return out.toByteArray();
+  }
+
+  /**
+   * Replays journaled changes through the one mutator, as recovery does: the changes a {@link
+   * #handle} at {@code nowNs} returned, in order. Nothing is decided and no effect is produced; a
+   * change whose preconditions do not hold throws, and the state can no longer be trusted.
+   */
+  public void replay(List<Change> changes, long nowNs) {
+    Check.state(nowNs >= lastNowNs, "time went backwards", nowNs + " < " + lastNowNs);
+    lastNowNs = nowNs;
+    for (Change c : changes) {
+      state.apply(c);
+    }
+  }
+
+  /**
+   * The ask to the scheduler of every request still waiting for it, as it was first made: after a
+   * restart the shell asks again, and the scheduler answers an ask it already answered with the
+   * same answer (docs/journal.md "Recovery").
+   */
+  public List<Effect.AskScheduler> pendingAsks() {
+    List<Effect.AskScheduler> out = new java.util.ArrayList<>();
+    for (org.jdvm.core.state.Ask a : state.asks().all()) {
+      AskTerms t = a.terms();
+      var alloc = a.kind() == AskKind.NEW ? null : state.allocations().byAllocId(t.allocId());
+      String schedulerAllocId = alloc == null ? null : alloc.schedulerAllocId();
+      out.add(
+          new Effect.AskScheduler(
+              a.askId(),
+              org.jdvm.core.alloc.Asking.askedAs(a.kind(), schedulerAllocId),
+              t.allocId(),
+              schedulerAllocId,
+              t.nodeCount(),
+              t.nodeNames(),
+              t.timeLimitSeconds(),
+              t.warnTimeoutSeconds(),
+              t.required(),
+              t.lendSeconds()));
+    }
+    return out;
+  }
+
+  /** The DVM time of the last command handled or replayed ({@code Long.MIN_VALUE} if none). */
+  public long lastNowNs() {
+    return lastNowNs;
   }
 
   /**

@@ -1,9 +1,12 @@
 package org.jdvm.server;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.jdvm.core.Command;
@@ -13,6 +16,10 @@ import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.server.controller.Controller;
+import org.jdvm.server.journal.FsyncPolicy;
+import org.jdvm.server.journal.Journal;
+import org.jdvm.server.journal.RecoveredJournal;
+import org.jdvm.server.journal.Recovering;
 import org.jdvm.server.node.Cleanup;
 import org.jdvm.server.node.LocalNodeAgent;
 import org.jdvm.server.node.NodeAgent;
@@ -40,7 +47,10 @@ public final class Dvm implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server");
 
   private final DvmConfig config;
-  private final LongSupplier clockNs = System::nanoTime;
+  private final LongSupplier clockNs;
+  private final RecoveredJournal recovered;
+  private final Journal journal;
+  private final Set<String> awaitingReattach = ConcurrentHashMap.newKeySet();
   private final ProcessHost host = new ProcessHost();
   private final SchedulerPort scheduler;
   private final NodeRegistry nodes;
@@ -50,13 +60,32 @@ public final class Dvm implements AutoCloseable {
   private final AgentHub hub;
   private volatile boolean closed;
 
-  private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment, AgentHub hub) {
+  private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment, AgentHub hub)
+      throws IOException {
     this.hub = hub;
     this.config = config;
     this.environment = environment;
+    CoreConfig coreConfig =
+        CoreConfig.of(config.name(), config.startupNodes())
+            .without(config.disabledFeatures())
+            .limitedBy(config.limits());
+    boolean journaling = config.fsync() != FsyncPolicy.OFF;
+    this.recovered =
+        journaling
+            ? RecoveredJournal.read(journalDir(config), coreConfig)
+            : RecoveredJournal.fresh(coreConfig);
+    if (recovered.found() && !recovered.core().config().equals(coreConfig)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "journal: recovering with the configuration the journal was written under ("
+              + recovered.core().config().startupPool().size()
+              + " start-up nodes), not this start's options");
+    }
+    long offsetNs = clockOffsetNs(recovered);
+    this.clockNs = () -> System.nanoTime() + offsetNs;
     this.scheduler =
         switch (config.scheduler()) {
-          case EMBEDDED -> new EmbeddedSchedulerPort(config.spareNodes(), clockNs);
+          case EMBEDDED -> Recovering.embeddedScheduler(recovered, config.spareNodes(), clockNs);
           case SLURM ->
               new SlurmSchedulerPort(
                   SlurmSchedulerPort.systemCommands(Map.of()),
@@ -78,10 +107,6 @@ public final class Dvm implements AutoCloseable {
               }
               return new LocalNodeAgent(name, host, shellRef[0], cleanup);
             });
-    CoreConfig coreConfig =
-        CoreConfig.of(config.name(), config.startupNodes())
-            .without(config.disabledFeatures())
-            .limitedBy(config.limits());
     Controller[] controllerRef = new Controller[1];
     this.shell =
         new Shell(
@@ -92,8 +117,42 @@ public final class Dvm implements AutoCloseable {
             c -> controllerRef[0].submit(c),
             config.shrinkGraceMillis());
     shellRef[0] = shell;
-    this.controller = new Controller(new Core(coreConfig), clockNs, shell, this::fatal);
+    Core core = recovered.core();
+    this.controller = new Controller(core, clockNs, shell, this::fatal);
     controllerRef[0] = controller;
+    this.journal =
+        journaling
+            ? new Journal(
+                journalDir(config),
+                config.fsync(),
+                Journal.DEFAULT_SNAPSHOT_EVERY,
+                core,
+                core.config(),
+                recovered)
+            : null;
+    if (journal != null) {
+      controller.journal(journal);
+    }
+    if (journal != null && scheduler instanceof EmbeddedSchedulerPort port) {
+      port.persistWith((saved, answers) -> journal.notes(Recovering.notes(saved, answers)));
+    }
+  }
+
+  /** Where the journal lies: {@code journal/} in the DVM's directory (docs/journal.md). */
+  public static Path journalDir(DvmConfig config) {
+    return config.home().resolve("journal");
+  }
+
+  /**
+   * Carries the DVM's clock across the outage: it resumes where the journal left it, plus the wall
+   * time that passed meanwhile, so time limits go on counting while the controller is away.
+   */
+  private static long clockOffsetNs(RecoveredJournal r) {
+    if (!r.found() || r.nowNs() == Long.MIN_VALUE) {
+      return 0;
+    }
+    long awayMs = Math.max(0, System.currentTimeMillis() - r.wallMillis());
+    return r.nowNs() + awayMs * 1_000_000L - System.nanoTime();
   }
 
   /** Starts a DVM: agents of the start-up nodes, the scheduler, the controller thread. */
@@ -107,14 +166,29 @@ public final class Dvm implements AutoCloseable {
    */
   public static Dvm start(
       DvmConfig config, PeerGateway gateway, LaunchEnvironment environment, AgentHub hub) {
-    Dvm dvm = new Dvm(config, gateway, environment, hub);
+    Dvm dvm;
+    try {
+      dvm = new Dvm(config, gateway, environment, hub);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot open the journal: " + e.getMessage(), e);
+    }
     if (hub != null) {
       hub.onLost(n -> dvm.controller.submit(new Report.NodeLost(n)));
     }
     config.startupNodes().forEach(n -> dvm.nodes.add(n.name()));
     dvm.scheduler.start(
         new SchedulerBridge(dvm.controller::submit, dvm.clockNs, dvm::endProcessesOn));
+    List<Command> reconcile = List.of();
+    if (dvm.recovered.found()) {
+      reconcile =
+          Recovering.resume(
+              dvm.recovered, dvm.nodes, dvm.shell, dvm.scheduler, dvm.awaitingReattach);
+    }
     dvm.controller.start();
+    reconcile.forEach(dvm.controller::submit);
+    if (!dvm.awaitingReattach.isEmpty()) {
+      Recovering.departUnlessReattached(dvm.awaitingReattach, dvm.controller::submit);
+    }
     LOG.log(
         System.Logger.Level.INFO,
         "dvm="
@@ -227,6 +301,25 @@ public final class Dvm implements AutoCloseable {
     return hub;
   }
 
+  /**
+   * After a restart, a tool or scheduler namespace whose client has not connected again yet: a
+   * client that connects asking for it gets it back (and nothing else does) until the grace period
+   * ends. Returns whether {@code namespace} was waiting and is now taken.
+   */
+  public boolean reattach(String namespace) {
+    return awaitingReattach.remove(namespace);
+  }
+
+  /** The first request id the endpoint may mint: above every id the journal knows. */
+  public long firstRequestId() {
+    return journal == null ? 1 : journal.lastRequestId() + 1;
+  }
+
+  /** What the start found in the journal. */
+  public RecoveredJournal recovered() {
+    return recovered;
+  }
+
   /** The DVM's monotonic clock. */
   public LongSupplier clock() {
     return clockNs;
@@ -251,7 +344,10 @@ public final class Dvm implements AutoCloseable {
       return;
     }
     closed = true;
-    controller.teardown(10_000);
+    Outcome teardown = controller.teardown(10_000);
+    if (journal != null) {
+      journal.close(teardown != null);
+    }
     shell.close();
     if (hub != null) {
       hub.close();

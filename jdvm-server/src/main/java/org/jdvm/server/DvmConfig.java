@@ -8,6 +8,7 @@ import java.util.Set;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.scheduler.NodeGrant;
 
 /**
@@ -21,6 +22,7 @@ import org.jdvm.server.scheduler.NodeGrant;
  * @param home the DVM's directory: contact file, secrets, log, scratch
  * @param shrinkGraceMillis how long processes on a departing node get between TERM and KILL
  * @param limits what clients may make the core hold ({@link Limits#DEFAULT} unless set)
+ * @param fsync when the journal forces its writes to the disk
  */
 public record DvmConfig(
     String name,
@@ -30,7 +32,8 @@ public record DvmConfig(
     Set<Feature> disabledFeatures,
     Path home,
     long shrinkGraceMillis,
-    Limits limits) {
+    Limits limits,
+    FsyncPolicy fsync) {
   /** Which scheduler a DVM uses. */
   public enum SchedulerKind {
     EMBEDDED,
@@ -46,6 +49,7 @@ public record DvmConfig(
     disabledFeatures = Set.copyOf(disabledFeatures);
     Objects.requireNonNull(home, "home");
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(fsync, "fsync");
   }
 
   /**
@@ -62,37 +66,99 @@ public record DvmConfig(
       pool.add(new NodeGrant("node" + (nodes + i), slots));
     }
     return new DvmConfig(
-        name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 2000, Limits.DEFAULT);
+        name,
+        start,
+        pool,
+        SchedulerKind.EMBEDDED,
+        Set.of(),
+        home,
+        2000,
+        Limits.DEFAULT,
+        FsyncPolicy.INTERVAL);
   }
 
   public DvmConfig withName(String n) {
     return new DvmConfig(
-        n, startupNodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis, limits);
+        n,
+        startupNodes,
+        spareNodes,
+        scheduler,
+        disabledFeatures,
+        home,
+        shrinkGraceMillis,
+        limits,
+        fsync);
   }
 
   public DvmConfig withScheduler(SchedulerKind kind) {
     return new DvmConfig(
-        name, startupNodes, spareNodes, kind, disabledFeatures, home, shrinkGraceMillis, limits);
+        name,
+        startupNodes,
+        spareNodes,
+        kind,
+        disabledFeatures,
+        home,
+        shrinkGraceMillis,
+        limits,
+        fsync);
   }
 
   public DvmConfig without(Set<Feature> features) {
     return new DvmConfig(
-        name, startupNodes, spareNodes, scheduler, features, home, shrinkGraceMillis, limits);
+        name,
+        startupNodes,
+        spareNodes,
+        scheduler,
+        features,
+        home,
+        shrinkGraceMillis,
+        limits,
+        fsync);
   }
 
   public DvmConfig withShrinkGrace(long millis) {
     return new DvmConfig(
-        name, startupNodes, spareNodes, scheduler, disabledFeatures, home, millis, limits);
+        name, startupNodes, spareNodes, scheduler, disabledFeatures, home, millis, limits, fsync);
+  }
+
+  /** With this journal fsync policy (docs/journal.md "Durability"). */
+  public DvmConfig withFsync(FsyncPolicy policy) {
+    return new DvmConfig(
+        name,
+        startupNodes,
+        spareNodes,
+        scheduler,
+        disabledFeatures,
+        home,
+        shrinkGraceMillis,
+        limits,
+        policy);
   }
 
   public DvmConfig limitedBy(Limits l) {
     return new DvmConfig(
-        name, startupNodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis, l);
+        name,
+        startupNodes,
+        spareNodes,
+        scheduler,
+        disabledFeatures,
+        home,
+        shrinkGraceMillis,
+        l,
+        fsync);
   }
 
   /** The same configuration with these start-up nodes (a Slurm allocation's, say). */
   public DvmConfig withStartupNodes(List<NodeSpec> nodes) {
     return new DvmConfig(
-        name, nodes, spareNodes, scheduler, disabledFeatures, home, shrinkGraceMillis, limits);
+        name,
+        nodes,
+        spareNodes,
+        scheduler,
+        disabledFeatures,
+        home,
+        shrinkGraceMillis,
+        limits,
+        fsync);
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.server.home.DvmHome;
+import org.jdvm.server.journal.RecoveredJournal;
 import org.jdvm.server.pmix.PmixEndpoint;
 import org.jdvm.server.remote.AgentHub;
 import org.jdvm.server.remote.HostList;
@@ -57,6 +58,13 @@ public final class DvmServer implements AutoCloseable {
    */
   public static DvmServer start(DvmConfig config, RemoteHosts remote) throws IOException {
     DvmHome home = DvmHome.claim(config.home());
+    String journaled = RecoveredJournal.journaledName(Dvm.journalDir(config));
+    if (journaled != null && !journaled.equals(config.name())) {
+      // A DVM recovered from its journal keeps the name its namespaces were minted under.
+      LOG.log(
+          System.Logger.Level.INFO, "dvm=" + journaled + " recovering (not " + config.name() + ")");
+      config = config.withName(journaled);
+    }
     PmixEndpoint endpoint = null;
     AgentHub hub = null;
     try {
@@ -73,7 +81,12 @@ public final class DvmServer implements AutoCloseable {
               home.dir().resolve(DvmHome.CONTACT).toString(),
               home.tmp().toString(),
               home.credentials());
-      Dvm dvm = Dvm.start(config, endpoint, environment, hub);
+      Dvm dvm;
+      try {
+        dvm = Dvm.start(config, endpoint, environment, hub);
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause(); // the journal's directory: a start that cannot journal does not start
+      }
       DvmServer server = new DvmServer(home, endpoint, dvm);
       endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
       String tcp =
@@ -123,15 +136,7 @@ public final class DvmServer implements AutoCloseable {
               remote.progress());
       pool.addAll(HostStart.run(hub, rest, home.credentials()));
     }
-    return new DvmConfig(
-        config.name(),
-        pool,
-        config.spareNodes(),
-        config.scheduler(),
-        config.disabledFeatures(),
-        config.home(),
-        config.shrinkGraceMillis(),
-        config.limits());
+    return config.withStartupNodes(pool);
   }
 
   public Dvm dvm() {

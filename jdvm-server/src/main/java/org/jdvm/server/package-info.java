@@ -11,6 +11,9 @@
  * <p>Invariants: only the controller thread touches the core; every other thread submits commands
  * or read-only queries and executes effects. Start order is directory, endpoint, DVM, serve,
  * publish (a DVM across hosts starts its agents and waits for all to join before the DVM); stop
- * order is the reverse, with the DVM's teardown (spec §8.2.1.9.1 trigger 2) first.
+ * order is the reverse, with the DVM's teardown (spec §8.2.1.9.1 trigger 2) first. Every change is
+ * journaled in {@code DIR/journal/} before its effects run ({@code journal}); a start on a
+ * directory whose DVM died recovers from it before its controller runs, and a clean stop removes it
+ * (docs/journal.md).
  */
 package org.jdvm.server;

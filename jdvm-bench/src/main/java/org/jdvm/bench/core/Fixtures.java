@@ -51,8 +51,13 @@ final class Fixtures {
     return new RequestId(++request);
   }
 
+  /** Told of every command and its outcome (the journal benchmark journals them). */
+  java.util.function.BiConsumer<Command, Outcome> observer = (c, o) -> {};
+
   Outcome handle(Command c) {
-    return core.handle(c, 0);
+    Outcome o = core.handle(c, 0);
+    observer.accept(c, o);
+    return o;
   }
 
   String tool() {

@@ -48,7 +48,7 @@ public final class Asking {
   }
 
   /** What the scheduler is asked for: the ask's kind, or NEW when it knows no such allocation. */
-  static AskKind askedAs(AskKind kind, String schedulerAllocId) {
+  public static AskKind askedAs(AskKind kind, String schedulerAllocId) {
     boolean forMore = kind == AskKind.EXTEND || kind == AskKind.REAQUIRE;
     return forMore && schedulerAllocId == null ? AskKind.NEW : kind;
   }

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -101,6 +102,26 @@ public final class AllocationTable {
     if (deadlineNs != null) {
       deadlines.add(a);
     }
+  }
+
+  Map<String, Allocation> bySchedulerId() {
+    return bySchedulerId;
+  }
+
+  /** Adds an allocation read from a snapshot, with its deadline. */
+  void restore(Allocation a, Long deadlineNs) {
+    Check.state(byId.putIfAbsent(a.allocId(), a) == null, "allocation id reused", a);
+    Check.state(bySession.putIfAbsent(a.sessionId(), a) == null, "session id reused", a);
+    if (a.allocReqId() != null) {
+      Check.state(byReqId.putIfAbsent(a.allocReqId(), a) == null, "request id reused", a);
+    }
+    setDeadline(a, deadlineNs);
+  }
+
+  /** The scheduler-id index and the session counter of a snapshot. */
+  void restore(Map<String, Allocation> schedulerIds, long lastSession) {
+    bySchedulerId.putAll(schedulerIds);
+    lastMintedSessionId = lastSession;
   }
 
   long lastMintedSessionId() {

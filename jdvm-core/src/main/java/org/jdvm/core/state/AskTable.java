@@ -70,6 +70,11 @@ public final class AskTable {
     }
   }
 
+  void restoreLastAskId(long last) {
+    Check.state(last >= lastAskId, "an ask above the last ask id", last);
+    lastAskId = last;
+  }
+
   long lastAskId() {
     return lastAskId;
   }

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Set;
 import org.jdvm.core.JobKind;
 
@@ -135,6 +136,33 @@ public final class JobTable {
         parent.retiredChildren = 0;
       }
     }
+  }
+
+  long lastMinted() {
+    return lastMinted;
+  }
+
+  Set<String> retiredChosenNames() {
+    return retiredChosenNames;
+  }
+
+  ArrayDeque<Job> retirableQueue() {
+    return retirable;
+  }
+
+  /** Fills an empty table from a snapshot, indexes and counters as they were. */
+  void restore(List<Job> table, List<String> retiredChosen, List<Job> queue, long minted) {
+    Check.state(byNamespace.isEmpty(), "restored into a used job table");
+    for (Job j : table) {
+      Check.state(byNamespace.putIfAbsent(j.namespace(), j) == null, "namespace reused", j);
+      if (j.kind() == JobKind.SCHEDULER && j.live()) {
+        Check.state(scheduler == null, "a second live scheduler", j);
+        scheduler = j;
+      }
+    }
+    retiredChosenNames.addAll(retiredChosen);
+    retirable.addAll(queue);
+    lastMinted = minted;
   }
 
   private long mintedNumber(String namespace) {

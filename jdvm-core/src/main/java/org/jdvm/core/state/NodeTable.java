@@ -40,6 +40,20 @@ public final class NodeTable {
     return slotsInUse;
   }
 
+  long joinSeq() {
+    return joinSeq;
+  }
+
+  /** Adds a node read from a snapshot; its pool is restored separately. */
+  void restore(Node node) {
+    Check.state(byName.putIfAbsent(node.name(), node) == null, "node twice", node.name());
+  }
+
+  void restoreCounters(long lastJoinSeq, long inUse) {
+    joinSeq = lastJoinSeq;
+    slotsInUse = inUse;
+  }
+
   void add(NodeSpec spec, Origin origin, boolean controller) {
     Check.state(!byName.containsKey(spec.name()), "node joined the DVM twice", spec.name());
     Node node = new Node(spec.name(), spec.slots(), origin, controller);

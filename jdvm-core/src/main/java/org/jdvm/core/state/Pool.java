@@ -2,6 +2,7 @@ package org.jdvm.core.state;
 
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -34,6 +35,20 @@ public final class Pool {
 
   public long freeSlots() {
     return freeSlots;
+  }
+
+  /** Fills an empty pool from a snapshot, in the orders it had. */
+  void restore(List<Node> members, List<Node> withRoom, long free) {
+    Check.state(nodes.isEmpty(), "restored into a used pool", sessionId);
+    for (Node n : members) {
+      Check.state(nodes.add(n), "node in a pool twice", n.name());
+      Check.state(n.pool == null, "node in two pools", n.name());
+      n.pool = this;
+    }
+    for (Node n : withRoom) {
+      Check.state(nodes.contains(n) && withFreeSlots.add(n), "room on a node not here", n.name());
+    }
+    freeSlots = free;
   }
 
   void add(Node node) {

@@ -32,6 +32,17 @@ public final class State {
     this.mutator = new Mutator(this);
   }
 
+  private State(CoreConfig config, boolean empty) {
+    this.config = config;
+    this.jobs = new JobTable(config.dvmName());
+    this.mutator = new Mutator(this);
+  }
+
+  /** A state with nothing in it, not even the start-up pool: what a snapshot is read into. */
+  static State empty(CoreConfig config) {
+    return new State(config, true);
+  }
+
   /** The one mutator: applies a change, failing loudly if its preconditions do not hold. */
   public void apply(Change change) {
     Check.state(!tornDown, "a change after teardown", change);

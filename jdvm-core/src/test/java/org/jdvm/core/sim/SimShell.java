@@ -38,7 +38,7 @@ import org.jdvm.pmix.PmixStatus;
  * </ul>
  */
 final class SimShell {
-  final Core core;
+  Core core;
   long nowNs;
   final Set<RequestId> issued = new HashSet<>();
   final Map<RequestId, Integer> replies = new HashMap<>();
@@ -54,6 +54,15 @@ final class SimShell {
   int commands;
   final Map<String, Integer> stats = new java.util.TreeMap<>();
 
+  /** With crashes: the journal, the source of crash decisions, and what the crashes did. */
+  SimJournal durable;
+
+  java.util.Random crashRnd;
+  int crashPercent;
+  final Map<String, Integer> crashes = new java.util.TreeMap<>();
+  final Set<RequestId> failedVisibly = new HashSet<>();
+  private boolean redelivering;
+
   SimShell(Core core, List<NodeSpec> schedulerPool) {
     this.core = core;
     for (NodeSpec n : schedulerPool) {
@@ -65,8 +74,8 @@ final class SimShell {
   Outcome run(Command command) {
     commands++;
     boolean request = command instanceof Request;
-    String before = request ? StateDigest.of(CoreInternals.state(core)) : null;
-    if (command instanceof Request r && !issued.add(r.requestId())) {
+    String before = request || durable != null ? StateDigest.of(CoreInternals.state(core)) : null;
+    if (command instanceof Request r && !issued.add(r.requestId()) && !redelivering) {
       throw new AssertionError("the simulation reused request id " + r.requestId());
     }
     Outcome o = core.handle(command, nowNs);
@@ -82,11 +91,145 @@ final class SimShell {
       }
     }
     checkPlacements(o);
+    if (durable != null && SimJournal.journaled(o)) {
+      return journaledRun(command, o, before);
+    }
     for (Effect e : o.effects()) {
       execute(e);
     }
     StateInvariants.verify(CoreInternals.state(core));
     return o;
+  }
+
+  /** The crash points of docs/journal.md, in the order a batch passes them. */
+  enum CrashPoint {
+    BEFORE_WRITE,
+    TORN_WRITE,
+    AFTER_WRITE,
+    MID_DISPATCH,
+    DURING_SNAPSHOT
+  }
+
+  /**
+   * Journals the outcome before executing its effects, as the controller does, and now and then
+   * crashes the controller at one of the points, recovers from what was written, and checks that
+   * the recovered state is the state the journal promised.
+   */
+  private Outcome journaledRun(Command command, Outcome o, String before) {
+    CrashPoint crash =
+        crashRnd.nextInt(100) < crashPercent
+            ? CrashPoint.values()[crashRnd.nextInt(CrashPoint.DURING_SNAPSHOT.ordinal())]
+            : null;
+    String beforeDigest = before != null ? before : null;
+    if (crash == CrashPoint.BEFORE_WRITE || crash == CrashPoint.TORN_WRITE) {
+      if (crash == CrashPoint.TORN_WRITE) {
+        durable.append(o, nowNs, crashRnd.nextInt(durable.lastBatchLength(o, nowNs)));
+      }
+      // The batch never became durable: recovery must give the state before the command, and the
+      // command comes again (an agent re-reports; a client whose connection broke asks again).
+      crashAndRecover(crash, beforeDigest, 0);
+      redelivering = true;
+      try {
+        commands--;
+        return run(command);
+      } finally {
+        redelivering = false;
+      }
+    }
+    String after = StateDigest.of(CoreInternals.state(core));
+    durable.append(o, nowNs, -1);
+    if (crash == CrashPoint.AFTER_WRITE) {
+      crashAndRecover(crash, after, 0);
+      return o;
+    }
+    List<Effect> effects = o.effects();
+    int executed = crash == CrashPoint.MID_DISPATCH ? crashRnd.nextInt(effects.size() + 1) : -1;
+    for (int i = 0; i < effects.size(); i++) {
+      if (i == executed) {
+        crashAndRecover(crash, after, executed);
+        return o;
+      }
+      execute(effects.get(i));
+    }
+    if (executed == effects.size()) {
+      crashAndRecover(crash, after, executed);
+      return o;
+    }
+    durable.dispatched();
+    StateInvariants.verify(CoreInternals.state(core));
+    if (durable.snapshotDue()) {
+      if (crashRnd.nextInt(4) == 0) {
+        crash = CrashPoint.DURING_SNAPSHOT; // one snapshot in four is damaged
+      }
+      durable.snapshot(core, nowNs, crash == CrashPoint.DURING_SNAPSHOT ? crashRnd : null);
+      if (crash == CrashPoint.DURING_SNAPSHOT) {
+        crashAndRecover(crash, after, 0);
+      }
+    }
+    return o;
+  }
+
+  /**
+   * The controller dies: every client loses its connection (its unanswered requests failed
+   * visibly), the core is rebuilt from the journal alone, its state must equal {@code expected},
+   * and the effects the journal holds as not dispatched are executed again — the world (agents, the
+   * scheduler) takes each at most once; replies and events are for connections that are gone.
+   */
+  private void crashAndRecover(CrashPoint point, String expected, int alreadyExecuted) {
+    crashes.merge(point.name(), 1, Integer::sum);
+    for (RequestId id : issued) {
+      if (!replies.containsKey(id)) {
+        failedVisibly.add(id);
+      }
+    }
+    var result = durable.recover(core);
+    core = result.core();
+    String got = StateDigest.of(CoreInternals.state(core));
+    if (!got.equals(expected)) {
+      throw new AssertionError(
+          "recovery after a crash " + point + " gave another state:\n" + diff(expected, got));
+    }
+    StateInvariants.verify(CoreInternals.state(core));
+    // Each effect reaches the world at most once: an agent or scheduler knows what it already
+    // did (a launch by namespace and rank, an ask by id), here by the effect's place in its batch.
+    List<Effect> again = result.undispatched();
+    if (Boolean.getBoolean("jdvm.sim.debug")) {
+      System.out.println(
+          "crash "
+              + point
+              + " at command "
+              + commands
+              + " undispatched="
+              + again
+              + " skip="
+              + alreadyExecuted);
+    }
+    for (int i = alreadyExecuted; i < again.size(); i++) {
+      executeAgain(again.get(i));
+    }
+    if (!again.isEmpty()) {
+      durable.dispatched(); // as the server's first write after a recovery does
+    }
+  }
+
+  private static String diff(String want, String got) {
+    String[] w = want.split("\n");
+    String[] g = got.split("\n");
+    for (int i = 0; i < Math.min(w.length, g.length); i++) {
+      if (!w[i].equals(g[i])) {
+        return "want " + w[i] + "\n got  " + g[i];
+      }
+    }
+    return "lengths " + w.length + " vs " + g.length;
+  }
+
+  /** An effect the journal says may not have been executed; replies and events have no client. */
+  private void executeAgain(Effect e) {
+    switch (e) {
+      case Effect.Reply r -> {}
+      case Effect.NotifyProc n -> {}
+      default -> execute(e);
+    }
   }
 
   /** Processes are placed only on nodes of the sessions their job may target. */
@@ -190,6 +333,9 @@ final class SimShell {
   void checkEveryRequestAnswered() {
     for (RequestId id : issued) {
       Integer n = replies.get(id);
+      if (failedVisibly.contains(id) && (n == null || n == 1)) {
+        continue; // its client saw the connection break; the core answered it at most once
+      }
       if (n == null || n != 1) {
         throw new AssertionError("request " + id + " answered " + (n == null ? 0 : n) + " times");
       }

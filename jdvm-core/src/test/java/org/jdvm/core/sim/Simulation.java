@@ -74,8 +74,26 @@ final class Simulation {
     this.shell = new SimShell(new Core(config), spare);
   }
 
+  /**
+   * The same run with a journal, crashing the controller before about {@code crashPercent} in a
+   * hundred journaled commands. Crash decisions come from their own generator, so the commands are
+   * exactly those of the run without crashes.
+   */
+  Simulation(long seed, int crashPercent) {
+    this(seed);
+    shell.durable = new SimJournal(shell.core);
+    shell.crashRnd = new Random(seed * 31 + 7);
+    shell.crashPercent = crashPercent;
+  }
+
   /** Runs {@code steps} random steps, then drains and tears down. */
   void run(int steps) {
+    runSteps(steps);
+    finish();
+  }
+
+  /** The random steps, without the drain. */
+  void runSteps(int steps) {
     send(new Request.RegisterScheduler(rid(), schedulerNs));
     for (int i = 0; i < 4; i++) {
       send(new Request.RegisterTool(rid(), null));
@@ -83,6 +101,10 @@ final class Simulation {
     for (int i = 0; i < steps; i++) {
       step();
     }
+  }
+
+  /** The drain and the teardown. */
+  void finish() {
     drain();
   }
 

@@ -57,6 +57,49 @@ public final class Controller implements AutoCloseable {
 
   private record Stop() implements Task {}
 
+  /**
+   * Where each outcome is written before its effects run, and told when they ran (docs/journal.md).
+   * A failure to write stops the DVM: effects that could not be recovered must not happen.
+   */
+  public interface Journal {
+    Journal NONE =
+        new Journal() {
+          @Override
+          public void record(Command command, Outcome outcome, long nowNs) {}
+
+          @Override
+          public void dispatched() {}
+        };
+
+    /** Before the outcome's effects: write it. */
+    void record(Command command, Outcome outcome, long nowNs);
+
+    /**
+     * Before the effects of everything recorded since the last commit run: make it as durable as
+     * the policy says. One commit may cover several queued commands (group commit).
+     */
+    default void commit() {}
+
+    /** Whether the controller should record the commands waiting in its queue before a commit. */
+    default boolean groupsCommits() {
+      return false;
+    }
+
+    /** After the effects of everything committed were dispatched. */
+    void dispatched();
+  }
+
+  /** A command decided and journaled whose effects wait for the group's commit. */
+  private record Decided(
+      Command command, Outcome outcome, long startNs, CompletableFuture<Outcome> done) {}
+
+  /** At most this many commands share one commit. */
+  private static final int MAX_GROUP = 64;
+
+  private final java.util.ArrayList<Decided> group = new java.util.ArrayList<>();
+
+  private volatile Journal journal = Journal.NONE;
+
   private final Engine core;
   private final LongSupplier clockNs;
   private final EffectSink effects;
@@ -99,6 +142,11 @@ public final class Controller implements AutoCloseable {
     this.effects = effects;
     this.onFatal = onFatal;
     this.thread = new Thread(this::loop, "jdvm-controller");
+  }
+
+  /** Journals every outcome from now on; set before {@link #start}. */
+  public void journal(Journal journal) {
+    this.journal = journal;
   }
 
   public void start() {
@@ -152,11 +200,18 @@ public final class Controller implements AutoCloseable {
         Task task = next();
         boolean goOn =
             switch (task) {
-              case Stop s -> false;
+              case Stop s -> {
+                flushGroup();
+                yield false;
+              }
               case Handle h -> handle(h.command(), h.done());
               case Read<?> r -> {
-                r.run(core.view());
-                yield true;
+                if (flushGroup()) {
+                  r.run(core.view());
+                  yield true;
+                }
+                r.done().completeExceptionally(new IllegalStateException("DVM stopped"));
+                yield false;
               }
             };
         if (!goOn) {
@@ -170,6 +225,10 @@ public final class Controller implements AutoCloseable {
       stop(Failure.of(t), null, t);
     } finally {
       stopped = true;
+      for (Decided d : group) {
+        d.done().completeExceptionally(new IllegalStateException("DVM stopped"));
+      }
+      group.clear();
       dead = true;
       drainAfterStop();
     }
@@ -209,16 +268,72 @@ public final class Controller implements AutoCloseable {
     try {
       outcome = core.handle(command, start);
     } catch (Throwable t) {
+      // What was decided before this command goes out first, in order.
+      boolean flushed = flushGroup();
       Failure kind = Failure.of(t);
-      if (kind.verdict() == Failure.Verdict.STOP) {
+      if (kind.verdict() == Failure.Verdict.STOP || !flushed) {
         done.completeExceptionally(t);
-        stop(kind, command, t);
+        if (flushed) {
+          stop(kind, command, t);
+        }
         return false;
       }
       refuse(kind, command, done, t);
       return true;
     }
     deadlineNs = outcome.nextDeadlineNs();
+    try {
+      journal.record(command, outcome, start);
+    } catch (RuntimeException e) {
+      done.completeExceptionally(e);
+      if (flushGroup()) {
+        stop(Failure.of(e), command, e);
+      }
+      return false;
+    }
+    group.add(new Decided(command, outcome, start, done));
+    if (journal.groupsCommits() && group.size() < MAX_GROUP && queue.peek() instanceof Handle) {
+      return true; // the next command shares this one's commit
+    }
+    return flushGroup();
+  }
+
+  /**
+   * Commits the journal for every command decided since the last commit, then dispatches their
+   * effects in order. Returns false if the commit failed, which stops the DVM: effects that could
+   * not be recovered must not happen.
+   */
+  private boolean flushGroup() {
+    if (group.isEmpty()) {
+      return true;
+    }
+    try {
+      journal.commit();
+    } catch (RuntimeException e) {
+      for (Decided d : group) {
+        d.done().completeExceptionally(e);
+      }
+      Command first = group.get(0).command();
+      group.clear();
+      stop(Failure.of(e), first, e);
+      return false;
+    }
+    for (Decided d : group) {
+      dispatch(d.command(), d.outcome(), d.startNs());
+    }
+    try {
+      journal.dispatched();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "the journal after a dispatch failed", e);
+    }
+    for (Decided d : group) {
+      d.done().complete(d.outcome());
+    }
+    group.clear();
+    return true;
+  }
+
+  private void dispatch(Command command, Outcome outcome, long start) {
     try {
       effects.execute(outcome.effects());
     } catch (RuntimeException e) {
@@ -232,8 +347,6 @@ public final class Controller implements AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "an outcome observer failed", e);
       }
     }
-    done.complete(outcome);
-    return true;
   }
 
   /**

@@ -45,6 +45,11 @@ public final class EmbeddedScheduler {
   private final ArrayDeque<Ask> queue = new ArrayDeque<>();
   private long nextAllocation = 1;
 
+  /** How many answers are remembered, so an ask made again after a DVM restart gets the same. */
+  static final int REMEMBERED_ANSWERS = 4096;
+
+  private final LinkedHashMap<String, SchedulerEvent> answers = new LinkedHashMap<>();
+
   /** A scheduler owning these spare nodes, none of them granted. */
   public EmbeddedScheduler(List<NodeGrant> spareNodes) {
     for (NodeGrant n : spareNodes) {
@@ -56,8 +61,19 @@ public final class EmbeddedScheduler {
 
   // ---- the port ------------------------------------------------------------------------------
 
-  /** Asks for nodes; the answer is a Granted, Refused or Queued event. */
+  /**
+   * Asks for nodes; the answer is a Granted, Refused or Queued event. An ask already answered (the
+   * DVM asks again after a restart, not knowing whether the answer reached it) gets the same answer
+   * again; an ask already waiting in the queue gets nothing new.
+   */
   public List<SchedulerEvent> ask(Ask ask, long nowNs) {
+    SchedulerEvent answered = answers.get(ask.askId());
+    if (answered != null) {
+      return List.of(answered);
+    }
+    if (queue.stream().anyMatch(q -> q.askId().equals(ask.askId()))) {
+      return List.of();
+    }
     List<SchedulerEvent> out = new ArrayList<>();
     if (ask.kind() == Ask.Kind.LEND) {
       // Every loan is welcome: it takes nothing from the pool, and the nodes follow with lend().
@@ -205,6 +221,123 @@ public final class EmbeddedScheduler {
       }
     }
     return next;
+  }
+
+  // ---- surviving a restart (docs/journal.md "The embedded scheduler") --------------------------
+
+  /** Remembers the answers among {@code events}, the newest {@link #REMEMBERED_ANSWERS}. */
+  public void remember(List<SchedulerEvent> events) {
+    for (SchedulerEvent e : events) {
+      String askId =
+          switch (e) {
+            case SchedulerEvent.Granted g -> g.askId();
+            case SchedulerEvent.Refused r -> r.askId();
+            case SchedulerEvent.Cancelled c -> c.askId();
+            default -> null;
+          };
+      if (askId != null) {
+        answers.put(askId, e);
+        if (answers.size() > REMEMBERED_ANSWERS) {
+          answers.remove(answers.keySet().iterator().next());
+        }
+      }
+    }
+  }
+
+  /**
+   * The state of the scheduler, to journal after each step; its answers are journaled one by one
+   * (and forgotten once the DVM has them), so a step costs the size of the pool, not of history.
+   */
+  public record Saved(
+      long nextAllocation,
+      List<SavedNode> pool,
+      List<SavedAllocation> allocations,
+      List<Ask> queue) {}
+
+  public record SavedNode(
+      NodeGrant grant, String holder, String lender, long claimAtNs, boolean claimDue) {}
+
+  public record SavedAllocation(
+      String id,
+      List<String> nodes,
+      List<String> lent,
+      Long deadlineNs,
+      Long warnSeconds,
+      boolean warned) {}
+
+  public Saved save() {
+    List<SavedNode> nodes = new ArrayList<>();
+    for (PoolNode n : pool.values()) {
+      nodes.add(new SavedNode(n.grant, n.holder, n.lender, n.claimAtNs, n.claimDue));
+    }
+    List<SavedAllocation> allocs = new ArrayList<>();
+    for (Allocation a : allocations.values()) {
+      allocs.add(
+          new SavedAllocation(
+              a.id,
+              List.copyOf(a.nodes),
+              List.copyOf(a.lent),
+              a.deadlineNs,
+              a.warnSeconds,
+              a.warned));
+    }
+    return new Saved(nextAllocation, nodes, allocs, List.copyOf(queue));
+  }
+
+  /** The answers among {@code events} (what a restart must be able to give again). */
+  public static List<SchedulerEvent> answersAmong(List<SchedulerEvent> events) {
+    return events.stream()
+        .filter(
+            e ->
+                e instanceof SchedulerEvent.Granted
+                    || e instanceof SchedulerEvent.Refused
+                    || e instanceof SchedulerEvent.Cancelled)
+        .toList();
+  }
+
+  /**
+   * A scheduler in the state {@link #save} described, remembering {@code answers} (those the DVM
+   * may not have received).
+   */
+  public static EmbeddedScheduler restore(Saved saved, List<SchedulerEvent> answers) {
+    List<NodeGrant> grants = new ArrayList<>();
+    saved.pool().forEach(n -> grants.add(n.grant()));
+    EmbeddedScheduler s = new EmbeddedScheduler(grants);
+    for (SavedNode n : saved.pool()) {
+      PoolNode p = s.pool.get(n.grant().name());
+      p.holder = n.holder();
+      p.lender = n.lender();
+      p.claimAtNs = n.claimAtNs();
+      p.claimDue = n.claimDue();
+    }
+    for (SavedAllocation a : saved.allocations()) {
+      Allocation x = new Allocation(a.id());
+      x.nodes.addAll(a.nodes());
+      x.lent.addAll(a.lent());
+      x.deadlineNs = a.deadlineNs();
+      x.warnSeconds = a.warnSeconds();
+      x.warned = a.warned();
+      s.allocations.put(x.id, x);
+    }
+    s.queue.addAll(saved.queue());
+    s.remember(answers);
+    s.nextAllocation = saved.nextAllocation();
+    return s;
+  }
+
+  /** Allocations whose timeout warning went out, by the scheduler's id. */
+  public List<String> warned() {
+    return allocations.values().stream().filter(a -> a.warned).map(a -> a.id).toList();
+  }
+
+  /** The warning that went out for an allocation, as it was sent, or {@code null}. */
+  public SchedulerEvent.Warning warningOf(String allocation, long nowNs) {
+    Allocation a = allocations.get(allocation);
+    if (a == null || !a.warned || a.deadlineNs == null) {
+      return null;
+    }
+    return new SchedulerEvent.Warning(
+        a.id, Math.max(0, Math.ceilDiv(a.deadlineNs - nowNs, NS_PER_SECOND)));
   }
 
   // ---- views for tests and the operator ------------------------------------------------------

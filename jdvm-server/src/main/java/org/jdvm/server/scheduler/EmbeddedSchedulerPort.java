@@ -25,14 +25,52 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
           });
   private Consumer<SchedulerEvent> listener;
   private ScheduledFuture<?> timer;
+  private volatile java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>>
+      persist = (s, a) -> {};
 
   /**
    * @param spareNodes the pool the scheduler grants from
    * @param clockNs the DVM's monotonic clock (the controller's, so deadlines agree)
    */
   public EmbeddedSchedulerPort(List<NodeGrant> spareNodes, LongSupplier clockNs) {
-    this.scheduler = new EmbeddedScheduler(spareNodes);
+    this(new EmbeddedScheduler(spareNodes), clockNs);
+  }
+
+  /** A port in front of a scheduler restored after a restart (docs/journal.md). */
+  public EmbeddedSchedulerPort(EmbeddedScheduler scheduler, LongSupplier clockNs) {
+    this.scheduler = scheduler;
     this.clockNs = clockNs;
+  }
+
+  /**
+   * Saves the scheduler's state and the step's answers after each step, before its events leave (so
+   * no answer is given that a restart would forget). Set before {@link #start}.
+   */
+  public void persistWith(
+      java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>> persist) {
+    this.persist = persist;
+  }
+
+  /**
+   * After a restart: sends again the timeout warning of {@code allocation} if one went out, for a
+   * warning the DVM had not yet relayed when it stopped.
+   */
+  public void redeliverWarning(String allocation) {
+    run(
+        () -> {
+          SchedulerEvent.Warning w = scheduler.warningOf(allocation, clockNs.getAsLong());
+          return w == null ? List.of() : List.of(w);
+        });
+  }
+
+  /** Allocations whose timeout warning went out. Call before {@link #start}. */
+  public List<String> warned() {
+    return scheduler.warned();
+  }
+
+  /** Arms the timer for what the restored state has due; call once after a restart. */
+  public void resume() {
+    run(List::of);
   }
 
   @Override
@@ -78,7 +116,10 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
   private void run(java.util.function.Supplier<List<SchedulerEvent>> step) {
     thread.execute(
         () -> {
-          for (SchedulerEvent e : step.get()) {
+          List<SchedulerEvent> events = step.get();
+          scheduler.remember(events);
+          persist.accept(scheduler.save(), EmbeddedScheduler.answersAmong(events));
+          for (SchedulerEvent e : events) {
             listener.accept(e);
           }
           rearm();

@@ -304,6 +304,10 @@ public final class Admission {
       Connection c, boolean scheduler, Proc chosenProc, boolean needsId, WireFormat format) {
     boolean minted = chosenProc == null;
     String chosen = minted ? null : chosenProc.nspace();
+    if (chosen != null && upstream.reattach(chosen)) {
+      // The client of a namespace that outlived a controller restart reconnects to it.
+      return admitTool(c, chosenProc, scheduler, needsId, format);
+    }
     RequestId id = upstream.nextId();
     Upstream.Answer answer =
         register(
@@ -323,6 +327,11 @@ public final class Admission {
       return null;
     }
     Proc proc = new Proc(answer.info(PmixKeys.NSPACE), minted ? 0 : chosenProc.rank());
+    return admitTool(c, proc, scheduler, needsId, format);
+  }
+
+  private Peer admitTool(
+      Connection c, Proc proc, boolean scheduler, boolean needsId, WireFormat format) {
     Peer peer = new Peer(proc, scheduler ? Peer.Role.SCHEDULER : Peer.Role.TOOL, format);
     c.admitted(peer);
     if (c.isClosed()) {

@@ -49,6 +49,14 @@ public interface Upstream {
     }
   }
 
+  /**
+   * After a restart, whether {@code namespace} was a tool or scheduler namespace waiting for its
+   * client to reconnect; if so it is the caller's now (docs/journal.md "Clients").
+   */
+  default boolean reattach(String namespace) {
+    return false;
+  }
+
   /** A fresh id to build a request with. */
   RequestId nextId();
 

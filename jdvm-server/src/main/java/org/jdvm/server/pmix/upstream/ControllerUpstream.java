@@ -89,7 +89,14 @@ public final class ControllerUpstream implements Upstream {
   /** From now on requests go to {@code dvm}; jobs' directories are made where it says. */
   public void attach(Dvm dvm) {
     this.dirs = dvm.environment().jobDirectories();
+    pending.mintFrom(dvm.firstRequestId());
     this.dvm = dvm;
+  }
+
+  @Override
+  public boolean reattach(String namespace) {
+    Dvm d = dvm;
+    return d != null && d.reattach(namespace);
   }
 
   // ---- what the DVM's outcomes tell (OutcomeWatcher, on the controller thread) ----------------

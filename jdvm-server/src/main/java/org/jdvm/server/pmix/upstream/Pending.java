@@ -18,6 +18,14 @@ final class Pending {
   private final ConcurrentHashMap<Long, CompletableFuture<Upstream.Answer>> waiting =
       new ConcurrentHashMap<>();
 
+  /**
+   * Mints from {@code first} on: after a restart, above every id the journal knows, so a late reply
+   * to a request of the DVM that died never reaches a request of this one.
+   */
+  void mintFrom(long first) {
+    next.accumulateAndGet(first - 1, Math::max);
+  }
+
   RequestId next() {
     return new RequestId(next.incrementAndGet());
   }

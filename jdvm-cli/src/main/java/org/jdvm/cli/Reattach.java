@@ -1,0 +1,133 @@
+package org.jdvm.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.client.JdvmClient;
+import org.jdvm.client.Job;
+import org.jdvm.client.JobEnd;
+import org.jdvm.client.OutputHandler;
+import org.jdvm.client.PmixException;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.json.Json;
+
+/**
+ * When the DVM's controller dies under a waiting {@code jdvm run} or {@code jdvm alloc new -- CMD}
+ * (docs/journal.md "Clients"): reconnect to the recovered DVM as the same tool namespace — which
+ * gives the tool back its allocations and jobs — and keep waiting for the job; or say plainly that
+ * it cannot. A recovered DVM keeps a tool's namespace for 60 s; this tries for as long.
+ */
+final class Reattach {
+  /** How long to try to reconnect: the recovered DVM's grace period for tools. */
+  static final long RECONNECT_MS = 60_000;
+
+  private static final long POLL_MS = 200;
+
+  private Reattach() {}
+
+  /**
+   * Waits for {@code job}'s end on {@code client}; if the connection is lost first, reconnects and
+   * waits on the recovered DVM. Returns the exit status for the command.
+   */
+  static int awaitEnd(
+      DvmOptions dvm, JdvmClient client, Job job, OutputHandler output, PrintStream err)
+      throws PmixException, InterruptedException {
+    try {
+      return job.awaitEnd().exitCode();
+    } catch (PmixException e) {
+      if (!lost(client, e)) {
+        throw e;
+      }
+    }
+    String tool = client.self().nspace();
+    err.println(
+        "jdvm: lost the connection to the DVM; reconnecting as "
+            + tool
+            + " to wait for job "
+            + job.nspace());
+    long deadline = System.nanoTime() + RECONNECT_MS * 1_000_000L;
+    PmixException last = null;
+    while (System.nanoTime() < deadline) {
+      JdvmClient again;
+      try {
+        again = dvm.reconnect(tool, output);
+      } catch (PmixException e) {
+        last = e;
+        Thread.sleep(POLL_MS);
+        continue;
+      }
+      try (again) {
+        Integer status = awaitOn(again, job.nspace(), err);
+        if (status != null) {
+          return status;
+        }
+        deadline = System.nanoTime() + RECONNECT_MS * 1_000_000L; // lost again: try again
+      }
+    }
+    err.println(
+        "jdvm: could not reconnect to the DVM within "
+            + RECONNECT_MS / 1000
+            + " s"
+            + (last == null ? "" : " (" + last.getMessage() + ")")
+            + "; job "
+            + job.nspace()
+            + "'s end is unknown");
+    return Main.EXIT_FAILURE;
+  }
+
+  /**
+   * Whether the job's wait failed because the connection is gone. The job's future may fail a
+   * moment before the client marks itself disconnected, so a lost-connection status counts too.
+   */
+  private static boolean lost(JdvmClient client, PmixException e) {
+    int s = e.status();
+    return client.disconnected().isDone()
+        || s == PmixStatus.ERR_LOST_CONNECTION_TO_SERVER
+        || s == PmixStatus.ERR_LOST_CONNECTION
+        || s == PmixStatus.ERR_UNREACH;
+  }
+
+  /** Waits on a reconnected client; {@code null} if its connection is lost too. */
+  private static Integer awaitOn(JdvmClient c, String nspace, PrintStream err)
+      throws InterruptedException {
+    while (!c.disconnected().isDone()) {
+      Map<String, Object> j;
+      try {
+        j = job(c, nspace);
+      } catch (PmixException e) {
+        return null;
+      }
+      if (j == null) {
+        err.println("jdvm: the recovered DVM does not know job " + nspace);
+        return Main.EXIT_FAILURE;
+      }
+      if ("terminated".equals(j.get("state"))) {
+        JobEnd end = new JobEnd(nspace, number(j.get("status")), number(j.get("exitCode")));
+        err.println(
+            "jdvm: job "
+                + nspace
+                + " ended while the DVM was away (exit status "
+                + end.exitCode()
+                + ")");
+        return end.exitCode();
+      }
+      Thread.sleep(POLL_MS);
+    }
+    return null;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> job(JdvmClient c, String nspace) throws PmixException {
+    for (Object o : (List<Object>) Json.parse(c.jobsJson())) {
+      Map<String, Object> j = (Map<String, Object>) o;
+      if (nspace.equals(j.get("nspace"))) {
+        return j;
+      }
+    }
+    return null;
+  }
+
+  private static int number(Object o) {
+    return o instanceof Number n ? n.intValue() : 0;
+  }
+}

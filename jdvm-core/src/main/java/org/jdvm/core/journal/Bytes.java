@@ -1,0 +1,239 @@
+package org.jdvm.core.journal;
+
+import java.util.Arrays;
+
+/**
+ * The journal's primitive encoding: big-endian fixed-width integers, length-prefixed strings in
+ * UTF-8 with each UTF-16 unit encoded on its own (so every Java string, an unpaired surrogate
+ * included, comes back exact; {@code -1} for {@code null}). {@link In} works on an exact slice and
+ * checks every length against the bytes remaining before it allocates (house-style.md "Netty /
+ * Agrona codecs"): a malformed record is a {@link Corrupt}, never an out-of-memory or an index
+ * error.
+ */
+public final class Bytes {
+  private Bytes() {}
+
+  /** A record that does not decode: the bytes are not what the writer wrote. */
+  public static final class Corrupt extends IllegalArgumentException {
+    public Corrupt(String message) {
+      super(message);
+    }
+  }
+
+  /** A growable output buffer. */
+  public static final class Out {
+    private byte[] buf;
+    private int size;
+
+    public Out(int initialCapacity) {
+      buf = new byte[Math.max(16, initialCapacity)];
+    }
+
+    public int size() {
+      return size;
+    }
+
+    public byte[] toByteArray() {
+      return Arrays.copyOf(buf, size);
+    }
+
+    /** The bytes written so far, without copying; valid until the next write. */
+    public byte[] array() {
+      return buf;
+    }
+
+    public void reset() {
+      size = 0;
+    }
+
+    private void room(int n) {
+      if (size + n > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
+      }
+    }
+
+    public Out u8(int v) {
+      room(1);
+      buf[size++] = (byte) v;
+      return this;
+    }
+
+    public Out bool(boolean v) {
+      return u8(v ? 1 : 0);
+    }
+
+    public Out i32(int v) {
+      room(4);
+      buf[size++] = (byte) (v >>> 24);
+      buf[size++] = (byte) (v >>> 16);
+      buf[size++] = (byte) (v >>> 8);
+      buf[size++] = (byte) v;
+      return this;
+    }
+
+    public Out i64(long v) {
+      i32((int) (v >>> 32));
+      return i32((int) v);
+    }
+
+    /** Overwrites four bytes at {@code at} (a length or checksum written after its body). */
+    public void i32At(int at, int v) {
+      buf[at] = (byte) (v >>> 24);
+      buf[at + 1] = (byte) (v >>> 16);
+      buf[at + 2] = (byte) (v >>> 8);
+      buf[at + 3] = (byte) v;
+    }
+
+    public Out str(String s) {
+      if (s == null) {
+        return i32(-1);
+      }
+      int at = size;
+      i32(0);
+      room(s.length() * 3);
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (c < 0x80) {
+          buf[size++] = (byte) c;
+        } else if (c < 0x800) {
+          buf[size++] = (byte) (0xC0 | c >> 6);
+          buf[size++] = (byte) (0x80 | c & 0x3F);
+        } else {
+          // Each UTF-16 unit on its own (a surrogate too), so every Java string comes back exact.
+          buf[size++] = (byte) (0xE0 | c >> 12);
+          buf[size++] = (byte) (0x80 | c >> 6 & 0x3F);
+          buf[size++] = (byte) (0x80 | c & 0x3F);
+        }
+      }
+      i32At(at, size - at - 4);
+      return this;
+    }
+
+    public Out blob(byte[] b) {
+      i32(b.length);
+      return raw(b, 0, b.length);
+    }
+
+    public Out raw(byte[] b, int off, int len) {
+      room(len);
+      System.arraycopy(b, off, buf, size, len);
+      size += len;
+      return this;
+    }
+  }
+
+  /** A reader over an exact slice. */
+  public static final class In {
+    private final byte[] buf;
+    private int pos;
+    private final int end;
+
+    public In(byte[] buf) {
+      this(buf, 0, buf.length);
+    }
+
+    public In(byte[] buf, int off, int len) {
+      this.buf = buf;
+      this.pos = off;
+      this.end = off + len;
+    }
+
+    public int remaining() {
+      return end - pos;
+    }
+
+    public int position() {
+      return pos;
+    }
+
+    private void need(int n) {
+      if (n < 0 || n > end - pos) {
+        throw new Corrupt("needs " + n + " bytes, " + (end - pos) + " remain");
+      }
+    }
+
+    public int u8() {
+      need(1);
+      return buf[pos++] & 0xFF;
+    }
+
+    public boolean bool() {
+      int v = u8();
+      if (v > 1) {
+        throw new Corrupt("not a boolean: " + v);
+      }
+      return v == 1;
+    }
+
+    public int i32() {
+      need(4);
+      int v =
+          (buf[pos] & 0xFF) << 24
+              | (buf[pos + 1] & 0xFF) << 16
+              | (buf[pos + 2] & 0xFF) << 8
+              | buf[pos + 3] & 0xFF;
+      pos += 4;
+      return v;
+    }
+
+    public long i64() {
+      long hi = i32();
+      return hi << 32 | i32() & 0xFFFF_FFFFL;
+    }
+
+    /** A count of items each at least {@code minBytes} long: checked against what remains. */
+    public int count(int minBytes) {
+      int n = i32();
+      if (n < 0 || (long) n * Math.max(1, minBytes) > end - pos) {
+        throw new Corrupt("a count of " + n + " does not fit in " + (end - pos) + " bytes");
+      }
+      return n;
+    }
+
+    public String str() {
+      int n = i32();
+      if (n == -1) {
+        return null;
+      }
+      need(n);
+      StringBuilder s = new StringBuilder(n);
+      int end = pos + n;
+      while (pos < end) {
+        int b = buf[pos++] & 0xFF;
+        if (b < 0x80) {
+          s.append((char) b);
+        } else if ((b & 0xE0) == 0xC0 && pos < end) {
+          s.append((char) ((b & 0x1F) << 6 | cont(end)));
+        } else if ((b & 0xF0) == 0xE0 && pos + 1 < end) {
+          int hi = cont(end);
+          s.append((char) ((b & 0x0F) << 12 | hi << 6 | cont(end)));
+        } else {
+          throw new Corrupt("not a string the journal writes: byte " + b);
+        }
+      }
+      return s.toString();
+    }
+
+    private int cont(int end) {
+      int b = buf[pos++] & 0xFF;
+      if ((b & 0xC0) != 0x80 || pos > end) {
+        throw new Corrupt("a broken character in a string");
+      }
+      return b & 0x3F;
+    }
+
+    public byte[] blob() {
+      int n = i32();
+      need(n);
+      byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
+      pos += n;
+      return b;
+    }
+
+    public void expectEnd() {
+      if (pos != end) {
+        throw new Corrupt((end - pos) + " bytes left over");
+      }
+    }
+  }
+}

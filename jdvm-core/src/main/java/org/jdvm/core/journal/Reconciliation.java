@@ -1,0 +1,62 @@
+package org.jdvm.core.journal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jdvm.core.JobKind;
+import org.jdvm.core.Report;
+import org.jdvm.core.query.CoreView;
+import org.jdvm.core.query.JobView;
+import org.jdvm.core.query.ProcView;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Signal;
+
+/**
+ * After a restart, the reports that bring the recovered state in line with the processes that
+ * actually exist (docs/journal.md "Reconciliation"), as a pure function of the state and of what
+ * the agents say still runs. A process the state has running that no agent runs any more ended
+ * while the controller was away: it is reported killed ({@code SIGKILL}, what the controller's
+ * death or the next start's clean-up did to it), so its job ends through the core's ordinary rules
+ * and its inheritance dispositions are applied exactly once. A process the state has placed but not
+ * started, whose launch is not being sent again, never started: its launch failed.
+ *
+ * <p>On the embedded default every agent lives in the controller's process, so nothing still runs
+ * and every live job ends. Remote agents that outlive the controller will say what they run.
+ */
+public final class Reconciliation {
+  private Reconciliation() {}
+
+  /** A process an agent still runs. */
+  public record Running(String namespace, int rank) {}
+
+  /**
+   * @param stillRunning the processes agents re-registered with (empty on the embedded default)
+   * @param relaunching namespaces whose launch is sent again (an undispatched {@code LaunchProcs})
+   */
+  public static List<Report> afterRestart(
+      CoreView view, Set<Running> stillRunning, Set<String> relaunching) {
+    List<Report> out = new ArrayList<>();
+    for (JobView job : view.jobs()) {
+      if (job.kind() != JobKind.APPLICATION || job.state() == JobView.State.TERMINATED) {
+        continue;
+      }
+      Map<String, List<Integer>> neverStarted = new LinkedHashMap<>();
+      for (ProcView p : job.procs()) {
+        if (p.state() == ProcView.State.RUNNING
+            && !stillRunning.contains(new Running(job.namespace(), p.rank()))) {
+          out.add(new Report.ProcExited(job.namespace(), p.rank(), 0, Signal.KILL.number()));
+        } else if (p.state() == ProcView.State.PLACED && !relaunching.contains(job.namespace())) {
+          neverStarted.computeIfAbsent(p.node(), n -> new ArrayList<>()).add(p.rank());
+        }
+      }
+      neverStarted.forEach(
+          (node, ranks) ->
+              out.add(
+                  new Report.LaunchFailed(
+                      node, job.namespace(), ranks, PmixStatus.ERR_JOB_FAILED_TO_LAUNCH)));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The journal's pure half (docs/journal.md): how entries are encoded ({@link
+ * org.jdvm.core.journal.RecordCodec}, {@link org.jdvm.core.journal.JournalCodec}) and framed with
+ * CRC32C ({@link org.jdvm.core.journal.Framing}), how a core is rebuilt from snapshots and segments
+ * given as bytes ({@link org.jdvm.core.journal.Recovery}), and which reports reconcile a recovered
+ * state with the processes that still exist ({@link org.jdvm.core.journal.Reconciliation}). The
+ * shell does the file I/O.
+ *
+ * <p>Invariants: decoding works on an exact slice and checks every count against the bytes left
+ * before allocating; anything malformed is a {@link org.jdvm.core.journal.Bytes.Corrupt}, never
+ * another exception; replay goes through the one mutator ({@code Core.replay}); a journal written
+ * with another record vocabulary is refused, not misread.
+ */
+package org.jdvm.core.journal;

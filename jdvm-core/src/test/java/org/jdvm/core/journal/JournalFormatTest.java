@@ -1,0 +1,122 @@
+package org.jdvm.core.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.jdvm.core.Change;
+import org.jdvm.core.CoreConfig;
+import org.jdvm.core.Effect;
+import org.jdvm.core.NodeSpec;
+import org.jdvm.core.RequestId;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Value;
+import org.junit.jupiter.api.Test;
+
+/** docs/journal.md "Files": the framing, the codec, and what a damaged journal gives. */
+class JournalFormatTest {
+  private static final CoreConfig CONFIG =
+      CoreConfig.of("j", List.of(new NodeSpec("n0", 2), new NodeSpec("n1", 4)));
+
+  private static Entry.Batch batch(long seq) {
+    return new Entry.Batch(
+        seq,
+        1000 + seq,
+        42,
+        7,
+        List.of(new Change.OwnerAdded("a.1", "j@" + seq), new Change.JobLaunched("j@" + seq)),
+        List.of(
+            new Effect.Reply(
+                new RequestId(seq), PmixStatus.SUCCESS, List.of(Info.of("k", Value.string("v"))))),
+        List.of(new Entry.Note("warned", "s" + seq, new byte[] {1})));
+  }
+
+  private static byte[] segment(int batches) {
+    Bytes.Out out = new Bytes.Out(256);
+    Bytes.Out scratch = new Bytes.Out(256);
+    JournalCodec.frame(new Entry.Header(JournalCodec.VOCABULARY, CONFIG, 0), scratch, out);
+    for (int i = 0; i < batches; i++) {
+      JournalCodec.frame(batch(i), scratch, out);
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void everyEntryComesBackEqualFromItsBytes() {
+    byte[] seg = segment(3);
+    Framing.Scan scan = Framing.scan(seg, seg.length);
+    assertThat(scan.cut()).isFalse();
+    assertThat(scan.records()).hasSize(4);
+    Entry.Header h = (Entry.Header) JournalCodec.decode(seg, scan.records().get(0));
+    assertThat(h.config()).isEqualTo(CONFIG);
+    Entry.Batch b = (Entry.Batch) JournalCodec.decode(seg, scan.records().get(2));
+    assertThat(b.changes()).isEqualTo(batch(1).changes());
+    assertThat(b.effects()).isEqualTo(batch(1).effects());
+    assertThat(b.notes().get(0).key()).isEqualTo("s1");
+  }
+
+  @Test
+  void everyJavaStringComesBackExactUnpairedSurrogatesIncluded() {
+    for (String s : List.of("", "plain", "grüße", "日本", "\uD83D\uDE00", "\uD800x", "a\u0000b")) {
+      Bytes.Out out = new Bytes.Out(8);
+      out.str(s);
+      assertThat(new Bytes.In(out.toByteArray()).str()).isEqualTo(s);
+    }
+  }
+
+  @Test
+  void aTornTailIsCutAtTheLastWholeRecordWhereverItTears() {
+    byte[] seg = segment(5);
+    int whole = Framing.scan(seg, seg.length).records().size();
+    for (int len = 0; len < seg.length; len++) {
+      Framing.Scan scan = Framing.scan(seg, len);
+      int kept = scan.records().size();
+      assertThat(kept).isLessThan(whole);
+      assertThat(scan.validLength()).isLessThanOrEqualTo(len);
+      Framing.Scan again = Framing.scan(Arrays.copyOf(seg, scan.validLength()), scan.validLength());
+      assertThat(again.cut()).isFalse();
+      assertThat(again.records()).hasSize(kept);
+    }
+  }
+
+  @Test
+  void aFlippedByteStopsTheScanAtTheRecordItDamaged() {
+    byte[] seg = segment(5);
+    List<Framing.Slice> records = Framing.scan(seg, seg.length).records();
+    Random rnd = new Random(14);
+    for (int i = 0; i < 200; i++) {
+      byte[] bad = seg.clone();
+      int at = rnd.nextInt(bad.length);
+      bad[at] ^= (byte) (1 + rnd.nextInt(255));
+      Framing.Scan scan = Framing.scan(bad, bad.length);
+      assertThat(scan.cut()).as("a flip at byte %d is noticed", at).isTrue();
+      int damaged = 0;
+      while (damaged + 1 < records.size()
+          && records.get(damaged + 1).offset() - Framing.OVERHEAD <= at) {
+        damaged++;
+      }
+      assertThat(scan.records()).hasSize(damaged);
+    }
+  }
+
+  @Test
+  void bytesThatAreNotAnEntryAreCorruptNotACrash() {
+    Random rnd = new Random(7);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] junk = new byte[rnd.nextInt(64)];
+      rnd.nextBytes(junk);
+      try {
+        JournalCodec.decode(junk, new Framing.Slice(0, junk.length));
+      } catch (Bytes.Corrupt expected) {
+        // The only way it may fail.
+      }
+    }
+    assertThatThrownBy(() -> new Bytes.In(new byte[] {0, 0, 0, 9, 1}).str())
+        .isInstanceOf(Bytes.Corrupt.class);
+    assertThatThrownBy(() -> new Bytes.In(new byte[] {0x7f, 0, 0, 0}).count(1))
+        .isInstanceOf(Bytes.Corrupt.class);
+  }
+}

@@ -1,0 +1,53 @@
+package org.jdvm.core.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import org.jdvm.core.Change;
+import org.jdvm.core.Outcome;
+import org.jdvm.core.Report;
+import org.jdvm.core.Request;
+import org.jdvm.core.TestDvm;
+import org.jdvm.core.query.JobView;
+import org.jdvm.pmix.PmixStatus;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/journal.md "Reconciliation": after a restart, a process no agent runs any more ended killed,
+ * one never started failed to launch, one an agent still runs goes on; applied through the core,
+ * every job that lost its processes ends.
+ */
+class ReconciliationTest {
+  @Test
+  void runningProcessesNobodyRunsEndKilledAndUnstartedOnesFailToLaunch() {
+    TestDvm dvm = TestDvm.withNodes(2, 4);
+    String tool = dvm.tool();
+    String running = dvm.spawnLaunched(tool, 2);
+    Outcome spawn = dvm.handle(Request.Spawn.of(dvm.rid(), TestDvm.proc(tool), TestDvm.apps(1)));
+    String placed = ((Change.JobSpawned) spawn.changes().get(0)).namespace();
+    String kept = dvm.spawnLaunched(tool, 1);
+
+    List<Report> reports =
+        Reconciliation.afterRestart(
+            dvm.core().view(), Set.of(new Reconciliation.Running(kept, 0)), Set.of());
+
+    assertThat(reports)
+        .containsExactlyInAnyOrder(
+            new Report.ProcExited(running, 0, 0, 9),
+            new Report.ProcExited(running, 1, 0, 9),
+            new Report.LaunchFailed(
+                dvm.core().view().job(placed).orElseThrow().procs().get(0).node(),
+                placed,
+                List.of(0),
+                PmixStatus.ERR_JOB_FAILED_TO_LAUNCH));
+    reports.forEach(dvm::handle);
+    assertThat(dvm.core().view().job(running).orElseThrow().state())
+        .isEqualTo(JobView.State.TERMINATED);
+    assertThat(dvm.core().view().job(placed).orElseThrow().state())
+        .isEqualTo(JobView.State.TERMINATED);
+    assertThat(dvm.core().view().job(kept).orElseThrow().state()).isEqualTo(JobView.State.RUNNING);
+    assertThat(Reconciliation.afterRestart(dvm.core().view(), Set.of(), Set.of()))
+        .containsExactly(new Report.ProcExited(kept, 0, 0, 9));
+  }
+}

@@ -1,0 +1,443 @@
+package org.jdvm.server.journal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jdvm.core.Command;
+import org.jdvm.core.Core;
+import org.jdvm.core.CoreConfig;
+import org.jdvm.core.Effect;
+import org.jdvm.core.Outcome;
+import org.jdvm.core.Report;
+import org.jdvm.core.Request;
+import org.jdvm.core.journal.Bytes;
+import org.jdvm.core.journal.Entry;
+import org.jdvm.core.journal.JournalCodec;
+import org.jdvm.server.controller.Controller;
+
+/**
+ * The controller's write-ahead journal in the DVM's directory (docs/journal.md). On the controller
+ * thread, {@link #record} writes each batch that changed something to the current segment before
+ * its effects run; {@link #dispatched} marks them executed (the mark rides with the next write) and
+ * now and then takes a snapshot: the core's bytes are made on the controller thread, a new segment
+ * starts at once, and the snapshot file is written, forced and renamed into place on a background
+ * thread, after which files older than the previous snapshot are removed. {@link #note} may be
+ * called from any thread.
+ */
+public final class Journal implements Controller.Journal, AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
+
+  /** Batches between snapshots by default: replay of this many takes well under a second. */
+  public static final long DEFAULT_SNAPSHOT_EVERY = 50_000;
+
+  private final JournalFiles files;
+  private final FsyncPolicy policy;
+  private final CoreConfig config;
+  private final long snapshotEvery;
+  private final Core core;
+  private final Bytes.Out scratch = new Bytes.Out(1 << 12);
+  private final Bytes.Out buffer = new Bytes.Out(1 << 14);
+  private final Map<String, Entry.Note> notes = new LinkedHashMap<>();
+  private final ExecutorService snapshotter =
+      Executors.newSingleThreadExecutor(r -> daemon(r, "jdvm-snapshot"));
+  private final ScheduledExecutorService syncer;
+  private FileChannel segment;
+  private long nextSeq;
+  private long lastNowNs;
+  private long lastRequestId;
+  private long sinceSnapshot;
+  private long undispatched = -1;
+  private boolean dirty;
+  private long previousSnapshot = -1;
+  private boolean closed;
+
+  /**
+   * Opens the journal after recovery: a new segment starting at {@code recovered.nextSeq()}.
+   *
+   * @param core the core the controller drives (snapshots are taken of it on its thread)
+   */
+  public Journal(
+      Path dir,
+      FsyncPolicy policy,
+      long snapshotEvery,
+      Core core,
+      CoreConfig config,
+      RecoveredJournal recovered)
+      throws IOException {
+    this.files = new JournalFiles(dir);
+    this.policy = policy;
+    this.snapshotEvery = snapshotEvery;
+    this.core = core;
+    this.config = config;
+    this.nextSeq = recovered.nextSeq();
+    this.lastNowNs = recovered.nowNs();
+    this.lastRequestId = recovered.lastRequestId();
+    this.previousSnapshot = recovered.snapshotSeq();
+    recovered.notes().values().forEach(n -> notes.put(key(n), n));
+    if (!recovered.undispatched().isEmpty()) {
+      // Recovery executes them again before the controller runs; the mark rides with the first
+      // write, so a second crash does not execute them a third time.
+      undispatched = nextSeq - 1;
+    }
+    startSegment();
+    this.syncer =
+        policy == FsyncPolicy.INTERVAL
+            ? Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "jdvm-journal-sync"))
+            : null;
+    if (syncer != null) {
+      syncer.scheduleWithFixedDelay(
+          this::syncIfDirty,
+          FsyncPolicy.INTERVAL_MILLIS,
+          FsyncPolicy.INTERVAL_MILLIS,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  private static final byte[] NONE = new byte[0];
+
+  private static String key(Entry.Note n) {
+    return n.kind() + "\u0000" + n.key();
+  }
+
+  /** The highest request id ever handled: the recovered DVM mints above it. */
+  public synchronized long lastRequestId() {
+    return lastRequestId;
+  }
+
+  public FsyncPolicy policy() {
+    return policy;
+  }
+
+  /** Whether an outcome is journaled: it changed the state or asked the world for something. */
+  static boolean journaled(Outcome o) {
+    if (!o.changes().isEmpty()) {
+      return true;
+    }
+    for (Effect e : o.effects()) {
+      if (!(e instanceof Effect.Reply)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void record(Command command, Outcome outcome, long nowNs) {
+    if (command instanceof Request r) {
+      synchronized (this) {
+        lastRequestId = Math.max(lastRequestId, r.requestId().value());
+      }
+    }
+    if (!journaled(outcome)) {
+      return;
+    }
+    List<Entry.Note> batchNotes = new ArrayList<>(0);
+    if (command instanceof Report.SchedulerTimeoutWarning w && !outcome.effects().isEmpty()) {
+      // The warning reached the core and went out: a recovery must not send it again.
+      batchNotes.add(new Entry.Note(Notes.WARNED, w.allocId(), new byte[] {1}));
+    }
+    for (org.jdvm.core.Change c : outcome.changes()) {
+      if (c instanceof org.jdvm.core.Change.AskClosed a && hasAnswer(a.askId())) {
+        // The core has the answer: a restart will not ask again.
+        batchNotes.add(new Entry.Note(Notes.SCHEDULER_ANSWER, Long.toString(a.askId()), NONE));
+      }
+    }
+    append(outcome, nowNs, batchNotes);
+  }
+
+  @Override
+  public boolean groupsCommits() {
+    return policy == FsyncPolicy.ALWAYS;
+  }
+
+  /** Under {@link FsyncPolicy#ALWAYS}, one fsync for every batch written since the last. */
+  @Override
+  public void commit() {
+    if (policy == FsyncPolicy.ALWAYS) {
+      synchronized (this) {
+        if (!dirty) {
+          return;
+        }
+      }
+      force();
+    }
+  }
+
+  private synchronized boolean hasAnswer(long askId) {
+    return notes.containsKey(Notes.SCHEDULER_ANSWER + "\u0000" + askId);
+  }
+
+  private synchronized void append(Outcome outcome, long nowNs, List<Entry.Note> batchNotes) {
+    lastNowNs = Math.max(lastNowNs, nowNs);
+    Entry.Batch batch =
+        new Entry.Batch(
+            nextSeq,
+            lastNowNs,
+            System.currentTimeMillis(),
+            lastRequestId,
+            outcome == null ? List.of() : outcome.changes(),
+            outcome == null ? List.of() : outcome.effects(),
+            batchNotes);
+    buffer.reset();
+    if (undispatched >= 0) {
+      JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
+      undispatched = -1;
+    }
+    JournalCodec.frame(batch, scratch, buffer);
+    write(buffer);
+    for (Entry.Note n : batchNotes) {
+      if (n.value().length == 0) {
+        notes.remove(key(n));
+      } else {
+        notes.put(key(n), n);
+      }
+    }
+    nextSeq++;
+    sinceSnapshot++;
+  }
+
+  /**
+   * Journals facts of the shell that outlive a restart (the embedded scheduler's state, ...): a
+   * batch with no changes, written and — under {@link FsyncPolicy#ALWAYS} — forced before the
+   * caller goes on to act on them. Any thread.
+   */
+  public void note(Entry.Note note) {
+    notes(List.of(note));
+  }
+
+  /** {@link #note} for several at once, in one batch. */
+  public void notes(List<Entry.Note> several) {
+    append(null, lastNowNs(), several);
+    if (policy == FsyncPolicy.ALWAYS) {
+      force();
+    }
+  }
+
+  private synchronized long lastNowNs() {
+    return lastNowNs;
+  }
+
+  @Override
+  public void dispatched() {
+    boolean snapshot;
+    synchronized (this) {
+      undispatched = nextSeq - 1;
+      snapshot = sinceSnapshot >= snapshotEvery && !closed;
+    }
+    if (snapshot) {
+      snapshot();
+    }
+  }
+
+  /**
+   * Takes a snapshot now (controller thread): the core's bytes, a new segment, and the file written
+   * in the background.
+   */
+  public void snapshot() {
+    long started = System.nanoTime();
+    byte[] state = core.snapshot();
+    Entry.Snapshot snap;
+    synchronized (this) {
+      snap =
+          new Entry.Snapshot(
+              JournalCodec.VOCABULARY,
+              config,
+              nextSeq,
+              lastNowNs,
+              System.currentTimeMillis(),
+              lastRequestId,
+              state,
+              new ArrayList<>(notes.values()));
+      sinceSnapshot = 0;
+      if (undispatched >= 0) {
+        buffer.reset();
+        JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
+        undispatched = -1;
+        write(buffer);
+      }
+      force();
+      closeSegment();
+      startSegment();
+    }
+    long tookNs = System.nanoTime() - started;
+    snapshotter.execute(() -> writeSnapshot(snap, tookNs));
+  }
+
+  private void writeSnapshot(Entry.Snapshot snap, long coreNs) {
+    long started = System.nanoTime();
+    try {
+      byte[] bytes = JournalCodec.framed(snap);
+      files.writeAtomically(files.snapshot(snap.nextSeq()), bytes);
+      LOG.log(
+          System.Logger.Level.INFO,
+          "snapshot="
+              + snap.nextSeq()
+              + " bytes="
+              + bytes.length
+              + " state_ms="
+              + coreNs / 1_000_000
+              + " write_ms="
+              + (System.nanoTime() - started) / 1_000_000);
+      prune(snap.nextSeq());
+    } catch (IOException | RuntimeException e) {
+      // The journal still holds everything since the previous snapshot: nothing is lost.
+      LOG.log(System.Logger.Level.ERROR, "snapshot " + snap.nextSeq() + " failed: " + e);
+    }
+  }
+
+  /** Keeps this snapshot and the previous one, and the segments from the previous one on. */
+  private void prune(long newest) throws IOException {
+    long keepFrom;
+    synchronized (this) {
+      keepFrom = previousSnapshot < 0 ? 0 : previousSnapshot;
+      previousSnapshot = newest;
+    }
+    for (JournalFiles.Numbered s : files.snapshots()) {
+      if (s.seq() < keepFrom) {
+        java.nio.file.Files.deleteIfExists(s.path());
+      }
+    }
+    List<JournalFiles.Numbered> segments = files.segments();
+    for (int i = 0; i + 1 < segments.size(); i++) {
+      if (segments.get(i + 1).seq() <= keepFrom) {
+        java.nio.file.Files.deleteIfExists(segments.get(i).path());
+      }
+    }
+  }
+
+  private void startSegment() throws UncheckedIOException {
+    try {
+      segment =
+          FileChannel.open(
+              files.segment(nextSeq),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE);
+      buffer.reset();
+      JournalCodec.frame(
+          new Entry.Header(JournalCodec.VOCABULARY, config, nextSeq), scratch, buffer);
+      write(buffer);
+      segment.force(true);
+      files.forceDir();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start journal segment " + nextSeq, e);
+    }
+  }
+
+  private void closeSegment() {
+    try {
+      segment.close();
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "closing a journal segment: " + e);
+    }
+  }
+
+  private void write(Bytes.Out out) {
+    try {
+      ByteBuffer b = ByteBuffer.wrap(out.array(), 0, out.size());
+      while (b.hasRemaining()) {
+        segment.write(b);
+      }
+      dirty = true;
+    } catch (IOException e) {
+      // Without the journal the next effects would not be recoverable: the controller stops.
+      throw new UncheckedIOException("journal write failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Forces the current segment. Not under the journal's lock: the controller goes on writing while
+   * an fsync is under way (an fsync holding the lock made every write wait for the disk).
+   */
+  private void force() {
+    FileChannel ch;
+    synchronized (this) {
+      ch = segment;
+      dirty = false;
+    }
+    try {
+      ch.force(false);
+    } catch (java.nio.channels.ClosedChannelException e) {
+      // A snapshot rotated the segment, and forced it before closing it.
+    } catch (IOException e) {
+      throw new UncheckedIOException("journal fsync failed: " + e.getMessage(), e);
+    }
+  }
+
+  private void syncIfDirty() {
+    synchronized (this) {
+      if (!dirty || closed) {
+        return;
+      }
+    }
+    try {
+      force();
+    } catch (UncheckedIOException e) {
+      LOG.log(System.Logger.Level.ERROR, e.getMessage());
+    }
+  }
+
+  /**
+   * Closes the journal. After a clean stop (the DVM tore down) the files are removed: there is
+   * nothing to recover, and the next start begins afresh.
+   */
+  public void close(boolean cleanStop) {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    if (syncer != null) {
+      syncer.shutdownNow();
+    }
+    snapshotter.shutdown();
+    try {
+      snapshotter.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (this) {
+      try {
+        if (undispatched >= 0) {
+          buffer.reset();
+          JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
+          write(buffer);
+        }
+        segment.force(false);
+      } catch (IOException | UncheckedIOException e) {
+        LOG.log(System.Logger.Level.WARNING, "closing the journal: " + e);
+      }
+      closeSegment();
+    }
+    if (cleanStop) {
+      try {
+        files.clear();
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "removing the journal after a clean stop: " + e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    close(false);
+  }
+}

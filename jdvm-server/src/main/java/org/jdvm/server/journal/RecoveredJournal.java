@@ -1,0 +1,157 @@
+package org.jdvm.server.journal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.core.Core;
+import org.jdvm.core.CoreConfig;
+import org.jdvm.core.Effect;
+import org.jdvm.core.journal.Entry;
+import org.jdvm.core.journal.Recovery;
+
+/**
+ * What {@code jdvm start} found in the journal directory (docs/journal.md "Recovery"): the core
+ * rebuilt from the newest good snapshot and the segments after it, with the torn or corrupt tail
+ * cut off on disk (loudly: one ERROR line), a corrupt snapshot set aside as {@code *.corrupt}.
+ *
+ * @param found whether there was anything to recover
+ * @param snapshotSeq the sequence number of the snapshot used, or -1
+ */
+public record RecoveredJournal(
+    boolean found,
+    Core core,
+    long nextSeq,
+    long nowNs,
+    long wallMillis,
+    long lastRequestId,
+    int batches,
+    List<Effect> undispatched,
+    Map<String, Entry.Note> notes,
+    long snapshotSeq,
+    long recoveryMillis) {
+
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
+
+  /**
+   * The DVM name the journal in {@code dir} was written under, or {@code null}: a DVM recovered
+   * from it keeps its name (its namespaces are {@code <name>@<n>}), whatever name the new start was
+   * given.
+   */
+  public static String journaledName(Path dir) {
+    try {
+      if (!Files.isDirectory(dir)) {
+        return null;
+      }
+      List<JournalFiles.Numbered> segments = new JournalFiles(dir).segments();
+      for (int i = segments.size() - 1; i >= 0; i--) {
+        byte[] head = firstRecord(segments.get(i).path());
+        if (head == null) {
+          continue;
+        }
+        org.jdvm.core.journal.Framing.Scan scan =
+            org.jdvm.core.journal.Framing.scan(head, head.length);
+        if (!scan.records().isEmpty()
+            && org.jdvm.core.journal.JournalCodec.decode(head, scan.records().get(0))
+                instanceof Entry.Header h) {
+          return h.config().dvmName();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "journal: cannot read its DVM name: " + e);
+    }
+    return null;
+  }
+
+  private static byte[] firstRecord(Path segment) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(segment)) {
+      byte[] header = in.readNBytes(org.jdvm.core.journal.Framing.OVERHEAD);
+      if (header.length < org.jdvm.core.journal.Framing.OVERHEAD) {
+        return null;
+      }
+      int len = java.nio.ByteBuffer.wrap(header).getInt();
+      if (len < 0 || len > (1 << 24)) {
+        return null;
+      }
+      byte[] payload = in.readNBytes(len);
+      byte[] all = new byte[header.length + payload.length];
+      System.arraycopy(header, 0, all, 0, header.length);
+      System.arraycopy(payload, 0, all, header.length, payload.length);
+      return all;
+    }
+  }
+
+  /** Nothing to recover: a fresh core. */
+  public static RecoveredJournal fresh(CoreConfig config) {
+    return new RecoveredJournal(
+        false, new Core(config), 0, Long.MIN_VALUE, 0, 0, 0, List.of(), Map.of(), -1, 0);
+  }
+
+  /**
+   * Reads the directory. A journal that ends in a teardown (the controller died while stopping) is
+   * not recovered: the DVM had ended.
+   *
+   * @throws Recovery.Unrecoverable if the files cannot be made into a state
+   */
+  public static RecoveredJournal read(Path dir, CoreConfig config) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return fresh(config);
+    }
+    long started = System.nanoTime();
+    JournalFiles files = new JournalFiles(dir);
+    List<JournalFiles.Numbered> snapshots = files.snapshots();
+    List<JournalFiles.Numbered> segments = files.segments();
+    if (snapshots.isEmpty() && segments.isEmpty()) {
+      return fresh(config);
+    }
+    List<Recovery.Input> snaps = new ArrayList<>();
+    for (int i = snapshots.size() - 1; i >= 0; i--) {
+      Path p = snapshots.get(i).path();
+      snaps.add(new Recovery.Input(p.getFileName().toString(), Files.readAllBytes(p)));
+    }
+    List<Recovery.Input> segs = new ArrayList<>();
+    for (JournalFiles.Numbered s : segments) {
+      segs.add(new Recovery.Input(s.path().getFileName().toString(), Files.readAllBytes(s.path())));
+    }
+    Recovery.Result r = Recovery.recover(config, snaps, segs);
+    for (String w : r.warnings()) {
+      LOG.log(System.Logger.Level.ERROR, "journal: " + w);
+    }
+    if (r.cut() != null) {
+      JournalFiles.truncate(dir.resolve(r.cut().segment()), r.cut().validLength());
+    }
+    for (String ignored : r.ignored()) {
+      JournalFiles.setAside(dir.resolve(ignored));
+    }
+    long snapshotSeq = -1;
+    for (JournalFiles.Numbered s : snapshots) {
+      String name = s.path().getFileName().toString();
+      if (r.warnings().stream().anyMatch(w -> w.startsWith("snapshot " + name + " "))) {
+        JournalFiles.setAside(s.path());
+      } else if (s.seq() <= r.nextSeq()) {
+        snapshotSeq = Math.max(snapshotSeq, s.seq());
+      }
+    }
+    if (r.tornDown()) {
+      LOG.log(System.Logger.Level.INFO, "journal: the DVM had stopped; starting afresh");
+      files.clear();
+      return fresh(config);
+    }
+    RecoveredJournal out =
+        new RecoveredJournal(
+            true,
+            r.core(),
+            r.nextSeq(),
+            r.nowNs(),
+            r.wallMillis(),
+            r.lastRequestId(),
+            r.batches(),
+            r.undispatched(),
+            r.notes(),
+            snapshotSeq,
+            (System.nanoTime() - started) / 1_000_000);
+    return out;
+  }
+}

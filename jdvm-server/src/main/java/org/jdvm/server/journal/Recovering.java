@@ -1,0 +1,195 @@
+package org.jdvm.server.journal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.jdvm.core.Command;
+import org.jdvm.core.Core;
+import org.jdvm.core.Effect;
+import org.jdvm.core.JobKind;
+import org.jdvm.core.Report;
+import org.jdvm.core.journal.Bytes;
+import org.jdvm.core.journal.Entry;
+import org.jdvm.core.journal.Reconciliation;
+import org.jdvm.core.journal.RecordCodec;
+import org.jdvm.core.query.JobView;
+import org.jdvm.core.query.NodeView;
+import org.jdvm.server.scheduler.EmbeddedScheduler;
+import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
+import org.jdvm.server.scheduler.NodeGrant;
+import org.jdvm.server.scheduler.SchedulerEvent;
+import org.jdvm.server.scheduler.SchedulerPort;
+import org.jdvm.server.shell.NodeRegistry;
+import org.jdvm.server.shell.Shell;
+
+/**
+ * What a DVM does when it starts on a journal its controller left behind (docs/journal.md
+ * "Recovery"), before its controller takes commands: agents for the nodes the state holds, the
+ * effects the journal had not seen executed, the scheduler asked again for every waiting request, a
+ * timeout warning that went out but never reached the core sent again, tools given a grace period
+ * to reconnect, and the reports that reconcile the state with the processes that still exist.
+ */
+public final class Recovering {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
+
+  /** How long a tool's namespace waits for its client to reconnect after a restart. */
+  public static final long REATTACH_GRACE_MILLIS = 60_000;
+
+  /**
+   * What agents still run after a restart. On the embedded default the agents lived in the
+   * controller's process, so nothing does.
+   */
+  public interface AgentInventory {
+    AgentInventory EMBEDDED = Set::of;
+
+    Set<Reconciliation.Running> stillRunning();
+  }
+
+  private Recovering() {}
+
+  /** The embedded scheduler as the journal left it, or a fresh one. */
+  public static EmbeddedSchedulerPort embeddedScheduler(
+      RecoveredJournal r, List<NodeGrant> spare, LongSupplier clockNs) {
+    Entry.Note n = r.notes().get(Notes.EMBEDDED_SCHEDULER + "\u0000");
+    if (n == null) {
+      return new EmbeddedSchedulerPort(spare, clockNs);
+    }
+    EmbeddedScheduler.Saved saved =
+        (EmbeddedScheduler.Saved)
+            RecordCodec.read(new Bytes.In(n.value()), EmbeddedScheduler.Saved.class);
+    List<SchedulerEvent> answers = new ArrayList<>();
+    for (Entry.Note a : r.notes().values()) {
+      if (a.kind().equals(Notes.SCHEDULER_ANSWER)) {
+        answers.add(
+            (SchedulerEvent) RecordCodec.read(new Bytes.In(a.value()), SchedulerEvent.class));
+      }
+    }
+    return new EmbeddedSchedulerPort(EmbeddedScheduler.restore(saved, answers), clockNs);
+  }
+
+  /** The notes that journal one step of the embedded scheduler: its state and its answers. */
+  public static List<Entry.Note> notes(
+      EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers) {
+    List<Entry.Note> out = new ArrayList<>(1 + answers.size());
+    Bytes.Out b = new Bytes.Out(1024);
+    RecordCodec.write(b, EmbeddedScheduler.Saved.class, saved);
+    out.add(new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", b.toByteArray()));
+    for (SchedulerEvent a : answers) {
+      b.reset();
+      RecordCodec.write(b, SchedulerEvent.class, a);
+      out.add(new Entry.Note(Notes.SCHEDULER_ANSWER, askIdOf(a), b.toByteArray()));
+    }
+    return out;
+  }
+
+  private static String askIdOf(SchedulerEvent e) {
+    return switch (e) {
+      case SchedulerEvent.Granted g -> g.askId();
+      case SchedulerEvent.Refused x -> x.askId();
+      case SchedulerEvent.Cancelled c -> c.askId();
+      default -> throw new IllegalArgumentException("not an answer: " + e);
+    };
+  }
+
+  /**
+   * Runs before the controller starts, on the starting thread (nothing else touches the core yet).
+   * Returns the reconciling reports to submit once it runs.
+   */
+  public static List<Command> resume(
+      RecoveredJournal r,
+      NodeRegistry nodes,
+      Shell shell,
+      SchedulerPort scheduler,
+      Set<String> awaitingReattach) {
+    Core core = r.core();
+    for (NodeView n : core.view().nodes()) {
+      if (nodes.get(n.name()) == null) {
+        nodes.add(n.name());
+      }
+    }
+    List<Effect> again = new ArrayList<>();
+    Set<String> relaunching = Set.of(); // the embedded default launches nothing again
+    for (Effect e : r.undispatched()) {
+      switch (e) {
+        // Their clients' connections died with the controller: nobody to tell.
+        case Effect.Reply x -> {}
+        case Effect.NotifyProc x -> {}
+        case Effect.AddNodes x -> {}
+        // On the embedded default the agents died with the controller and cannot say whether they
+        // started the processes; launching again could run a program twice, so the launch failed
+        // (Reconciliation). An agent that outlives the controller knows, and takes it at most once.
+        case Effect.LaunchProcs l -> {}
+        default -> again.add(e);
+      }
+    }
+    shell.execute(again);
+    List<Effect.AskScheduler> asks = core.pendingAsks();
+    shell.execute(new ArrayList<>(asks));
+    int warnings = 0;
+    if (scheduler instanceof EmbeddedSchedulerPort port) {
+      for (String alloc : port.warned()) {
+        if (!r.notes().containsKey(Notes.WARNED + "\u0000" + alloc)) {
+          port.redeliverWarning(alloc);
+          warnings++;
+        }
+      }
+      port.resume();
+    }
+    for (JobView j : core.view().jobs()) {
+      if (j.kind() != JobKind.APPLICATION && j.state() != JobView.State.TERMINATED) {
+        awaitingReattach.add(j.namespace());
+      }
+    }
+    // TODO(issue 14): remote agents (org.jdvm.server.remote) re-register with what they still run;
+    // their inventory replaces EMBEDDED here, and a job whose processes all still run stays
+    // running.
+    List<Report> reports =
+        Reconciliation.afterRestart(
+            core.view(), AgentInventory.EMBEDDED.stillRunning(), relaunching);
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "recovered=journal batches="
+            + r.batches()
+            + " snapshot="
+            + r.snapshotSeq()
+            + " ms="
+            + r.recoveryMillis()
+            + " allocations="
+            + core.view().allocationIds().size()
+            + " jobs="
+            + core.view().jobs().size()
+            + " redispatched="
+            + again.size()
+            + " reasked="
+            + asks.size()
+            + " warnings_resent="
+            + warnings
+            + " tools_awaited="
+            + awaitingReattach.size()
+            + " procs_reconciled="
+            + reports.size());
+    return new ArrayList<>(reports);
+  }
+
+  /** After the grace period, a tool that did not reconnect departs (its dispositions apply). */
+  public static void departUnlessReattached(Set<String> awaiting, Consumer<Command> submit) {
+    Thread.ofVirtual()
+        .name("jdvm-reattach-grace")
+        .start(
+            () -> {
+              try {
+                Thread.sleep(REATTACH_GRACE_MILLIS);
+              } catch (InterruptedException e) {
+                return;
+              }
+              for (String ns : List.copyOf(awaiting)) {
+                if (awaiting.remove(ns)) {
+                  LOG.log(System.Logger.Level.INFO, "tool=" + ns + " did not reconnect: departed");
+                  submit.accept(new Report.ToolDeparted(ns, true));
+                }
+              }
+            });
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * The journal's files (docs/journal.md): the controller's write-ahead {@link
+ * org.jdvm.server.journal.Journal} in {@code DIR/journal/}, its fsync policy, background snapshots,
+ * the recovery read at start ({@link org.jdvm.server.journal.RecoveredJournal}) and what the DVM
+ * does with it before its controller runs ({@link org.jdvm.server.journal.Recovering}).
+ *
+ * <p>Invariants: a batch is in the file before any of its effects runs; a snapshot is in place
+ * (forced, renamed, directory forced) before the files it replaces are removed, and the two newest
+ * snapshots with every segment since the older one are kept; a torn tail is cut and a corrupt file
+ * set aside, each with an ERROR line; a write that fails stops the DVM.
+ */
+package org.jdvm.server.journal;

@@ -1,0 +1,178 @@
+package org.jdvm.server.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jdvm.core.Command;
+import org.jdvm.core.Core;
+import org.jdvm.core.CoreConfig;
+import org.jdvm.core.NodeSpec;
+import org.jdvm.core.Outcome;
+import org.jdvm.core.Request;
+import org.jdvm.core.RequestId;
+import org.jdvm.pmix.AllocDirective;
+import org.jdvm.pmix.Proc;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * docs/journal.md "Files", "Recovery": the journal on disk, recovered by {@link RecoveredJournal}:
+ * every batch comes back, a torn tail is cut on disk, a corrupt snapshot falls back to the journal,
+ * effects executed again after a recovery are not executed a third time, and a clean stop leaves
+ * nothing to recover.
+ */
+class JournalTest {
+  private static final CoreConfig CONFIG =
+      CoreConfig.of("jt", List.of(new NodeSpec("n0", 4), new NodeSpec("n1", 4)));
+
+  @TempDir Path dir;
+  private long request;
+
+  private Outcome run(Core core, Journal journal, Command c) {
+    Outcome o = core.handle(c, 0);
+    journal.record(c, o, 0);
+    journal.dispatched();
+    return o;
+  }
+
+  /** A tool that reserves n1, and returns the tool's namespace. */
+  private String work(Core core, Journal journal) {
+    Outcome reg = run(core, journal, new Request.RegisterTool(new RequestId(++request), null));
+    String tool = ((org.jdvm.core.Change.NamespaceRegistered) reg.changes().get(0)).namespace();
+    run(
+        core,
+        journal,
+        Request.Allocate.builder(new RequestId(++request), new Proc(tool, 0), AllocDirective.NEW)
+            .nodeList(List.of("n1"))
+            .build());
+    return tool;
+  }
+
+  private Journal open(Core core, RecoveredJournal r) throws IOException {
+    return new Journal(dir, FsyncPolicy.NEVER, Long.MAX_VALUE, core, CONFIG, r);
+  }
+
+  @Test
+  void everyBatchComesBackAndTheRequestIdsGoOnAboveTheLastSeen() throws IOException {
+    Core core = new Core(CONFIG);
+    try (Journal j = open(core, RecoveredJournal.fresh(CONFIG))) {
+      work(core, j);
+      work(core, j);
+    }
+    RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
+    assertThat(r.found()).isTrue();
+    assertThat(r.batches()).isEqualTo(3); // two registrations and one reservation; n1 is taken
+    assertThat(r.core().digest()).isEqualTo(core.digest());
+    // The refused second reservation (request 4) wrote no batch: it was answered at once, so no
+    // late reply to it can exist; every request that waits has a batch with its id.
+    assertThat(r.lastRequestId()).isEqualTo(3);
+  }
+
+  @Test
+  void aTornTailIsCutOnDiskAndTheRestRecovered() throws IOException {
+    Core core = new Core(CONFIG);
+    String before;
+    try (Journal j = open(core, RecoveredJournal.fresh(CONFIG))) {
+      work(core, j);
+      before = core.digest();
+      run(core, j, new Request.RegisterTool(new RequestId(++request), null));
+    }
+    Path segment = only("journal-");
+    byte[] bytes = Files.readAllBytes(segment);
+    org.jdvm.core.journal.Framing.Slice last = null;
+    for (org.jdvm.core.journal.Framing.Slice sl :
+        org.jdvm.core.journal.Framing.scan(bytes, bytes.length).records()) {
+      if (org.jdvm.core.journal.JournalCodec.decode(bytes, sl)
+          instanceof org.jdvm.core.journal.Entry.Batch) {
+        last = sl;
+      }
+    }
+    long tornAt = last.offset() + last.length() / 2;
+    try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+      ch.truncate(tornAt); // the last batch torn in its middle
+    }
+    RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
+    assertThat(r.core().digest()).isEqualTo(before);
+    assertThat(Files.size(segment))
+        .isEqualTo(last.offset() - org.jdvm.core.journal.Framing.OVERHEAD);
+    assertThat(RecoveredJournal.read(dir, CONFIG).core().digest()).isEqualTo(before);
+  }
+
+  @Test
+  void aCorruptSnapshotFallsBackToTheJournalBeforeIt() throws Exception {
+    Core core = new Core(CONFIG);
+    try (Journal j = open(core, RecoveredJournal.fresh(CONFIG))) {
+      work(core, j);
+      j.snapshot();
+      run(core, j, new Request.RegisterTool(new RequestId(++request), null));
+    }
+    Path snap = only("snapshot-");
+    byte[] bytes = Files.readAllBytes(snap);
+    bytes[bytes.length / 2] ^= 0x5A;
+    Files.write(snap, bytes);
+    RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
+    assertThat(r.core().digest()).isEqualTo(core.digest());
+    assertThat(r.snapshotSeq()).isEqualTo(-1);
+    assertThat(Files.exists(snap.resolveSibling(snap.getFileName() + ".corrupt"))).isTrue();
+  }
+
+  @Test
+  void effectsExecutedAgainAfterARecoveryAreMarkedDispatchedByTheNextWrite() throws IOException {
+    Core core = new Core(CONFIG);
+    Journal first = open(core, RecoveredJournal.fresh(CONFIG));
+    String tool = work(core, first);
+    Command c = new Request.RegisterTool(new RequestId(++request), null);
+    Outcome o = core.handle(c, 0);
+    first.record(c, o, 0); // the controller dies before dispatching
+    first.close();
+    RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
+    assertThat(r.undispatched()).isEqualTo(o.effects());
+    try (Journal second = open(r.core(), r)) {
+      run(r.core(), second, new Request.RegisterTool(new RequestId(++request), null));
+    }
+    assertThat(RecoveredJournal.read(dir, CONFIG).undispatched()).isEmpty();
+    assertThat(tool).isNotNull();
+  }
+
+  @Test
+  void aJournalWhoseStartIsLostIsRefusedWithAMessageNotMisread() throws Exception {
+    Core core = new Core(CONFIG);
+    try (Journal j = open(core, RecoveredJournal.fresh(CONFIG))) {
+      work(core, j);
+      j.snapshot();
+      run(core, j, new Request.RegisterTool(new RequestId(++request), null));
+    }
+    Files.delete(only("snapshot-"));
+    Files.delete(dir.resolve("journal-0.log"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> RecoveredJournal.read(dir, CONFIG))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("the state before it is lost");
+  }
+
+  @Test
+  void aCleanStopLeavesNothingToRecover() throws IOException {
+    Core core = new Core(CONFIG);
+    Journal j = open(core, RecoveredJournal.fresh(CONFIG));
+    work(core, j);
+    j.close(true);
+    assertThat(RecoveredJournal.read(dir, CONFIG).found()).isFalse();
+  }
+
+  private Path only(String prefix) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      List<Path> found =
+          s.filter(p -> p.getFileName().toString().startsWith(prefix))
+              .filter(p -> !p.toString().endsWith(".corrupt") && !p.toString().endsWith(".tmp"))
+              .sorted()
+              .toList();
+      assertThat(found).isNotEmpty();
+      return found.get(0);
+    }
+  }
+}

@@ -72,6 +72,14 @@ public final class StartCommand implements Callable<Integer> {
   List<String> limits = new ArrayList<>();
 
   @Option(
+      names = "--grace",
+      paramLabel = "MS",
+      description =
+          "How long processes get between TERM and KILL when jdvm ends them (default 1000, as"
+              + " mpirun).")
+  long graceMillis = 1000;
+
+  @Option(
       names = "--name",
       paramLabel = "NAME",
       description = "The DVM's name (default jdvm-<pid>).")
@@ -93,6 +101,9 @@ public final class StartCommand implements Callable<Integer> {
   }
 
   DvmConfig config() {
+    if (graceMillis < 0) {
+      throw new IllegalArgumentException("--grace must be at least 0");
+    }
     if (nodes < 1 || slots < 1 || spare < 0) {
       throw new IllegalArgumentException(
           "--nodes and --slots must be at least 1, --spare at least 0");
@@ -120,7 +131,8 @@ public final class StartCommand implements Callable<Integer> {
             n, nodes, slots, kind == DvmConfig.SchedulerKind.NONE ? 0 : spare, home)
         .withScheduler(kind)
         .without(disabled)
-        .limitedBy(limits());
+        .limitedBy(limits())
+        .withShrinkGrace(graceMillis);
   }
 
   /** {@code --limit NAME=N} applied, in order, over the defaults. */
@@ -189,6 +201,11 @@ public final class StartCommand implements Callable<Integer> {
     out.println("  contact:   " + config.home().resolve(DvmHome.CONTACT));
     out.println("  PMIx URI:  " + uri);
     out.println("  log:       " + config.home().resolve(DvmHome.LOG));
+    String processes = org.jdvm.server.node.os.Containment.recordedDescription(config.home());
+    if (processes != null) {
+      out.println("  processes: contained by " + processes);
+    }
+    out.println("  grace:     " + config.shrinkGraceMillis() + " ms between TERM and KILL");
     out.println("  stop with: jdvm stop" + (dir != null ? " --dir " + dir : ""));
   }
 
@@ -208,6 +225,7 @@ public final class StartCommand implements Callable<Integer> {
         cmd.add("/usr/bin/setsid");
       }
       cmd.add(ProcessHandle.current().info().command().orElse("java"));
+      cmd.add("--enable-native-access=ALL-UNNAMED");
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(Main.class.getName());
@@ -225,7 +243,9 @@ public final class StartCommand implements Callable<Integer> {
               "--spare",
               Integer.toString(spare),
               "--scheduler",
-              scheduler));
+              scheduler,
+              "--grace",
+              Long.toString(graceMillis)));
       if (!without.isEmpty()) {
         cmd.add("--without");
         cmd.add(String.join(",", without));

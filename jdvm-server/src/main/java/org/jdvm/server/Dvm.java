@@ -36,7 +36,7 @@ public final class Dvm implements AutoCloseable {
 
   private final DvmConfig config;
   private final LongSupplier clockNs = System::nanoTime;
-  private final ProcessHost host = new ProcessHost();
+  private final ProcessHost host;
   private final SchedulerPort scheduler;
   private final NodeRegistry nodes;
   private final Shell shell;
@@ -47,6 +47,7 @@ public final class Dvm implements AutoCloseable {
   private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment) {
     this.config = config;
     this.environment = environment;
+    this.host = new ProcessHost(config.home());
     this.scheduler =
         config.scheduler() == DvmConfig.SchedulerKind.EMBEDDED
             ? new EmbeddedSchedulerPort(config.spareNodes(), clockNs)
@@ -89,7 +90,9 @@ public final class Dvm implements AutoCloseable {
             + " scheduler="
             + dvm.scheduler.describe().replace(' ', '_')
             + " "
-            + dvm.host.isolation());
+            + dvm.host.isolation()
+            + " maxProcs="
+            + dvm.host.maxProcs());
     return dvm;
   }
 

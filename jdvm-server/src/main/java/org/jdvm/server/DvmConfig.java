@@ -19,7 +19,9 @@ import org.jdvm.server.scheduler.NodeGrant;
  * @param scheduler which scheduler serves requests for new nodes
  * @param disabledFeatures attributes the DVM runs without (decisions.md #16)
  * @param home the DVM's directory: contact file, secrets, log, scratch
- * @param shrinkGraceMillis how long processes on a departing node get between TERM and KILL
+ * @param shrinkGraceMillis how long processes get between TERM and KILL whenever jdvm ends them (a
+ *     job killed or aborted, a node departing, the DVM stopping); 1 s by default, as {@code mpirun}
+ *     ({@code odls_base_sigkill_timeout})
  * @param limits what clients may make the core hold ({@link Limits#DEFAULT} unless set)
  */
 public record DvmConfig(
@@ -60,7 +62,7 @@ public record DvmConfig(
       pool.add(new NodeGrant("node" + (nodes + i), slots));
     }
     return new DvmConfig(
-        name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 2000, Limits.DEFAULT);
+        name, start, pool, SchedulerKind.EMBEDDED, Set.of(), home, 1000, Limits.DEFAULT);
   }
 
   public DvmConfig withName(String n) {

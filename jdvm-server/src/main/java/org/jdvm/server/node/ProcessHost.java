@@ -76,6 +76,7 @@ public final class ProcessHost implements AutoCloseable {
   private final Thread poller;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, RunningProc> procs = new ConcurrentHashMap<>();
+  private final java.util.Set<Integer> livePids = ConcurrentHashMap.newKeySet();
   private final Map<String, int[]> liveByGroup = new HashMap<>();
   private final ExecutorService groupEnds = Executors.newVirtualThreadPerTaskExecutor();
   private volatile boolean closed;
@@ -97,6 +98,13 @@ public final class ProcessHost implements AutoCloseable {
    * @param allowCgroup false forces the subreaper mode (tests of that mode)
    */
   ProcessHost(Path dvmDir, boolean allowCgroup) {
+    this(dvmDir, allowCgroup, Integer.MAX_VALUE);
+  }
+
+  /**
+   * @param maxProcs at most this many processes, below what the open-file limit allows (tests)
+   */
+  ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs) {
     Posix.unavailable()
         .ifPresent(
             why -> {
@@ -104,9 +112,8 @@ public final class ProcessHost implements AutoCloseable {
             });
     long limit = Posix.raiseFileLimit();
     long reserve = Math.max(256, limit / 8);
-    this.maxProcs =
-        (int) Math.max(1, Math.min(Integer.MAX_VALUE, (limit - reserve) / FDS_PER_PROC));
-    this.containment = Containment.open(dvmDir, allowCgroup);
+    this.maxProcs = (int) Math.max(1, Math.min(maxProcs, (limit - reserve) / FDS_PER_PROC));
+    this.containment = Containment.open(dvmDir, allowCgroup, livePids::contains);
     try {
       epfd = Posix.epollCreate();
       wakeFd = Posix.eventfd();
@@ -214,6 +221,7 @@ public final class ProcessHost implements AutoCloseable {
     if (in != null) {
       Posix.close(in[0]);
     }
+    livePids.add(pid);
     containment.adopt(pid, group);
     int pidfd = Posix.pidfdOpen(pid);
     if (pidfd < 0) {
@@ -226,6 +234,7 @@ public final class ProcessHost implements AutoCloseable {
           new int[] {err[0], -1},
           in == null ? null : new int[] {-1, in[1]});
       reapBlocking(pid);
+      livePids.remove(pid);
       groupEnded(group);
       throw new LaunchException(
           LaunchException.Kind.OUT_OF_RESOURCE,
@@ -287,7 +296,7 @@ public final class ProcessHost implements AutoCloseable {
             if (liveByGroup.containsKey(group)) {
               return; // started again meanwhile: the group is in use
             }
-            containment.end(group, List.of());
+            containment.end(group);
           }
         });
   }
@@ -328,11 +337,20 @@ public final class ProcessHost implements AutoCloseable {
       MemorySegment buf = arena.allocate(READ_BUFFER, 8);
       MemorySegment state = Posix.callState(arena);
       MemorySegment eight = arena.allocate(8, 8);
+      boolean adopting = true; // the subreaper in both modes
+      long nextSweep = System.nanoTime();
       while (!closed) {
         long timeout = -1;
         if (!draining.isEmpty()) {
           long left = draining.peek().drainDeadline - System.nanoTime();
           timeout = Math.max(0, TimeUnit.NANOSECONDS.toMillis(left) + 1);
+        }
+        if (adopting) {
+          if (System.nanoTime() - nextSweep >= 0) {
+            containment.reapAdopted();
+            nextSweep = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+          }
+          timeout = timeout < 0 ? 1000 : Math.min(timeout, 1000);
         }
         int n = Posix.epollWait(epfd, events, max, (int) Math.min(timeout, Integer.MAX_VALUE));
         for (int i = 0; i < n; i++) {
@@ -422,6 +440,7 @@ public final class ProcessHost implements AutoCloseable {
         return; // not yet (a spurious wake-up)
       }
       p.exit = e;
+      livePids.remove(p.pid);
       Posix.epollDel(epfd, p.pidfd);
       Posix.close(p.pidfd);
     }

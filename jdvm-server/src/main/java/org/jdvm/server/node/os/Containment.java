@@ -22,18 +22,22 @@ import java.util.concurrent.TimeUnit;
  *   <li><b>cgroup v2</b> (as Slurm's proctrack/cgroup and systemd scopes do): one cgroup per job
  *       and node under one cgroup of this host ({@code jdvm-<pid>-<n>} below the controller's own
  *       cgroup); a process is moved into its job's cgroup as soon as {@code posix_spawn} returns,
- *       with whatever it forked meanwhile, and a job ends with {@code cgroup.kill}, which no
- *       descendant escapes (cgroup-v2.rst "cgroup.kill").
- *   <li><b>subreaper and process groups</b> otherwise: each process leads its own session, the
- *       controller is the child subreaper ({@code PR_SET_CHILD_SUBREAPER}, prctl(2)), so an
- *       orphaned descendant is reparented to it rather than to init; a job ends with a KILL to each
- *       of its process groups and to every adopted orphan that carries the job's tag ({@link
- *       #TAG_VARIABLE} in its environment).
+ *       with whatever it forked meanwhile ({@link #adopt}), and a job ends with {@code
+ *       cgroup.kill}, which no descendant escapes (the kernel's cgroup v2 admin guide).
+ *   <li><b>subreaper and process groups</b> otherwise: each process leads its own session, and an
+ *       orphaned descendant is reparented to the controller rather than to init; a job ends with a
+ *       KILL to every adopted orphan that carries the job's tag, generation after generation.
  * </ul>
  *
- * <p>What this host runs is recorded in {@code <dvm dir>/}{@link #RECORD}: the cgroup, or the tag.
+ * <p>In both modes the controller is the child subreaper ({@code PR_SET_CHILD_SUBREAPER}, prctl(2))
+ * and every process carries its group's tag ({@link #TAG_VARIABLE} in its environment): in cgroup
+ * mode that is what finds a process forked before its parent was moved whose parent has died.
+ * Adopted orphans that end are reaped ({@link #reapAdopted}).
+ *
+ * <p>What this host runs is recorded in {@code <dvm dir>/}{@link #RECORD}: the cgroup and the tag.
  * A controller killed outright cannot end its processes; the next one started on the same directory
- * reads the record first and ends what it names ({@link #open}).
+ * reads the record first and ends what it names ({@link #open}): the cgroup with {@code
+ * cgroup.kill}, and every process carrying the tag.
  */
 public final class Containment implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
@@ -41,11 +45,12 @@ public final class Containment implements AutoCloseable {
   /** The file in the DVM directory that names what the host contains. */
   public static final String RECORD = "procs.contain";
 
-  /** In subreaper mode: the environment variable that tags a job's processes. */
+  /** The environment variable that tags a job's processes: {@code jdvm-<pid>-<n>/<group>}. */
   public static final String TAG_VARIABLE = "JDVM_CONTAIN";
 
   private static final long KILL_WAIT_MS = 5000;
   private static int counter;
+  private static int subreapers; // hosts in subreaper mode open in this process
 
   /** Which mechanism is active. */
   public enum Mode {
@@ -60,8 +65,17 @@ public final class Containment implements AutoCloseable {
   private final Set<String> groups = ConcurrentHashMap.newKeySet();
   private final String leftover;
   private volatile boolean moveFailed;
+  private final java.util.function.IntPredicate watched;
+  private boolean closed;
 
-  private Containment(Mode mode, Path cgroup, String tag, Path record, String leftover) {
+  private Containment(
+      Mode mode,
+      Path cgroup,
+      String tag,
+      Path record,
+      String leftover,
+      java.util.function.IntPredicate watched) {
+    this.watched = watched;
     this.mode = mode;
     this.cgroup = cgroup;
     this.tag = tag;
@@ -75,8 +89,10 @@ public final class Containment implements AutoCloseable {
    *
    * @param dvmDir the DVM's directory, or {@code null} to record nothing
    * @param allowCgroup whether a cgroup may be used (tests force the other mode with false)
+   * @param watched the pids the host watches itself (its own live children), never taken as orphans
    */
-  public static Containment open(Path dvmDir, boolean allowCgroup) {
+  public static Containment open(
+      Path dvmDir, boolean allowCgroup, java.util.function.IntPredicate watched) {
     Path record = dvmDir == null ? null : dvmDir.resolve(RECORD);
     String leftover = record == null ? null : endRecorded(record);
     int n;
@@ -85,18 +101,19 @@ public final class Containment implements AutoCloseable {
     }
     String name = "jdvm-" + ProcessHandle.current().pid() + "-" + n;
     Path cg = allowCgroup ? createCgroup(name) : null;
-    Containment c;
-    if (cg != null) {
-      c = new Containment(Mode.CGROUP, cg, null, record, leftover);
-    } else {
-      int rc = Posix.becomeSubreaper();
-      if (rc != 0) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "cannot become the child subreaper: " + Posix.strerror(-rc));
-      }
-      c = new Containment(Mode.SUBREAPER, null, name, record, leftover);
+    // The subreaper in both modes: in cgroup mode it catches what a process forked in the moment
+    // between its exec and its move into the cgroup, if the parent has died meanwhile (adopt).
+    int rc;
+    synchronized (Containment.class) {
+      rc = subreapers++ == 0 ? Posix.becomeSubreaper(true) : 0;
     }
+    if (rc != 0) {
+      LOG.log(
+          System.Logger.Level.WARNING, "cannot become the child subreaper: " + Posix.strerror(-rc));
+    }
+    Containment c =
+        new Containment(
+            cg != null ? Mode.CGROUP : Mode.SUBREAPER, cg, name, record, leftover, watched);
     c.writeRecord();
     return c;
   }
@@ -115,19 +132,58 @@ public final class Containment implements AutoCloseable {
     return leftover == null ? s : s + "; " + leftover;
   }
 
-  /** The environment variable (name=value) a job's processes carry, or {@code null}. */
+  /** The environment variable (name, value) a job's processes carry. */
   public String[] tagFor(String group) {
-    return mode == Mode.SUBREAPER ? new String[] {TAG_VARIABLE, tag + "/" + group} : null;
+    return new String[] {TAG_VARIABLE, tag + "/" + group};
   }
 
   /**
-   * Puts a just-started process, and whatever it has forked already, into {@code group}. Only in
-   * cgroup mode; a process that could not be moved stays contained by its session.
+   * Puts a just-started process, and whatever it has forked already, into {@code group} (cgroup
+   * mode only). The process is moved first, so what it forks from then on is born inside; then its
+   * children, read after the move, are moved the same way, and so on down. What was forked before a
+   * move by a parent that died before its children were read has been reparented to this process,
+   * the subreaper: those of this host's children that carry this host's tag and are not {@code
+   * watched} are moved into the group their tag names. A process that cannot be moved stays
+   * contained by its session and its tag.
    */
   public void adopt(int pid, String group) {
     if (mode != Mode.CGROUP) {
       return;
     }
+    move(pid, group);
+    for (int orphan : mainThreadChildrenOf((int) ProcessHandle.current().pid())) {
+      if (orphan == pid || watched.test(orphan)) {
+        continue;
+      }
+      String g = groupOf(orphan);
+      if (g != null) {
+        if (groups.contains(g)) {
+          move(orphan, g);
+        } else {
+          Posix.kill(orphan, 9); // its job is over
+        }
+      }
+    }
+  }
+
+  /** The group a process of this host's is tagged with, from its environment, or {@code null}. */
+  private String groupOf(int pid) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(Path.of("/proc/" + pid + "/environ"));
+    } catch (IOException e) {
+      return null;
+    }
+    String prefix = TAG_VARIABLE + "=" + tag + "/";
+    for (String kv : new String(env, StandardCharsets.UTF_8).split("\u0000")) {
+      if (kv.startsWith(prefix)) {
+        return kv.substring(prefix.length());
+      }
+    }
+    return null;
+  }
+
+  private void move(int pid, String group) {
     Path dir = cgroup.resolve(dirName(group));
     try {
       if (groups.add(group)) {
@@ -151,7 +207,7 @@ public final class Containment implements AutoCloseable {
           }
           continue; // gone already
         }
-        todo.addAll(childrenOf(p));
+        todo.addAll(mainThreadChildrenOf(p));
       }
     } catch (IOException e) {
       if (!moveFailed) {
@@ -161,6 +217,25 @@ public final class Containment implements AutoCloseable {
             "cannot move pid " + pid + " into " + dir + " (" + e + "); it stays in its session");
       }
     }
+  }
+
+  /**
+   * The children the main thread of {@code pid} forked: a process that has just exec'd has no other
+   * thread yet, and this is one read where the full list costs a directory walk.
+   */
+  static List<Integer> mainThreadChildrenOf(int pid) {
+    List<Integer> out = new ArrayList<>();
+    try {
+      for (String s :
+          Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children")).split(" ")) {
+        if (!s.isBlank()) {
+          out.add(Integer.parseInt(s.trim()));
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // Gone meanwhile.
+    }
+    return out;
   }
 
   /** The children of every thread of {@code pid}, from {@code /proc/<pid>/task/<tid>/children}. */
@@ -187,22 +262,47 @@ public final class Containment implements AutoCloseable {
 
   /**
    * Ends every process of {@code group} and every descendant (cgroup mode: {@code cgroup.kill};
-   * otherwise the given process groups and the tagged orphans this process adopted). Returns once
-   * they are gone or after a bound.
-   *
-   * @param leaders the pids of the group's processes (their process groups)
+   * then, in both modes, the orphans this process adopted that carry the group's tag: once the
+   * group's own processes have ended, whatever is left of it has been reparented to this process,
+   * the subreaper, and each kill reparents the next generation). Returns once they are gone or
+   * after a bound.
    */
-  public void end(String group, List<Integer> leaders) {
-    if (mode == Mode.CGROUP) {
-      if (groups.remove(group)) {
-        killCgroup(cgroup.resolve(dirName(group)), true);
+  public void end(String group) {
+    if (mode == Mode.CGROUP && groups.remove(group)) {
+      killCgroup(cgroup.resolve(dirName(group)), true);
+    }
+    killTagged(tag + "/" + group + "\u0000", watched);
+  }
+
+  private final Set<Integer> zombiesSeen = new HashSet<>();
+
+  /**
+   * Reaps the adopted orphans that have ended: a child of this process that {@code watched} does
+   * not name and that was a zombie at the previous call already (so a child the JDK's own process
+   * reaper waits for is never taken from it). Call it now and then, from one thread.
+   */
+  public void reapAdopted() {
+    Set<Integer> now = new HashSet<>();
+    for (int pid : childrenOf((int) ProcessHandle.current().pid())) {
+      if (!watched.test(pid) && zombie(pid)) {
+        if (zombiesSeen.contains(pid)) {
+          Posix.reapPid(pid);
+        } else {
+          now.add(pid);
+        }
       }
-    } else {
-      // A group outlives its leader while a member lives, so its number cannot be reused.
-      for (int pid : leaders) {
-        Posix.kill(-pid, 9);
-      }
-      killTagged(tag + "/" + group + "\u0000", false);
+    }
+    zombiesSeen.clear();
+    zombiesSeen.addAll(now);
+  }
+
+  /** Whether {@code pid} has ended and waits to be reaped (state Z in {@code /proc/<pid>/stat}). */
+  public static boolean zombie(int pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) == 'Z';
+    } catch (IOException | RuntimeException e) {
+      return false;
     }
   }
 
@@ -212,14 +312,26 @@ public final class Containment implements AutoCloseable {
       groups.clear();
       killCgroup(cgroup, false);
       removeEmptyBelow(cgroup);
+      killTagged(tag + "/", pid -> false); // any that could not be moved
     } else {
-      killTagged(tag + "/", true);
+      killTagged(tag + "/", null);
     }
   }
 
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     endAll();
+    if (mode == Mode.SUBREAPER) {
+      synchronized (Containment.class) {
+        if (--subreapers == 0) {
+          Posix.becomeSubreaper(false);
+        }
+      }
+    }
     if (mode == Mode.CGROUP) {
       removeEmptyBelow(cgroup);
       try {
@@ -259,7 +371,12 @@ public final class Containment implements AutoCloseable {
       Files.createDirectories(record.getParent());
       Files.writeString(
           record,
-          (mode == Mode.CGROUP ? "cgroup " + cgroup : "tag " + tag) + "\n# " + describe() + "\n");
+          (mode == Mode.CGROUP ? "cgroup " + cgroup + "\n" : "")
+              + "tag "
+              + tag
+              + "\n# "
+              + describe()
+              + "\n");
     } catch (IOException e) {
       LOG.log(System.Logger.Level.WARNING, "cannot write " + record + ": " + e);
     }
@@ -270,13 +387,28 @@ public final class Containment implements AutoCloseable {
    * or {@code null} if there was nothing to do.
    */
   static String endRecorded(Path record) {
-    String line;
+    List<String> lines;
     try {
-      line = Files.readAllLines(record).stream().findFirst().orElse("").trim();
+      lines = Files.readAllLines(record);
     } catch (IOException e) {
       return null;
     }
     long t0 = System.nanoTime();
+    int ended = 0;
+    for (String line : lines) {
+      ended += endRecorded(line.trim());
+    }
+    try {
+      Files.deleteIfExists(record);
+    } catch (IOException e) {
+      // Rewritten below.
+    }
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    return ended == 0 ? null : "ended " + ended + " processes a killed DVM left in " + ms + " ms";
+  }
+
+  /** Ends what one line of a record names; returns how many processes it ended. */
+  private static int endRecorded(String line) {
     int ended = 0;
     if (line.startsWith("cgroup ")) {
       Path cg = Path.of(line.substring(7));
@@ -293,16 +425,11 @@ public final class Containment implements AutoCloseable {
           LOG.log(System.Logger.Level.WARNING, "cannot remove " + cg + ": " + e);
         }
       }
-    } else if (line.startsWith("tag ")) {
-      ended = killTagged(line.substring(4) + "/", true);
+    } else if (line.startsWith("tag jdvm-")) {
+      // What escaped the cgroup, or everything in subreaper mode.
+      ended = killTagged(line.substring(4) + "/", null);
     }
-    try {
-      Files.deleteIfExists(record);
-    } catch (IOException e) {
-      // Rewritten below.
-    }
-    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-    return ended == 0 ? null : "ended " + ended + " processes a killed DVM left in " + ms + " ms";
+    return ended;
   }
 
   private static int countProcs(Path cg) {
@@ -413,10 +540,12 @@ public final class Containment implements AutoCloseable {
 
   /**
    * KILLs every process whose environment tags it with a value starting {@code prefix}: with {@code
-   * everywhere}, any process of this user; else only the orphans this process adopted. Repeats
-   * until none is found (bounded): a killed parent's children are reparented after it dies.
+   * adoptedUnless} null, any process; else only the children of this process it does not name (the
+   * orphans it adopted). Repeats until none is found (bounded): a killed parent's children are
+   * reparented after it dies.
    */
-  private static int killTagged(String prefix, boolean everywhere) {
+  private static int killTagged(String prefix, java.util.function.IntPredicate adoptedUnless) {
+    boolean everywhere = adoptedUnless == null;
     byte[] needle = (TAG_VARIABLE + "=" + prefix).getBytes(StandardCharsets.UTF_8);
     long self = ProcessHandle.current().pid();
     int killed = 0;
@@ -435,7 +564,11 @@ public final class Containment implements AutoCloseable {
           return killed;
         }
       } else {
-        candidates.addAll(childrenOf((int) self));
+        for (int c : childrenOf((int) self)) {
+          if (!adoptedUnless.test(c)) {
+            candidates.add(c);
+          }
+        }
       }
       int found = 0;
       for (int pid : candidates) {

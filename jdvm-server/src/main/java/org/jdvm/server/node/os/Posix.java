@@ -51,6 +51,7 @@ public final class Posix {
   private static final int POSIX_SPAWN_SETSID = 0x80;
   private static final int F_GETFL = 3;
   private static final int F_SETFL = 4;
+  private static final int P_PID = 1;
   private static final int P_PIDFD = 3;
   private static final int WEXITED = 4;
   private static final int WNOHANG = 1;
@@ -452,6 +453,21 @@ public final class Posix {
     }
   }
 
+  /**
+   * Reaps the child {@code pid} if it has ended ({@code waitid(P_PID, WEXITED | WNOHANG)}): for the
+   * orphans a subreaper adopts, which nobody watches with a pidfd. True if it was reaped.
+   */
+  public static boolean reapPid(int pid) {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
+      int r = (int) WAITID.invokeExact(st, P_PID, pid, info, WEXITED | WNOHANG);
+      return r == 0 && info.get(JAVA_INT, 16) == pid;
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
   /** {@code kill(pid, sig)}: 0, or {@code -errno}. A negative pid names a process group. */
   public static int kill(int pid, int sig) {
     try (Arena arena = Arena.ofConfined()) {
@@ -580,13 +596,15 @@ public final class Posix {
   }
 
   /**
-   * Makes this process the reaper of its orphaned descendants ({@code PR_SET_CHILD_SUBREAPER}); 0
-   * or {@code -errno}.
+   * Makes this process the reaper of its orphaned descendants ({@code PR_SET_CHILD_SUBREAPER}), or
+   * no longer; 0 or {@code -errno}.
    */
-  public static int becomeSubreaper() {
+  public static int becomeSubreaper(boolean on) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment st = arena.allocate(CALL_STATE);
-      return (int) PRCTL.invokeExact(st, PR_SET_CHILD_SUBREAPER, 1L) == 0 ? 0 : -errno(st);
+      return (int) PRCTL.invokeExact(st, PR_SET_CHILD_SUBREAPER, on ? 1L : 0L) == 0
+          ? 0
+          : -errno(st);
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -251,9 +251,17 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       }
       client.forwardStdin(in, new Proc(job.nspace(), rank));
     }
-    int exitCode = job.awaitEnd().exitCode();
+    org.jdvm.client.JobEnd end = job.awaitEnd();
     closeStdin(stdinChannel);
-    return exitCode;
+    if (end.status() == PmixStatus.ERR_JOB_ABORTED_BY_SIG && end.exitCode() > 128) {
+      // As mpirun says it: a signal nobody asked jdvm for ended a process (and so the job).
+      err.println(
+          "jdvm run: job "
+              + job.nspace()
+              + " ended: a process was killed by signal "
+              + signalName(end.exitCode() - 128));
+    }
+    return end.exitCode();
   }
 
   /**
@@ -306,6 +314,15 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       b.recoverable(true);
     }
     return b.forwardOutput(true).notifyCompletion(true).build();
+  }
+
+  private static String signalName(int number) {
+    for (org.jdvm.pmix.Signal s : org.jdvm.pmix.Signal.values()) {
+      if (s.number() == number) {
+        return s.name() + " (" + number + ")";
+      }
+    }
+    return Integer.toString(number);
   }
 
   /** A refused spawn: a missing command is said plainly; anything else by its status. */

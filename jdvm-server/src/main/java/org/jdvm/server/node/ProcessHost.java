@@ -33,23 +33,25 @@ import org.jdvm.server.node.os.Posix;
  * <p>Each process is started by {@code posix_spawn} itself (no wrapper program) as the leader of a
  * new session ({@code POSIX_SPAWN_SETSID}), so a signal to its process group reaches what it
  * started too; with every signal at its default action and unblocked, only fds 0-2 open, stdout and
- * stderr on pipes, and stdin on a pipe ({@link StdinPipe}) or {@code /dev/null}. A {@code pidfd}
- * names it from then on, so it is signalled only while it is a child not yet reaped, never a
- * process that reused its pid.
+ * stderr on pipes, and stdin on a pipe ({@link StdinPipe}) or {@code /dev/null}. It is our child,
+ * and only this host reaps it: it is signalled only until it is reaped, under the same lock, so
+ * never a process that reused its pid.
  *
  * <p>One platform thread, the poller, waits in {@code epoll} for every process's output pipes and
  * pidfd: it reads what is ready and hands it to the process's listener, reaps an ended process
- * ({@code waitid(P_PIDFD)}) and reports its exit once its pipes are drained or {@link
- * #DRAIN_AFTER_EXIT_MS} has passed (a descendant may hold them). A stdin writer that finds its pipe
- * full parks (a virtual thread, unpinned) until the poller sees the pipe writable.
+ * ({@code waitid}) and reports its exit once its pipes are drained or {@link #DRAIN_AFTER_EXIT_MS}
+ * has passed (a descendant may hold them). A stdin writer that finds its pipe full parks (a virtual
+ * thread, unpinned) until the poller sees the pipe writable.
  *
  * <p>Every descendant is kept by the {@link Containment} (a cgroup per job and node, or the
  * subreaper), and ended when the last process of its group has ended, when the host closes, or, if
  * the controller was killed, when the next host opens on the same DVM directory.
  *
- * <p>Processes are counted against the open-file limit (raised to the hard limit at start): each
- * costs up to {@link #FDS_PER_PROC} descriptors, and a start that would leave fewer than the
- * reserve for the controller's own connections is refused ({@link
+ * <p>Processes are counted against the open-file limit (raised as far as the process may at start):
+ * each holds 2 descriptors (its stdout and stderr pipes), 3 with its pidfd (the first eighth of the
+ * budget: past it the exit is found when both pipes close, or, while a descendant holds them, by a
+ * sweep every {@link #SWEEP_MS} ms), and one more for a stdin pipe. A start that would leave fewer
+ * than the reserve for the controller's own files and connections is refused ({@link
  * LaunchException.Kind#OUT_OF_RESOURCE}).
  */
 public final class ProcessHost implements AutoCloseable {
@@ -58,8 +60,14 @@ public final class ProcessHost implements AutoCloseable {
   /** How long a process's output may keep flowing after it exited (descendants holding a pipe). */
   static final long DRAIN_AFTER_EXIT_MS = 500;
 
-  /** Descriptors one process holds in the controller: stdout, stderr, pidfd, stdin. */
+  /** Descriptors one process holds in the controller: stdout, stderr, pidfd, and stdin if piped. */
   public static final int FDS_PER_PROC = 4;
+
+  /**
+   * The open-file limit a privileged controller sets itself (the kernel's default {@code
+   * fs.nr_open}): room for 250,000 processes.
+   */
+  static final long WANTED_FILES = 1 << 20;
 
   private static final int OUT = 0;
   private static final int ERR = 1;
@@ -68,9 +76,16 @@ public final class ProcessHost implements AutoCloseable {
   private static final long WAKE = -1;
   private static final int EPOLLONESHOT = 1 << 30;
   private static final int READ_BUFFER = 64 << 10;
+  private static final int NO_PIDFD = Integer.MIN_VALUE;
+  private static final int PIDFD_SHARE = 8;
+
+  /** How often processes without a pidfd whose pipes a descendant holds are checked for exit. */
+  private static final long SWEEP_MS = 1000;
 
   private final Containment containment;
   private final int maxProcs;
+  private final long fdBudget;
+  private final AtomicLong fdsInUse = new AtomicLong(); // descriptors held for processes
   private final int epfd;
   private final int wakeFd;
   private final Thread poller;
@@ -79,6 +94,7 @@ public final class ProcessHost implements AutoCloseable {
   private final java.util.Set<Integer> livePids = ConcurrentHashMap.newKeySet();
   private final Map<String, int[]> liveByGroup = new HashMap<>();
   private final ExecutorService groupEnds = Executors.newVirtualThreadPerTaskExecutor();
+  private final List<RunningProc> reapSoon = new ArrayList<>(); // poller thread only
   private volatile boolean closed;
 
   /** A host that records nothing (tests, tools). */
@@ -98,21 +114,23 @@ public final class ProcessHost implements AutoCloseable {
    * @param allowCgroup false forces the subreaper mode (tests of that mode)
    */
   ProcessHost(Path dvmDir, boolean allowCgroup) {
-    this(dvmDir, allowCgroup, Integer.MAX_VALUE);
+    this(dvmDir, allowCgroup, Integer.MAX_VALUE, Long.MAX_VALUE);
   }
 
   /**
    * @param maxProcs at most this many processes, below what the open-file limit allows (tests)
+   * @param maxFds at most this many descriptors for processes, below the limit (tests)
    */
-  ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs) {
+  ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs, long maxFds) {
     Posix.unavailable()
         .ifPresent(
             why -> {
               throw new IllegalStateException("jdvm starts processes on Linux only: " + why);
             });
-    long limit = Posix.raiseFileLimit();
-    long reserve = Math.max(256, limit / 8);
-    this.maxProcs = (int) Math.max(1, Math.min(maxProcs, (limit - reserve) / FDS_PER_PROC));
+    long limit = Posix.raiseFileLimit(WANTED_FILES);
+    long reserve = Math.max(128, limit / 64); // the controller's own files and connections
+    this.fdBudget = Math.min(maxFds, Math.max(FDS_PER_PROC, limit - reserve));
+    this.maxProcs = maxProcs;
     this.containment = Containment.open(dvmDir, allowCgroup, livePids::contains);
     try {
       epfd = Posix.epollCreate();
@@ -134,9 +152,14 @@ public final class ProcessHost implements AutoCloseable {
     return containment.describe();
   }
 
-  /** The most processes this host runs at once (from the open-file limit). */
-  public int maxProcs() {
-    return maxProcs;
+  /**
+   * The most processes this host runs at once: the open-file limit, less a reserve for the
+   * controller's own files and connections, at 3 descriptors a process for the first eighth and 2
+   * after (without stdin pipes).
+   */
+  public long maxProcs() {
+    long withPidfd = fdBudget / PIDFD_SHARE / 3;
+    return Math.min(maxProcs, withPidfd + (fdBudget - withPidfd * 3) / 2);
   }
 
   /** The processes running (or draining their output) now. */
@@ -168,18 +191,19 @@ public final class ProcessHost implements AutoCloseable {
       throw new LaunchException(
           LaunchException.Kind.INTERRUPTED, "the host is closing; " + cmd + " not started", null);
     }
-    if (procs.size() >= maxProcs) {
+    int need = 3 + (request.stdin() ? 1 : 0);
+    if (procs.size() >= maxProcs || fdsInUse.get() + need > fdBudget) {
       throw new LaunchException(
           LaunchException.Kind.OUT_OF_RESOURCE,
           "cannot start "
               + cmd
               + ": this host runs "
               + procs.size()
-              + " processes, its limit (open files "
+              + " processes, its limit (open files: "
+              + fdsInUse.get()
+              + " of "
               + Posix.fileLimit()[0]
-              + " / "
-              + FDS_PER_PROC
-              + " per process, less a reserve)",
+              + " in use for processes, less a reserve)",
           null);
     }
     int[] out = null;
@@ -223,8 +247,11 @@ public final class ProcessHost implements AutoCloseable {
     }
     livePids.add(pid);
     containment.adopt(pid, group);
-    int pidfd = Posix.pidfdOpen(pid);
-    if (pidfd < 0) {
+    // A pidfd reports the exit at once, even while a descendant holds the pipes; past an eighth
+    // of the descriptor budget it is left out (2 descriptors a process instead of 3), and the exit
+    // is found when the pipes close, or by the sweep.
+    int pidfd = fdsInUse.get() < fdBudget / PIDFD_SHARE ? Posix.pidfdOpen(pid) : NO_PIDFD;
+    if (pidfd < 0 && pidfd != NO_PIDFD) {
       // Out of descriptors between the check and here: the process cannot be watched, so it
       // must not run. It is our unreaped child, so its pid is still its own.
       Posix.kill(-pid, Signal.KILL.number());
@@ -241,6 +268,7 @@ public final class ProcessHost implements AutoCloseable {
           "cannot watch " + cmd + ": " + Posix.strerror(-pidfd),
           null);
     }
+    fdsInUse.addAndGet(2 + (pidfd >= 0 ? 1 : 0) + (in != null ? 1 : 0));
     long id = ids.incrementAndGet();
     RunningProc p = new RunningProc(this, id, pid, pidfd, out[0], err[0], group, listener);
     if (in != null) {
@@ -249,7 +277,9 @@ public final class ProcessHost implements AutoCloseable {
     procs.put(id, p);
     Posix.epollCtl(epfd, true, out[0], Posix.EPOLLIN, (id << 2) | OUT);
     Posix.epollCtl(epfd, true, err[0], Posix.EPOLLIN, (id << 2) | ERR);
-    Posix.epollCtl(epfd, true, pidfd, Posix.EPOLLIN, (id << 2) | EXIT);
+    if (pidfd >= 0) {
+      Posix.epollCtl(epfd, true, pidfd, Posix.EPOLLIN, (id << 2) | EXIT);
+    }
     return p;
   }
 
@@ -345,12 +375,25 @@ public final class ProcessHost implements AutoCloseable {
           long left = draining.peek().drainDeadline - System.nanoTime();
           timeout = Math.max(0, TimeUnit.NANOSECONDS.toMillis(left) + 1);
         }
+        if (!reapSoon.isEmpty()) {
+          // Pipes closed before the process became a zombie: look again shortly.
+          for (RunningProc p : List.copyOf(reapSoon)) {
+            exited(p, draining);
+          }
+          reapSoon.removeIf(p -> p.exit != null);
+          timeout = reapSoon.isEmpty() ? timeout : (timeout < 0 ? 1 : Math.min(timeout, 1));
+        }
         if (adopting) {
           if (System.nanoTime() - nextSweep >= 0) {
             containment.reapAdopted();
-            nextSweep = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            for (RunningProc p : procs.values()) {
+              if (p.pidfd < 0 && p.exit == null) {
+                exited(p, draining);
+              }
+            }
+            nextSweep = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SWEEP_MS);
           }
-          timeout = timeout < 0 ? 1000 : Math.min(timeout, 1000);
+          timeout = timeout < 0 ? SWEEP_MS : Math.min(timeout, SWEEP_MS);
         }
         int n = Posix.epollWait(epfd, events, max, (int) Math.min(timeout, Integer.MAX_VALUE));
         for (int i = 0; i < n; i++) {
@@ -411,6 +454,11 @@ public final class ProcessHost implements AutoCloseable {
       if (p.exit != null && p.outFd < 0 && p.errFd < 0) {
         draining.remove(p);
         finish(p);
+      } else if (p.exit == null && p.pidfd < 0 && p.outFd < 0 && p.errFd < 0) {
+        exited(p, draining); // no pidfd: both pipes closed is the sign of the exit
+        if (p.exit == null) {
+          reapSoon.add(p);
+        }
       }
       return;
     }
@@ -421,6 +469,7 @@ public final class ProcessHost implements AutoCloseable {
     if (fd >= 0) {
       Posix.epollDel(epfd, fd);
       Posix.close(fd);
+      fdsInUse.decrementAndGet();
       if (stream == OUT) {
         p.outFd = -1;
       } else {
@@ -435,14 +484,17 @@ public final class ProcessHost implements AutoCloseable {
       if (p.exit != null) {
         return;
       }
-      e = Posix.reap(p.pidfd);
+      e = p.pidfd >= 0 ? Posix.reap(p.pidfd) : Posix.reapChild(p.pid);
       if (e == null) {
         return; // not yet (a spurious wake-up)
       }
       p.exit = e;
       livePids.remove(p.pid);
-      Posix.epollDel(epfd, p.pidfd);
-      Posix.close(p.pidfd);
+      if (p.pidfd >= 0) {
+        Posix.epollDel(epfd, p.pidfd);
+        Posix.close(p.pidfd);
+        fdsInUse.decrementAndGet();
+      }
     }
     p.reaped.countDown();
     if (p.stdin != null) {
@@ -703,6 +755,7 @@ public final class ProcessHost implements AutoCloseable {
           writing = false;
           if (closeRequested && fd >= 0) {
             Posix.close(fd);
+            proc.host.fdsInUse.decrementAndGet();
             fd = -1;
           }
         }
@@ -743,6 +796,7 @@ public final class ProcessHost implements AutoCloseable {
           closeRequested = true;
         } else if (fd >= 0) {
           Posix.close(fd); // closing removes it from the epoll set too
+          proc.host.fdsInUse.decrementAndGet();
           fd = -1;
         }
       }

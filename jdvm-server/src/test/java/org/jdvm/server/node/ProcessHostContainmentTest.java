@@ -264,7 +264,7 @@ class ProcessHostContainmentTest {
 
   @Test
   void aStartPastTheLimitIsRefusedAsOutOfResourceAndStartsNothing() throws Exception {
-    ProcessHost h = new ProcessHost(dir, false, 2);
+    ProcessHost h = new ProcessHost(dir, false, 2, Long.MAX_VALUE);
     hosts.add(h);
     List<ProcessHost.RunningProc> procs = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
@@ -283,6 +283,31 @@ class ProcessHostContainmentTest {
             e -> assertThat(e.kind()).isEqualTo(LaunchException.Kind.OUT_OF_RESOURCE));
     assertThat(h.liveProcs()).isEqualTo(2);
     h.terminate(procs, 0);
+  }
+
+  @Test
+  void pastAnEighthOfItsDescriptorsTheHostStillReportsEveryExitWithTwoDescriptorsAProcess()
+      throws Exception {
+    ProcessHost h = new ProcessHost(dir, false, Integer.MAX_VALUE, 48); // pidfds for 2 processes
+    hosts.add(h);
+    List<Recorder> plain = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Recorder r = new Recorder();
+      plain.add(r);
+      h.start("node0/a", new LaunchRequest(List.of("sh", "-c", "exit " + i), ENV, null), r);
+    }
+    Recorder held = new Recorder();
+    Recorder killed = new Recorder();
+    // A background child holds the pipes: the exit is found by the sweep, not by their end.
+    h.start(
+        "node0/b", new LaunchRequest(List.of("sh", "-c", "sleep 300 & exit 9"), ENV, null), held);
+    h.start("node0/c", new LaunchRequest(List.of("sh", "-c", "kill -TERM $$"), ENV, null), killed);
+    for (int i = 0; i < 6; i++) {
+      assertThat(plain.get(i).awaitExit()).containsExactly(i, 0);
+    }
+    assertThat(held.awaitExit()).containsExactly(9, 0);
+    assertThat(killed.awaitExit()).containsExactly(0, Signal.TERM.number());
+    Await.until(() -> h.liveProcs() == 0, "every process reported");
   }
 
   private static long openFds() {

@@ -458,11 +458,23 @@ public final class Posix {
    * orphans a subreaper adopts, which nobody watches with a pidfd. True if it was reaped.
    */
   public static boolean reapPid(int pid) {
+    return reapChild(pid) != null;
+  }
+
+  /**
+   * Reaps the child {@code pid} if it has ended ({@code waitid(P_PID, WEXITED | WNOHANG)}).
+   *
+   * @return how it ended, or {@code null} if it runs still
+   */
+  public static Exit reapChild(int pid) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment st = arena.allocate(CALL_STATE);
       MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
       int r = (int) WAITID.invokeExact(st, P_PID, pid, info, WEXITED | WNOHANG);
-      return r == 0 && info.get(JAVA_INT, 16) == pid;
+      if (r != 0 || info.get(JAVA_INT, 16) != pid) {
+        return null;
+      }
+      return new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -624,18 +636,28 @@ public final class Posix {
     }
   }
 
-  /** Raises the soft limit on open files to the hard limit; returns the soft limit now. */
-  public static long raiseFileLimit() {
+  /**
+   * Raises the limit on open files as far as this process may: both limits to {@code want} if it is
+   * privileged (CAP_SYS_RESOURCE), else the soft limit to the hard one. Returns the soft limit now.
+   */
+  public static long raiseFileLimit(long want) {
     long[] l = fileLimit();
-    if (l[0] >= l[1]) {
-      return l[0];
+    if (want > l[1] && setFileLimit(want, want)) {
+      return want;
     }
+    if (l[0] < l[1] && setFileLimit(l[1], l[1])) {
+      return l[1];
+    }
+    return l[0];
+  }
+
+  private static boolean setFileLimit(long soft, long hard) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment st = arena.allocate(CALL_STATE);
       MemorySegment rl = arena.allocate(JAVA_LONG, 2);
-      rl.setAtIndex(JAVA_LONG, 0, l[1]);
-      rl.setAtIndex(JAVA_LONG, 1, l[1]);
-      return (int) SETRLIMIT.invokeExact(st, RLIMIT_NOFILE, rl) == 0 ? l[1] : l[0];
+      rl.setAtIndex(JAVA_LONG, 0, soft);
+      rl.setAtIndex(JAVA_LONG, 1, hard);
+      return (int) SETRLIMIT.invokeExact(st, RLIMIT_NOFILE, rl) == 0;
     } catch (Throwable t) {
       throw rethrow(t);
     }

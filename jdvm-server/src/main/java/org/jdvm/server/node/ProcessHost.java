@@ -386,9 +386,13 @@ public final class ProcessHost implements AutoCloseable {
         if (adopting) {
           if (System.nanoTime() - nextSweep >= 0) {
             containment.reapAdopted();
-            for (RunningProc p : procs.values()) {
-              if (p.pidfd < 0 && p.exit == null) {
-                exited(p, draining);
+            // Only when some child has ended: with thousands of running processes the sweep
+            // would otherwise cost a waitid for each, every second.
+            if (Posix.peekZombie() != 0) {
+              for (RunningProc p : procs.values()) {
+                if (p.pidfd < 0 && p.exit == null) {
+                  exited(p, draining);
+                }
               }
             }
             nextSweep = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SWEEP_MS);

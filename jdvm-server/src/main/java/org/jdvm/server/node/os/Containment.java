@@ -226,16 +226,28 @@ public final class Containment implements AutoCloseable {
   static List<Integer> mainThreadChildrenOf(int pid) {
     List<Integer> out = new ArrayList<>();
     try {
-      for (String s :
-          Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children")).split(" ")) {
-        if (!s.isBlank()) {
-          out.add(Integer.parseInt(s.trim()));
-        }
-      }
-    } catch (IOException | NumberFormatException e) {
+      parsePids(Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children")), out);
+    } catch (IOException e) {
       // Gone meanwhile.
     }
     return out;
+  }
+
+  /** Appends the numbers of a space-separated list (a {@code children} file) to {@code out}. */
+  private static void parsePids(String list, List<Integer> out) {
+    int n = -1;
+    for (int i = 0; i < list.length(); i++) {
+      char c = list.charAt(i);
+      if (c >= '0' && c <= '9') {
+        n = (n < 0 ? 0 : n * 10) + (c - '0');
+      } else if (n >= 0) {
+        out.add(n);
+        n = -1;
+      }
+    }
+    if (n >= 0) {
+      out.add(n);
+    }
   }
 
   /** The children of every thread of {@code pid}, from {@code /proc/<pid>/task/<tid>/children}. */
@@ -245,11 +257,7 @@ public final class Containment implements AutoCloseable {
         Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
       for (Path t : tasks) {
         try {
-          for (String s : Files.readString(t.resolve("children")).trim().split("\\s+")) {
-            if (!s.isEmpty()) {
-              out.add(Integer.parseInt(s));
-            }
-          }
+          parsePids(Files.readString(t.resolve("children")), out);
         } catch (IOException | NumberFormatException e) {
           // The task ended meanwhile.
         }
@@ -268,8 +276,13 @@ public final class Containment implements AutoCloseable {
    * after a bound.
    */
   public void end(String group) {
-    if (mode == Mode.CGROUP && groups.remove(group)) {
-      killCgroup(cgroup.resolve(dirName(group)), true);
+    if (mode == Mode.CGROUP) {
+      // Escapees were moved in by adopt; scanning this process's children here would cost
+      // O(live processes) per job.
+      if (groups.remove(group)) {
+        killCgroup(cgroup.resolve(dirName(group)), true);
+      }
+      return;
     }
     killTagged(tag + "/" + group + "\u0000", watched);
   }

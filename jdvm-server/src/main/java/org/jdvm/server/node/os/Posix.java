@@ -51,7 +51,9 @@ public final class Posix {
   private static final int POSIX_SPAWN_SETSID = 0x80;
   private static final int F_GETFL = 3;
   private static final int F_SETFL = 4;
+  private static final int P_ALL = 0;
   private static final int P_PID = 1;
+  private static final int WNOWAIT = 0x1000000;
   private static final int P_PIDFD = 3;
   private static final int WEXITED = 4;
   private static final int WNOHANG = 1;
@@ -475,6 +477,21 @@ public final class Posix {
         return null;
       }
       return new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /**
+   * A child of this process that has ended and waits to be reaped, without reaping it ({@code
+   * waitid(P_ALL, WEXITED | WNOHANG | WNOWAIT)}); 0 if there is none.
+   */
+  public static int peekZombie() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
+      int r = (int) WAITID.invokeExact(st, P_ALL, 0, info, WEXITED | WNOHANG | WNOWAIT);
+      return r == 0 ? info.get(JAVA_INT, 16) : 0;
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -272,8 +272,16 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    // Ranks gone already are no longer the agent's: the KILL reaches only what is left.
-    signal(node, nspace, ranks, Signal.KILL.number());
+    // Ranks gone already are no longer the agent's: the KILL reaches only what is left. It is
+    // recorded only for ranks whose TERM entry is still there (not yet reported ended), so no entry
+    // is left behind for a rank that has ended.
+    NodeAgent agent = nodes.get(node);
+    if (agent != null) {
+      for (int rank : ranks) {
+        signalled.computeIfPresent(nspace + "." + rank, (k, v) -> Signal.KILL.number());
+        agent.signalProc(nspace, rank, Signal.KILL.number());
+      }
+    }
   }
 
   // ---- what agents observe -------------------------------------------------------------------

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
-# Shared by ./jdvm and ./dev: find a JDK >= 21, build, and prepare the fast launch.
+# Shared by ./jdvm and ./dev: find a JDK >= 25, build, and prepare the fast launch.
 
 JDVM_ROOT="${JDVM_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
-JDVM_MIN_JAVA=21
+JDVM_MIN_JAVA=25
 JDVM_BUILD_DIR="$JDVM_ROOT/build"
 # Written at the end of a successful build; the launcher's fast path sources it.
 JDVM_LAUNCH="$JDVM_BUILD_DIR/launch.sh"
@@ -16,13 +16,16 @@ jdvm_java_version() {
   echo "$v"
 }
 
-# Prints the home of a JDK >= 21: JAVA_HOME if it qualifies, else the newest found in the usual
+# Prints the home of a JDK >= 25: JAVA_HOME if it qualifies, else the newest found in the usual
 # places. Prints one sentence to stderr and fails if there is none.
 jdvm_find_jdk() {
   local v best="" bestv=0 home
-  if [ -n "${JAVA_HOME:-}" ] && v=$(jdvm_java_version "$JAVA_HOME") && [ "$v" -ge "$JDVM_MIN_JAVA" ]; then
-    echo "$JAVA_HOME"
-    return 0
+  if [ -n "${JAVA_HOME:-}" ] && v=$(jdvm_java_version "$JAVA_HOME"); then
+    if [ "$v" -ge "$JDVM_MIN_JAVA" ]; then
+      echo "$JAVA_HOME"
+      return 0
+    fi
+    echo "jdvm: JAVA_HOME=$JAVA_HOME is JDK $v, too old (jdvm needs $JDVM_MIN_JAVA or newer); looking elsewhere." >&2
   fi
   for home in /usr/lib/jvm/* /usr/java/* /opt/java/* /opt/jdk* "$HOME"/.sdkman/candidates/java/* \
     /Library/Java/JavaVirtualMachines/*/Contents/Home; do
@@ -34,7 +37,7 @@ jdvm_find_jdk() {
     fi
   done
   if [ -z "$best" ]; then
-    echo "jdvm needs a JDK $JDVM_MIN_JAVA or newer and found none: install one (for example 'apt-get install openjdk-21-jdk' or Temurin 21+) or set JAVA_HOME to it." >&2
+    echo "jdvm needs a JDK $JDVM_MIN_JAVA or newer and found none: install one (for example Temurin 25 from adoptium.net, or 'apt-get install openjdk-25-jdk' where the distribution has it) or set JAVA_HOME to it." >&2
     return 1
   fi
   echo "$best"
@@ -78,7 +81,7 @@ jdvm_build() {
 # build/launch.sh. JDK 25+: an AOT cache; JDK 21-24: a CDS archive. A failed training only costs
 # start-up speed, never correctness: the launch then runs without a cache.
 jdvm_prepare_launch() {
-  local java_home=$1 v cp java opts="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" train_opts use_opts=""
+  local java_home=$1 v cp java opts="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED" train_opts use_opts=""
   v=$(jdvm_java_version "$java_home")
   cp=$(jdvm_classpath)
   java="$java_home/bin/java"

@@ -36,7 +36,9 @@ import picocli.CommandLine.Option;
  * fresh {@code jdvm run -n 1 /bin/true} command from start to exit; and the wire-up (docs/wireup.md
  * §c.11): a fence with data over 8 ranks, as a libpmix client times its own put+commit+fence
  * rounds, and {@code jdvm run -n N ./mpi_hello} (N = 2, 4, 8) side by side with Debian's {@code
- * mpirun --oversubscribe -n N} on the same program, in the same run. It starts its own DVM in a
+ * mpirun --oversubscribe -n N} on the same program, in the same run; beside the spawn figures, the
+ * machine's floor, measured in the same run by a C program ({@link SpawnFloor}) that {@code
+ * posix_spawn}s and reaps {@code /bin/true}, and jdvm's ratio to it. It starts its own DVM in a
  * scratch directory, shows progress while it runs, and prints a table (or JSON). Benchmarks are not
  * tests: nothing here asserts a time.
  */
@@ -125,14 +127,35 @@ public final class BenchCommand implements Callable<Integer> {
       return Main.EXIT_OK;
     }
     List<Row> rows = new ArrayList<>();
+    SpawnFloor floor = SpawnFloor.build(home, progress);
+    Row floorLatency = floor == null ? null : floor.latency(spawns, this::latencyRow);
+    Row floorRate = floor == null ? null : floor.rate(8, seconds);
     DvmConfig config =
         DvmConfig.embedded("bench", 4, 16, 8, home)
             .withFsync(org.jdvm.server.journal.FsyncPolicy.parse(fsync));
     try (DvmServer server = DvmServer.start(config)) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
-      rows.add(spawnLatency(contact));
+      Row latency = spawnLatency(contact);
+      rows.add(latency);
+      if (floorLatency != null) {
+        rows.add(floorLatency);
+        rows.add(SpawnFloor.latencyRatio(latency, floorLatency));
+      }
       for (int clients : new int[] {1, 8, 32}) {
-        rows.add(throughput(contact, clients));
+        Row r = throughput(contact, clients);
+        rows.add(r);
+        if (clients == 8 && floorRate != null) {
+          rows.add(floorRate);
+          rows.add(SpawnFloor.rateRatio(r, floorRate));
+        }
+      }
+      if (floor == null) {
+        rows.add(
+            new Row(
+                "floor: posix_spawn + wait of /bin/true in C",
+                "skipped: " + SpawnFloor.whyNot(),
+                "",
+                Map.of("skipped", SpawnFloor.whyNot())));
       }
       rows.add(allocationRoundTrips(contact));
       if (cliRuns > 0) {
@@ -285,7 +308,7 @@ public final class BenchCommand implements Callable<Integer> {
     return latencyRow("fresh 'jdvm run -n 1 /bin/true', start to exit", ns, "median < 100 ms");
   }
 
-  private Row latencyRow(String what, long[] ns, String target) {
+  Row latencyRow(String what, long[] ns, String target) {
     long[] sorted = ns.clone();
     Arrays.sort(sorted);
     double median = sorted[sorted.length / 2] / 1e6;

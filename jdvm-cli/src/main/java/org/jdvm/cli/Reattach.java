@@ -32,8 +32,25 @@ final class Reattach {
   static int awaitEnd(
       DvmOptions dvm, JdvmClient client, Job job, OutputHandler output, PrintStream err)
       throws PmixException, InterruptedException {
+    return awaitEnd(dvm, client, job, output, err, end -> {});
+  }
+
+  /**
+   * As {@link #awaitEnd(DvmOptions, JdvmClient, Job, OutputHandler, PrintStream)}, and tells {@code
+   * seen} how the job ended when its own connection saw the end.
+   */
+  static int awaitEnd(
+      DvmOptions dvm,
+      JdvmClient client,
+      Job job,
+      OutputHandler output,
+      PrintStream err,
+      java.util.function.Consumer<org.jdvm.client.JobEnd> seen)
+      throws PmixException, InterruptedException {
     try {
-      return job.awaitEnd().exitCode();
+      org.jdvm.client.JobEnd end = job.awaitEnd();
+      seen.accept(end);
+      return end.exitCode();
     } catch (PmixException e) {
       if (!lost(client, e)) {
         throw e;

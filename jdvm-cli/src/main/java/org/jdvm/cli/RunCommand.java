@@ -253,13 +253,26 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     }
     int exitCode;
     try {
-      exitCode = Reattach.awaitEnd(dvm, client, job, OutputHandler.STDIO, err);
+      exitCode =
+          Reattach.awaitEnd(
+              dvm, client, job, OutputHandler.STDIO, err, end -> sayHowItEnded(job, end));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       exitCode = Main.EXIT_FAILURE;
     }
     closeStdin(stdinChannel);
     return exitCode;
+  }
+
+  /** As mpirun says it: a signal nobody asked jdvm for ended a process (and so the job). */
+  private void sayHowItEnded(Job job, org.jdvm.client.JobEnd end) {
+    if (end.status() == PmixStatus.ERR_JOB_ABORTED_BY_SIG && end.exitCode() > 128) {
+      err.println(
+          "jdvm run: job "
+              + job.nspace()
+              + " ended: a process was killed by signal "
+              + signalName(end.exitCode() - 128));
+    }
   }
 
   /**
@@ -312,6 +325,15 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       b.recoverable(true);
     }
     return b.forwardOutput(true).notifyCompletion(true).build();
+  }
+
+  private static String signalName(int number) {
+    for (org.jdvm.pmix.Signal s : org.jdvm.pmix.Signal.values()) {
+      if (s.number() == number) {
+        return s.name() + " (" + number + ")";
+      }
+    }
+    return Integer.toString(number);
   }
 
   /** A refused spawn: a missing command is said plainly; anything else by its status. */

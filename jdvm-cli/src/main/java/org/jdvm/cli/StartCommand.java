@@ -99,6 +99,14 @@ public final class StartCommand implements Callable<Integer> {
   String fsync = "interval";
 
   @Option(
+      names = "--grace",
+      paramLabel = "MS",
+      description =
+          "How long processes get between TERM and KILL when jdvm ends them (default 1000, as"
+              + " mpirun).")
+  long graceMillis = 1000;
+
+  @Option(
       names = "--name",
       paramLabel = "NAME",
       description = "The DVM's name (default jdvm-<pid>).")
@@ -179,6 +187,9 @@ public final class StartCommand implements Callable<Integer> {
   }
 
   DvmConfig config() {
+    if (graceMillis < 0) {
+      throw new IllegalArgumentException("--grace must be at least 0");
+    }
     if ((nodes != null && nodes < 1) || (slots != null && slots < 1) || spare < 0) {
       throw new IllegalArgumentException(
           "--nodes and --slots must be at least 1, --spare at least 0");
@@ -222,7 +233,8 @@ public final class StartCommand implements Callable<Integer> {
     return base.withScheduler(kind)
         .without(disabled)
         .limitedBy(limits())
-        .withFsync(FsyncPolicy.parse(fsync));
+        .withFsync(FsyncPolicy.parse(fsync))
+        .withShrinkGrace(graceMillis);
   }
 
   /** {@code --limit NAME=N} applied, in order, over the defaults. */
@@ -367,6 +379,11 @@ public final class StartCommand implements Callable<Integer> {
     out.println("  contact:   " + config.home().resolve(DvmHome.CONTACT));
     out.println("  PMIx URI:  " + uri);
     out.println("  log:       " + config.home().resolve(DvmHome.LOG));
+    String processes = org.jdvm.server.node.os.Containment.recordedDescription(config.home());
+    if (processes != null) {
+      out.println("  processes: contained by " + processes);
+    }
+    out.println("  grace:     " + config.shrinkGraceMillis() + " ms between TERM and KILL");
     out.println("  stop with: jdvm stop" + (dir != null ? " --dir " + dir : ""));
   }
 
@@ -392,6 +409,7 @@ public final class StartCommand implements Callable<Integer> {
         cmd.add("/usr/bin/setsid");
       }
       cmd.add(ProcessHandle.current().info().command().orElse("java"));
+      cmd.add("--enable-native-access=ALL-UNNAMED");
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(Main.class.getName());
@@ -405,7 +423,11 @@ public final class StartCommand implements Callable<Integer> {
               "--spare",
               Integer.toString(spare),
               "--scheduler",
-              config.scheduler().name().toLowerCase(Locale.ROOT)));
+              config.scheduler().name().toLowerCase(Locale.ROOT),
+              "--grace",
+              Long.toString(graceMillis),
+              "--fsync",
+              fsync));
       // Unset, they stay unset: the child reads the same Slurm allocation from its environment.
       if (nodes != null) {
         cmd.add("--nodes");

@@ -24,6 +24,7 @@ enum Subcommand {
   NODES("nodes", ListCommands.Nodes::new),
   ALLOCS("allocs", ListCommands.Allocs::new),
   JOBS("jobs", ListCommands.Jobs::new),
+  KILL("kill", KillCommand::new),
   EVENTS("events", EventsCommand::new),
   SESSION("session", SessionCommand::new),
   DEMO("demo", DemoCommand::new),

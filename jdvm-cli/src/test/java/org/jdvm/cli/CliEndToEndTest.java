@@ -245,6 +245,92 @@ class CliEndToEndTest {
         .isEqualTo(Main.EXIT_USAGE);
   }
 
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> awaitEnded(String nspace) {
+    Map<String, Object>[] found = new Map[1];
+    await(
+        () -> {
+          for (Map<String, Object> j : listing("jobs")) {
+            if (nspace.equals(j.get("nspace")) && "terminated".equals(j.get("state"))) {
+              found[0] = j;
+              return true;
+            }
+          }
+          return false;
+        },
+        nspace + " to end");
+    return found[0];
+  }
+
+  /** Polls {@code condition} until it holds; fails after 20 s, naming {@code what}. */
+  private static void await(java.util.function.BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void killEndsOneJobWithTermThenKillAndSendsASignalWithItsExitStatuses() {
+    // The first rank ignores TERM: it is KILLed after the grace; the second ends on the TERM.
+    CliRun run =
+        jdvm(
+            "run",
+            "--detach",
+            "-n",
+            "2",
+            "--",
+            "sh",
+            "-c",
+            "[ $PMIX_RANK = 0 ] && trap '' TERM; exec sleep 300");
+    assertThat(run.status()).as(run.err()).isZero();
+    String nspace = run.out().trim();
+    CliRun other = jdvm("run", "--detach", "--", "sleep", "300");
+    String untouched = other.out().trim();
+
+    CliRun kill = jdvm("kill", nspace, "--json");
+    assertThat(kill.status()).as(kill.err()).isZero();
+    Map<String, Object> json = (Map<String, Object>) Json.parse(kill.out());
+    assertThat(json).containsEntry("nspace", nspace).containsEntry("action", "terminate");
+    Map<String, Object> ended = awaitEnded(nspace);
+    assertThat(ended.get("status")).isEqualTo((long) org.jdvm.pmix.PmixStatus.ERR_JOB_CANCELED);
+    List<Object> exits = new java.util.ArrayList<>();
+    for (Object p : (List<Object>) ended.get("procs")) {
+      exits.add(((Map<String, Object>) p).get("exitStatus"));
+    }
+    // sh with the trap exec'd sleep, which keeps the ignored TERM ignored: KILLed (137).
+    assertThat(exits).containsExactlyInAnyOrder(137L, 143L);
+
+    // A signal jdvm did not choose to end the job with: reported as that signal.
+    CliRun sent = jdvm("kill", untouched, "--signal", "USR1");
+    assertThat(sent.status()).as(sent.err()).isZero();
+    assertThat(sent.out()).contains("USR1");
+    Map<String, Object> signalled = awaitEnded(untouched);
+    assertThat(signalled.get("status"))
+        .isEqualTo((long) org.jdvm.pmix.PmixStatus.ERR_JOB_ABORTED_BY_SIG);
+    assertThat(signalled.get("exitCode")).isEqualTo(128L + 10);
+
+    CliRun unknown = jdvm("kill", "no-such-job@1", "--json");
+    assertThat(unknown.status()).isEqualTo(Main.EXIT_REFUSED);
+    assertThat(jdvm("kill", nspace, "--signal", "NOPE").status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(jdvm("kill", nspace, "--signal", "99").status()).isEqualTo(Main.EXIT_USAGE);
+  }
+
+  @Test
+  void aProcessKilledByASignalNobodySentIsReportedAsKilledByIt() {
+    CliRun r = jdvm("run", "--", "sh", "-c", "kill -SEGV $$");
+    assertThat(r.status()).isEqualTo(128 + 11);
+    assertThat(r.err()).contains("signal SEGV");
+  }
+
   @Test
   void noDvmIsExitOneAndABadCommandLineIsExitTwo(@TempDir Path empty) {
     CliRun r = CliRun.of("nodes", "--dir", empty.toString());

@@ -51,7 +51,7 @@ public final class Dvm implements AutoCloseable {
   private final RecoveredJournal recovered;
   private final Journal journal;
   private final Set<String> awaitingReattach = ConcurrentHashMap.newKeySet();
-  private final ProcessHost host = new ProcessHost();
+  private final ProcessHost host;
   private final SchedulerPort scheduler;
   private final NodeRegistry nodes;
   private final Shell shell;
@@ -63,6 +63,7 @@ public final class Dvm implements AutoCloseable {
   private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment, AgentHub hub)
       throws IOException {
     this.hub = hub;
+    this.host = new ProcessHost(config.home());
     this.config = config;
     this.environment = environment;
     CoreConfig coreConfig =
@@ -198,7 +199,9 @@ public final class Dvm implements AutoCloseable {
             + " scheduler="
             + dvm.scheduler.describe().replace(' ', '_')
             + " "
-            + dvm.host.isolation());
+            + dvm.host.isolation()
+            + " maxProcs="
+            + dvm.host.maxProcs());
     return dvm;
   }
 

@@ -20,7 +20,9 @@ import org.jdvm.server.scheduler.NodeGrant;
  * @param scheduler which scheduler serves requests for new nodes
  * @param disabledFeatures attributes the DVM runs without (decisions.md #16)
  * @param home the DVM's directory: contact file, secrets, log, scratch
- * @param shrinkGraceMillis how long processes on a departing node get between TERM and KILL
+ * @param shrinkGraceMillis how long processes get between TERM and KILL whenever jdvm ends them (a
+ *     job killed or aborted, a node departing, the DVM stopping); 1 s by default, as {@code mpirun}
+ *     ({@code odls_base_sigkill_timeout})
  * @param limits what clients may make the core hold ({@link Limits#DEFAULT} unless set)
  * @param fsync when the journal forces its writes to the disk
  */
@@ -72,7 +74,7 @@ public record DvmConfig(
         SchedulerKind.EMBEDDED,
         Set.of(),
         home,
-        2000,
+        1000,
         Limits.DEFAULT,
         FsyncPolicy.INTERVAL);
   }

@@ -19,7 +19,9 @@ public final class LaunchException extends Exception {
     /** The launching thread was interrupted (the DVM is stopping). */
     INTERRUPTED,
     /** The node has left the DVM. */
-    NODE_GONE
+    NODE_GONE,
+    /** The host is at its limit (open files, processes, memory). */
+    OUT_OF_RESOURCE
   }
 
   private final Kind kind;

@@ -10,8 +10,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A virtual node of the embedded default: its processes are real processes of this host, started
- * through the shared {@link ProcessHost}. The node is a name and a set of processes; slots are the
- * core's business.
+ * through the shared {@link ProcessHost}, each job's in one containment group ({@code
+ * node/nspace}), so that what they leave behind ends with the job's last process here. The node is
+ * a name and a set of processes; slots are the core's business.
  */
 public final class LocalNodeAgent implements NodeAgent {
   /** Cleanup registrations one node keeps at once, across its jobs. */
@@ -59,6 +60,7 @@ public final class LocalNodeAgent implements NodeAgent {
     try {
       proc =
           host.start(
+              node + "/" + nspace,
               request,
               new ProcListener() {
                 @Override
@@ -67,10 +69,10 @@ public final class LocalNodeAgent implements NodeAgent {
                 }
 
                 @Override
-                public void exited(int exitStatus) {
+                public void exited(int exitCode, int signal) {
                   awaitUninterruptibly(registered);
                   forget(nspace, rank);
-                  events.exited(node, nspace, rank, exitStatus);
+                  events.exited(node, nspace, rank, exitCode, signal);
                 }
               });
       procsByJob.computeIfAbsent(nspace, k -> new ConcurrentHashMap<>()).put(rank, proc);

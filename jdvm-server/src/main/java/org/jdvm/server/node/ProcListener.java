@@ -17,8 +17,8 @@ public interface ProcListener {
   /**
    * The process has ended and its output is drained.
    *
-   * @param exitStatus its exit status as a shell reports it: the code it passed to {@code exit}, or
-   *     128 + the signal number if a signal ended it
+   * @param exitCode the code it passed to {@code exit} (0 if a signal ended it)
+   * @param signal the signal that ended it, or 0 if it exited
    */
-  void exited(int exitStatus);
+  void exited(int exitCode, int signal);
 }

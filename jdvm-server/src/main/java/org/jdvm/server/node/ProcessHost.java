@@ -1,135 +1,334 @@
 package org.jdvm.server.node;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jdvm.pmix.Signal;
+import org.jdvm.server.node.os.Containment;
+import org.jdvm.server.node.os.Posix;
 
 /**
  * Starts, signals and reaps the real processes of this host (the "node agent" of architecture.md
- * §5).
+ * §5), with a number of threads that does not grow with the number of processes.
  *
- * <p>Each process is started as the leader of its own process group and session ({@code setsid}),
- * so a signal reaches whatever the process started too, and with a parent-death signal ({@code
- * setpriv --pdeathsig KILL}), so that if the controller is killed outright its processes die with
- * it instead of becoming orphans. Both wrappers exec, so the pid handed back is the process's own.
- * When a wrapper is missing on this host, processes start without it and {@link #isolation()} says
- * so.
+ * <p>Each process is started by {@code posix_spawn} itself (no wrapper program) as the leader of a
+ * new session ({@code POSIX_SPAWN_SETSID}), so a signal to its process group reaches what it
+ * started too; with every signal at its default action and unblocked, only fds 0-2 open, stdout and
+ * stderr on pipes, and stdin on a pipe ({@link StdinPipe}) or {@code /dev/null}. It is our child,
+ * and only this host reaps it: it is signalled only until it is reaped, under the same lock, so
+ * never a process that reused its pid.
  *
- * <p>The parent-death signal fires when the <em>thread</em> that started the process ends, so every
- * start happens on one of a fixed set of long-lived platform threads, never on a virtual thread
- * whose carrier could retire.
+ * <p>One platform thread, the poller, waits in {@code epoll} for every process's output pipes and
+ * pidfd: it reads what is ready and hands it to the process's listener, reaps an ended process
+ * ({@code waitid}) and reports its exit once its pipes are drained or {@link #DRAIN_AFTER_EXIT_MS}
+ * has passed (a descendant may hold them). A stdin writer that finds its pipe full parks (a virtual
+ * thread, unpinned) until the poller sees the pipe writable.
+ *
+ * <p>Every descendant is kept by the {@link Containment} (a cgroup per job and node, or the
+ * subreaper), and ended when the last process of its group has ended, when the host closes, or, if
+ * the controller was killed, when the next host opens on the same DVM directory.
+ *
+ * <p>Processes are counted against the open-file limit (raised as far as the process may at start):
+ * each holds 2 descriptors (its stdout and stderr pipes), 3 with its pidfd (the first eighth of the
+ * budget: past it the exit is found when both pipes close, or, while a descendant holds them, by a
+ * sweep every {@link #SWEEP_MS} ms), and one more for a stdin pipe. A start that would leave fewer
+ * than the reserve for the controller's own files and connections is refused ({@link
+ * LaunchException.Kind#OUT_OF_RESOURCE}).
  */
 public final class ProcessHost implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
+
   /** How long a process's output may keep flowing after it exited (descendants holding a pipe). */
-  private static final long DRAIN_AFTER_EXIT_MS = 500;
+  static final long DRAIN_AFTER_EXIT_MS = 500;
 
-  private static final String SETSID = "/usr/bin/setsid";
-  private static final String SETPRIV = "/usr/bin/setpriv";
-  private static final File DEV_NULL = new File("/dev/null");
+  /** Descriptors one process holds in the controller: stdout, stderr, pidfd, and stdin if piped. */
+  public static final int FDS_PER_PROC = 4;
 
-  private final List<String> prefix;
-  private final boolean processGroups;
-  private final ExecutorService launchers;
+  /**
+   * The open-file limit a privileged controller sets itself (the kernel's default {@code
+   * fs.nr_open}): room for 250,000 processes.
+   */
+  static final long WANTED_FILES = 1 << 20;
 
-  /** A host using the wrappers this machine has. */
+  private static final int OUT = 0;
+  private static final int ERR = 1;
+  private static final int EXIT = 2;
+  private static final int STDIN = 3;
+  private static final long WAKE = -1;
+  private static final int EPOLLONESHOT = 1 << 30;
+  private static final int READ_BUFFER = 64 << 10;
+  private static final int NO_PIDFD = Integer.MIN_VALUE;
+  private static final int PIDFD_SHARE = 8;
+
+  /** How often processes without a pidfd whose pipes a descendant holds are checked for exit. */
+  private static final long SWEEP_MS = 1000;
+
+  private final Containment containment;
+  private final int maxProcs;
+  private final long fdBudget;
+  private final AtomicLong fdsInUse = new AtomicLong(); // descriptors held for processes
+  private final int epfd;
+  private final int wakeFd;
+  private final Thread poller;
+  private final AtomicLong ids = new AtomicLong();
+  private final Map<Long, RunningProc> procs = new ConcurrentHashMap<>();
+  private final java.util.Set<Integer> livePids = ConcurrentHashMap.newKeySet();
+  private final Map<String, int[]> liveByGroup = new HashMap<>();
+  private final ExecutorService groupEnds = Executors.newVirtualThreadPerTaskExecutor();
+  private final List<RunningProc> reapSoon = new ArrayList<>(); // poller thread only
+  private volatile boolean closed;
+
+  /** A host that records nothing (tests, tools). */
   public ProcessHost() {
-    this(4);
-  }
-
-  ProcessHost(int launcherThreads) {
-    List<String> p = new ArrayList<>();
-    if (works(SETPRIV, "--pdeathsig", "KILL", "/bin/true")) {
-      p.addAll(List.of(SETPRIV, "--pdeathsig", "KILL"));
-    }
-    processGroups = works(SETSID, "/bin/true");
-    if (processGroups) {
-      p.add(SETSID);
-    }
-    prefix = List.copyOf(p);
-    AtomicInteger n = new AtomicInteger();
-    launchers =
-        Executors.newFixedThreadPool(
-            launcherThreads,
-            r -> {
-              Thread t = new Thread(r, "jdvm-launcher-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-  }
-
-  /** A one-line description of how processes are isolated on this host, for the log. */
-  public String isolation() {
-    return "processGroups=" + processGroups + " parentDeathSignal=" + prefix.contains(SETPRIV);
+    this(null, true);
   }
 
   /**
-   * Starts a process; returns once it runs (or could not start).
-   *
-   * @throws LaunchException if the command does not exist, is not executable, or the OS refuses
+   * A host for the DVM whose directory is {@code dvmDir}: what a killed predecessor on it left
+   * running is ended first.
    */
-  public RunningProc start(LaunchRequest request, ProcListener listener) throws LaunchException {
-    Path exe = resolve(request);
-    if (exe == null) {
-      throw new LaunchException(
-          LaunchException.Kind.EXE_NOT_FOUND,
-          "command not found or not executable: " + request.argv().get(0),
-          null);
-    }
-    Future<Process> started = launchers.submit(() -> startNow(exe, request));
-    Process process;
-    try {
-      process = started.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      throw new LaunchException(
-          LaunchException.Kind.START_REFUSED,
-          "cannot start " + request.argv().get(0) + ": " + cause.getMessage(),
-          cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LaunchException(
-          LaunchException.Kind.INTERRUPTED,
-          "interrupted while starting " + request.argv().get(0),
-          e);
-    }
-    StdinPipe stdin =
-        request.stdin()
-            ? new StdinPipe(
-                process.getOutputStream(), request.argv().get(0) + "[" + process.pid() + "]")
-            : null;
-    RunningProc proc = new RunningProc(process, processGroups, stdin);
-    watch(process, stdin, listener);
-    return proc;
+  public ProcessHost(Path dvmDir) {
+    this(dvmDir, true);
   }
 
-  private Process startNow(Path exe, LaunchRequest request) throws IOException {
-    List<String> command = new ArrayList<>(prefix.size() + request.argv().size());
-    command.addAll(prefix);
-    command.add(exe.toString());
-    command.addAll(request.argv().subList(1, request.argv().size()));
-    ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().clear();
-    pb.environment().putAll(request.environment());
-    if (request.workingDirectory() != null) {
-      pb.directory(request.workingDirectory().toFile());
+  /**
+   * @param allowCgroup false forces the subreaper mode (tests of that mode)
+   */
+  ProcessHost(Path dvmDir, boolean allowCgroup) {
+    this(dvmDir, allowCgroup, Integer.MAX_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * @param maxProcs at most this many processes, below what the open-file limit allows (tests)
+   * @param maxFds at most this many descriptors for processes, below the limit (tests)
+   */
+  ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs, long maxFds) {
+    Posix.unavailable()
+        .ifPresent(
+            why -> {
+              throw new IllegalStateException("jdvm starts processes on Linux only: " + why);
+            });
+    long limit = Posix.raiseFileLimit(WANTED_FILES);
+    long reserve = Math.max(128, limit / 64); // the controller's own files and connections
+    this.fdBudget = Math.min(maxFds, Math.max(FDS_PER_PROC, limit - reserve));
+    this.maxProcs = maxProcs;
+    this.containment = Containment.open(dvmDir, allowCgroup, livePids::contains);
+    try {
+      epfd = Posix.epollCreate();
+      wakeFd = Posix.eventfd();
+    } catch (Posix.PosixException e) {
+      throw new IllegalStateException("cannot watch processes: " + e.getMessage(), e);
     }
-    if (!request.stdin()) {
-      pb.redirectInput(DEV_NULL);
+    Posix.epollCtl(epfd, true, wakeFd, Posix.EPOLLIN, WAKE);
+    poller = Thread.ofPlatform().daemon().name("jdvm-process-poller").start(this::pollLoop);
+  }
+
+  /** A one-line description of how processes are contained on this host, for the log. */
+  public String isolation() {
+    return "containment=" + containment.mode().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** How processes are contained here, one line for {@code jdvm start}. */
+  public String containment() {
+    return containment.describe();
+  }
+
+  /**
+   * The most processes this host runs at once: the open-file limit, less a reserve for the
+   * controller's own files and connections, at 3 descriptors a process for the first eighth and 2
+   * after (without stdin pipes).
+   */
+  public long maxProcs() {
+    long withPidfd = fdBudget / PIDFD_SHARE / 3;
+    return Math.min(maxProcs, withPidfd + (fdBudget - withPidfd * 3) / 2);
+  }
+
+  /** The processes running (or draining their output) now. */
+  public int liveProcs() {
+    return procs.size();
+  }
+
+  /** Starts a process in the default group. */
+  public RunningProc start(LaunchRequest request, ProcListener listener) throws LaunchException {
+    return start("default", request, listener);
+  }
+
+  /**
+   * Starts a process; returns once it runs (or could not start). Its descendants belong to {@code
+   * group} (a job on a node) and are ended when the group's last process has ended.
+   *
+   * @throws LaunchException if the command does not exist, is not executable, the host is at its
+   *     limit, or the OS refuses
+   */
+  public RunningProc start(String group, LaunchRequest request, ProcListener listener)
+      throws LaunchException {
+    Path exe = resolve(request);
+    String cmd = request.argv().get(0);
+    if (exe == null) {
+      throw new LaunchException(
+          LaunchException.Kind.EXE_NOT_FOUND, "command not found or not executable: " + cmd, null);
     }
-    return pb.start();
+    if (closed) {
+      throw new LaunchException(
+          LaunchException.Kind.INTERRUPTED, "the host is closing; " + cmd + " not started", null);
+    }
+    int need = 3 + (request.stdin() ? 1 : 0);
+    if (procs.size() >= maxProcs || fdsInUse.get() + need > fdBudget) {
+      throw new LaunchException(
+          LaunchException.Kind.OUT_OF_RESOURCE,
+          "cannot start "
+              + cmd
+              + ": this host runs "
+              + procs.size()
+              + " processes, its limit (open files: "
+              + fdsInUse.get()
+              + " of "
+              + Posix.fileLimit()[0]
+              + " in use for processes, less a reserve)",
+          null);
+    }
+    int[] out = null;
+    int[] err = null;
+    int[] in = null;
+    int pid;
+    List<String> argv = new ArrayList<>(request.argv());
+    argv.set(0, exe.toString());
+    Map<String, String> env = request.environment();
+    String[] tag = containment.tagFor(group);
+    if (tag != null) {
+      env = new HashMap<>(env);
+      env.put(tag[0], tag[1]);
+    }
+    groupStarting(group);
+    try {
+      out = Posix.pipe(0);
+      err = Posix.pipe(0);
+      in = request.stdin() ? Posix.pipe(1) : null;
+      pid =
+          Posix.spawn(
+              exe, argv, env, request.workingDirectory(), in == null ? -1 : in[0], out[1], err[1]);
+    } catch (Posix.PosixException e) {
+      closeAll(out, err, in);
+      groupEnded(group);
+      int errno = e.errno();
+      boolean resources =
+          errno == Posix.EMFILE
+              || errno == Posix.ENFILE
+              || errno == Posix.ENOMEM
+              || errno == Posix.EAGAIN;
+      throw new LaunchException(
+          resources ? LaunchException.Kind.OUT_OF_RESOURCE : LaunchException.Kind.START_REFUSED,
+          "cannot start " + cmd + ": " + Posix.strerror(errno),
+          e);
+    }
+    Posix.close(out[1]);
+    Posix.close(err[1]);
+    if (in != null) {
+      Posix.close(in[0]);
+    }
+    livePids.add(pid);
+    containment.adopt(pid, group);
+    // A pidfd reports the exit at once, even while a descendant holds the pipes; past an eighth
+    // of the descriptor budget it is left out (2 descriptors a process instead of 3), and the exit
+    // is found when the pipes close, or by the sweep.
+    int pidfd = fdsInUse.get() < fdBudget / PIDFD_SHARE ? Posix.pidfdOpen(pid) : NO_PIDFD;
+    if (pidfd < 0 && pidfd != NO_PIDFD) {
+      // Out of descriptors between the check and here: the process cannot be watched, so it
+      // must not run. It is our unreaped child, so its pid is still its own.
+      Posix.kill(-pid, Signal.KILL.number());
+      Posix.kill(pid, Signal.KILL.number());
+      closeAll(
+          new int[] {out[0], -1},
+          new int[] {err[0], -1},
+          in == null ? null : new int[] {-1, in[1]});
+      reapBlocking(pid);
+      livePids.remove(pid);
+      groupEnded(group);
+      throw new LaunchException(
+          LaunchException.Kind.OUT_OF_RESOURCE,
+          "cannot watch " + cmd + ": " + Posix.strerror(-pidfd),
+          null);
+    }
+    fdsInUse.addAndGet(2 + (pidfd >= 0 ? 1 : 0) + (in != null ? 1 : 0));
+    long id = ids.incrementAndGet();
+    RunningProc p = new RunningProc(this, id, pid, pidfd, out[0], err[0], group, listener);
+    if (in != null) {
+      p.stdin = new StdinPipe(new FdOutput(p, in[1]), cmd + "[" + pid + "]");
+    }
+    procs.put(id, p);
+    Posix.epollCtl(epfd, true, out[0], Posix.EPOLLIN, (id << 2) | OUT);
+    Posix.epollCtl(epfd, true, err[0], Posix.EPOLLIN, (id << 2) | ERR);
+    if (pidfd >= 0) {
+      Posix.epollCtl(epfd, true, pidfd, Posix.EPOLLIN, (id << 2) | EXIT);
+    }
+    return p;
+  }
+
+  private static void closeAll(int[]... pipes) {
+    for (int[] p : pipes) {
+      if (p != null) {
+        Posix.close(p[0]);
+        Posix.close(p[1]);
+      }
+    }
+  }
+
+  /** Reaps a child we could not watch, bounded. */
+  private static void reapBlocking(int pid) {
+    int fd = Posix.pidfdOpen(pid);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (fd >= 0 && Posix.reap(fd) == null && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    Posix.close(fd);
+  }
+
+  private void groupStarting(String group) {
+    synchronized (liveByGroup) {
+      liveByGroup.computeIfAbsent(group, g -> new int[1])[0]++;
+    }
+  }
+
+  /** The group lost a process; its last one gone, whatever it left behind is ended. */
+  private void groupEnded(String group) {
+    synchronized (liveByGroup) {
+      int[] n = liveByGroup.get(group);
+      if (n == null || --n[0] > 0) {
+        return;
+      }
+      liveByGroup.remove(group);
+    }
+    if (closed) {
+      return;
+    }
+    groupEnds.execute(
+        () -> {
+          synchronized (liveByGroup) {
+            if (liveByGroup.containsKey(group)) {
+              return; // started again meanwhile: the group is in use
+            }
+            containment.end(group);
+          }
+        });
   }
 
   /**
@@ -157,83 +356,188 @@ public final class ProcessHost implements AutoCloseable {
     return Files.isRegularFile(p) && Files.isExecutable(p);
   }
 
-  /**
-   * Pumps stdout and stderr, then reports the exit once both are drained (bounded); closes the
-   * stdin pipe, if any, at the exit.
-   */
-  private static void watch(Process process, StdinPipe stdin, ProcListener listener) {
-    Thread out = Thread.ofVirtual().start(() -> pump(process.getInputStream(), listener, true));
-    Thread err = Thread.ofVirtual().start(() -> pump(process.getErrorStream(), listener, false));
-    Thread.ofVirtual()
-        .start(
-            () -> {
-              int status = waitUninterruptibly(process);
-              if (stdin != null) {
-                stdin.processExited();
+  // ---- the poller ----------------------------------------------------------------------------
+
+  private void pollLoop() {
+    int max = 256;
+    PriorityQueue<RunningProc> draining =
+        new PriorityQueue<>((a, b) -> Long.compare(a.drainDeadline, b.drainDeadline));
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment events = arena.allocate(Posix.EPOLL_EVENT_SIZE * max, 8);
+      MemorySegment buf = arena.allocate(READ_BUFFER, 8);
+      MemorySegment state = Posix.callState(arena);
+      MemorySegment eight = arena.allocate(8, 8);
+      boolean adopting = true; // the subreaper in both modes
+      long nextSweep = System.nanoTime();
+      while (!closed) {
+        long timeout = -1;
+        if (!draining.isEmpty()) {
+          long left = draining.peek().drainDeadline - System.nanoTime();
+          timeout = Math.max(0, TimeUnit.NANOSECONDS.toMillis(left) + 1);
+        }
+        if (!reapSoon.isEmpty()) {
+          // Pipes closed before the process became a zombie: look again shortly.
+          for (RunningProc p : List.copyOf(reapSoon)) {
+            exited(p, draining);
+          }
+          reapSoon.removeIf(p -> p.exit != null);
+          timeout = reapSoon.isEmpty() ? timeout : (timeout < 0 ? 1 : Math.min(timeout, 1));
+        }
+        if (adopting) {
+          if (System.nanoTime() - nextSweep >= 0) {
+            containment.reapAdopted();
+            // Only when some child has ended: with thousands of running processes the sweep
+            // would otherwise cost a waitid for each, every second.
+            if (Posix.peekZombie() != 0) {
+              for (RunningProc p : procs.values()) {
+                if (p.pidfd < 0 && p.exit == null) {
+                  exited(p, draining);
+                }
               }
-              joinQuietly(out, DRAIN_AFTER_EXIT_MS);
-              joinQuietly(err, DRAIN_AFTER_EXIT_MS);
-              listener.exited(status);
-            });
-  }
-
-  private static void pump(InputStream in, ProcListener listener, boolean stdout) {
-    ProcListener.Stream stream = stdout ? ProcListener.Stream.STDOUT : ProcListener.Stream.STDERR;
-    byte[] buf = new byte[8192];
-    try (in) {
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        byte[] chunk = new byte[n];
-        System.arraycopy(buf, 0, chunk, 0, n);
-        listener.output(stream, chunk);
-      }
-    } catch (IOException e) {
-      // The pipe closed under us (the process is gone); the exit report follows.
-    }
-  }
-
-  private static int waitUninterruptibly(Process process) {
-    while (true) {
-      try {
-        return process.waitFor();
-      } catch (InterruptedException e) {
-        // Reaping must finish: a lost exit would leave a job running forever in the core.
-      }
-    }
-  }
-
-  private static void joinQuietly(Thread t, long millis) {
-    try {
-      t.join(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /**
-   * Sends a signal to each process (to its whole group when processes run in their own groups).
-   * Processes that are already gone are skipped silently.
-   */
-  public void signal(Collection<RunningProc> procs, int signal) {
-    List<String> targets = new ArrayList<>();
-    for (RunningProc p : procs) {
-      if (p.isAlive()) {
-        // Until the wrapper's setsid has run the group does not exist and a signal to it alone
-        // is lost: then the process is signalled too (and the group, in case setsid runs now).
-        if (processGroups) {
-          targets.add("-" + p.pid());
+            }
+            nextSweep = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SWEEP_MS);
+          }
+          timeout = timeout < 0 ? SWEEP_MS : Math.min(timeout, SWEEP_MS);
         }
-        if (!processGroups || processGroupOf(p.pid()) != p.pid()) {
-          targets.add(Long.toString(p.pid()));
+        int n = Posix.epollWait(epfd, events, max, (int) Math.min(timeout, Integer.MAX_VALUE));
+        for (int i = 0; i < n; i++) {
+          long data = Posix.eventData(events, i);
+          if (data == WAKE) {
+            Posix.read(wakeFd, eight, state);
+            continue;
+          }
+          RunningProc p = procs.get(data >>> 2);
+          if (p == null) {
+            continue;
+          }
+          try {
+            switch ((int) (data & 3)) {
+              case OUT, ERR -> pump(p, (int) (data & 3), buf, state, draining);
+              case EXIT -> exited(p, draining);
+              default -> p.stdinWritable();
+            }
+          } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "pid " + p.pid + ": " + e, e);
+          }
+        }
+        long now = System.nanoTime();
+        while (!draining.isEmpty() && draining.peek().drainDeadline - now <= 0) {
+          finish(draining.poll());
         }
       }
+    } catch (Throwable t) {
+      LOG.log(System.Logger.Level.ERROR, "the process poller failed: " + t, t);
     }
-    if (targets.isEmpty()) {
+  }
+
+  private void pump(
+      RunningProc p,
+      int stream,
+      MemorySegment buf,
+      MemorySegment state,
+      PriorityQueue<RunningProc> draining) {
+    int fd = stream == OUT ? p.outFd : p.errFd;
+    if (fd < 0) {
       return;
     }
-    List<String> cmd = new ArrayList<>(List.of("/bin/kill", "-" + signal, "--"));
-    cmd.addAll(targets);
-    runQuietly(cmd);
+    ProcListener.Stream s = stream == OUT ? ProcListener.Stream.STDOUT : ProcListener.Stream.STDERR;
+    for (int round = 0; round < 16; round++) {
+      long n = Posix.read(fd, buf, state);
+      if (n > 0) {
+        p.listener.output(s, buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
+        continue;
+      }
+      if (n == -Posix.EAGAIN) {
+        return;
+      }
+      if (n == -Posix.EINTR) {
+        continue;
+      }
+      // End of file (or an error): the stream is done.
+      closeStream(p, stream);
+      if (p.exit != null && p.outFd < 0 && p.errFd < 0) {
+        draining.remove(p);
+        finish(p);
+      } else if (p.exit == null && p.pidfd < 0 && p.outFd < 0 && p.errFd < 0) {
+        exited(p, draining); // no pidfd: both pipes closed is the sign of the exit
+        if (p.exit == null) {
+          reapSoon.add(p);
+        }
+      }
+      return;
+    }
+  }
+
+  private void closeStream(RunningProc p, int stream) {
+    int fd = stream == OUT ? p.outFd : p.errFd;
+    if (fd >= 0) {
+      Posix.epollDel(epfd, fd);
+      Posix.close(fd);
+      fdsInUse.decrementAndGet();
+      if (stream == OUT) {
+        p.outFd = -1;
+      } else {
+        p.errFd = -1;
+      }
+    }
+  }
+
+  private void exited(RunningProc p, PriorityQueue<RunningProc> draining) {
+    Posix.Exit e;
+    synchronized (p) {
+      if (p.exit != null) {
+        return;
+      }
+      e = p.pidfd >= 0 ? Posix.reap(p.pidfd) : Posix.reapChild(p.pid);
+      if (e == null) {
+        return; // not yet (a spurious wake-up)
+      }
+      p.exit = e;
+      livePids.remove(p.pid);
+      if (p.pidfd >= 0) {
+        Posix.epollDel(epfd, p.pidfd);
+        Posix.close(p.pidfd);
+        fdsInUse.decrementAndGet();
+      }
+    }
+    p.reaped.countDown();
+    if (p.stdin != null) {
+      p.stdin.processExited();
+    }
+    if (p.outFd < 0 && p.errFd < 0) {
+      finish(p);
+    } else {
+      p.drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MS);
+      draining.add(p);
+    }
+  }
+
+  private void finish(RunningProc p) {
+    if (p.finished) {
+      return;
+    }
+    p.finished = true;
+    closeStream(p, OUT);
+    closeStream(p, ERR);
+    procs.remove(p.id);
+    try {
+      p.listener.exited(p.exit.exitCode(), p.exit.signal());
+    } finally {
+      p.done.complete(null);
+      groupEnded(p.group);
+    }
+  }
+
+  // ---- signals -------------------------------------------------------------------------------
+
+  /**
+   * Sends a signal to each process's group (so to what it started in its session). Processes
+   * already reaped are skipped, so no other process that reused a pid is ever signalled.
+   */
+  public void signal(Collection<RunningProc> targets, int signal) {
+    for (RunningProc p : targets) {
+      p.signal(signal);
+    }
   }
 
   /** The process group of a process, from {@code /proc/<pid>/stat}; -1 if it cannot be read. */
@@ -254,81 +558,89 @@ public final class ProcessHost implements AutoCloseable {
    * then KILL to whatever is left after {@code graceMillis}. Returns when all have exited or the
    * KILL was sent.
    */
-  public void terminate(Collection<RunningProc> procs, long graceMillis) {
-    signal(procs, Signal.TERM.number());
-    signal(procs, Signal.CONT.number());
+  public void terminate(Collection<RunningProc> targets, long graceMillis) {
+    signal(targets, Signal.TERM.number());
+    signal(targets, Signal.CONT.number());
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
-    for (RunningProc p : procs) {
+    for (RunningProc p : targets) {
       long left = deadline - System.nanoTime();
       if (left > 0) {
         p.awaitExit(left);
       }
     }
-    List<RunningProc> stubborn = procs.stream().filter(RunningProc::isAlive).toList();
-    if (!stubborn.isEmpty()) {
-      signal(stubborn, Signal.KILL.number());
-      for (RunningProc p : stubborn) {
-        p.killDirectly();
-      }
-    }
-  }
-
-  private static void runQuietly(List<String> cmd) {
-    try {
-      Process p =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      if (!p.waitFor(5, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + cmd.get(0), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static boolean works(String exe, String... args) {
-    if (!Files.isExecutable(Path.of(exe))) {
-      return false;
-    }
-    List<String> cmd = new ArrayList<>();
-    cmd.add(exe);
-    cmd.addAll(List.of(args));
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    List<RunningProc> stubborn = targets.stream().filter(RunningProc::isAlive).toList();
+    signal(stubborn, Signal.KILL.number());
   }
 
   @Override
   public void close() {
-    launchers.shutdown();
+    if (closed) {
+      return;
+    }
+    List<RunningProc> all = List.copyOf(procs.values());
+    signal(all, Signal.KILL.number());
+    for (RunningProc p : all) {
+      p.awaitExit(TimeUnit.SECONDS.toNanos(2));
+    }
+    closed = true;
+    containment.close();
+    groupEnds.shutdown();
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment one = arena.allocate(ValueLayout.JAVA_LONG);
+      one.set(ValueLayout.JAVA_LONG, 0, 1L);
+      Posix.write(wakeFd, one, Posix.callState(arena));
+    }
     try {
-      launchers.awaitTermination(5, TimeUnit.SECONDS);
+      poller.join(2000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    for (RunningProc p : List.copyOf(procs.values())) {
+      Posix.close(p.outFd);
+      Posix.close(p.errFd);
+    }
+    Posix.close(wakeFd);
+    Posix.close(epfd);
   }
 
   /** A started process. */
   public static final class RunningProc {
-    private final Process process;
-    private final boolean ownGroup;
-    private final StdinPipe stdin;
+    private final ProcessHost host;
+    private final long id;
+    private final int pid;
+    private final int pidfd;
+    private final String group;
+    private final ProcListener listener;
+    private final CountDownLatch reaped = new CountDownLatch(1);
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    private StdinPipe stdin;
+    private volatile Posix.Exit exit;
+    // Poller thread only:
+    private int outFd;
+    private int errFd;
+    private long drainDeadline;
+    private boolean finished;
+    // The stdin writer waiting for room, completed by the poller.
+    private volatile CompletableFuture<Void> stdinRoom;
+    private boolean stdinWatched;
 
-    RunningProc(Process process, boolean ownGroup, StdinPipe stdin) {
-      this.process = process;
-      this.ownGroup = ownGroup;
-      this.stdin = stdin;
+    RunningProc(
+        ProcessHost host,
+        long id,
+        int pid,
+        int pidfd,
+        int outFd,
+        int errFd,
+        String group,
+        ProcListener listener) {
+      this.host = host;
+      this.id = id;
+      this.pid = pid;
+      this.pidfd = pidfd;
+      this.outFd = outFd;
+      this.errFd = errFd;
+      this.group = group;
+      this.listener = listener;
     }
 
     /** Its stdin pipe, or {@code null} when it reads {@code /dev/null}. */
@@ -337,38 +649,165 @@ public final class ProcessHost implements AutoCloseable {
     }
 
     public long pid() {
-      return process.pid();
+      return pid;
     }
 
+    /** Whether it has not been reaped yet. */
     public boolean isAlive() {
-      return process.isAlive();
+      return exit == null;
     }
 
-    /** Whether the process leads its own process group (signals reach its descendants). */
+    /** Always: every process leads its own session and process group. */
     public boolean ownGroup() {
-      return ownGroup;
+      return true;
+    }
+
+    /** Sends a signal to its process group, unless it has been reaped. */
+    synchronized void signal(int signal) {
+      if (exit != null) {
+        return;
+      }
+      if (Posix.kill(-pid, signal) != 0) {
+        Posix.kill(pid, signal);
+      }
     }
 
     /** Waits at most {@code nanos} for the process to exit; true if it has. */
     public boolean awaitExit(long nanos) {
       try {
-        return process.waitFor(nanos, TimeUnit.NANOSECONDS);
+        return reaped.await(nanos, TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return !process.isAlive();
+        return !isAlive();
       }
     }
 
-    void killDirectly() {
-      process.destroyForcibly();
+    /** Completes once its exit has been reported (after its output). */
+    public CompletableFuture<Void> reported() {
+      return done;
     }
 
-    /** For tests: waits for the exit and returns the status, bounded. */
+    /** For tests: waits for the exit and returns the status as a shell reports it, bounded. */
     public int waitFor(long millis) throws TimeoutException, InterruptedException {
-      if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
-        throw new TimeoutException("pid " + pid() + " still running after " + millis + " ms");
+      if (!reaped.await(millis, TimeUnit.MILLISECONDS)) {
+        throw new TimeoutException("pid " + pid + " still running after " + millis + " ms");
       }
-      return process.exitValue();
+      Posix.Exit e = exit;
+      return e.signal() > 0 ? Signal.shellExitStatus(e.signal()) : e.exitCode();
+    }
+
+    void stdinWritable() {
+      CompletableFuture<Void> f = stdinRoom;
+      if (f != null) {
+        f.complete(null);
+      }
+    }
+  }
+
+  /**
+   * A process's stdin pipe (non-blocking), written by one thread (the {@link StdinPipe}'s); a write
+   * that finds it full parks until the poller sees room. A close during a write (the process
+   * exited) is carried out by the writer as it returns, so the fd is never closed under a write.
+   */
+  private static final class FdOutput extends OutputStream {
+    private final RunningProc proc;
+    private final Object lock = new Object();
+    private int fd;
+    private boolean writing;
+    private volatile boolean closeRequested;
+
+    FdOutput(RunningProc proc, int fd) {
+      this.proc = proc;
+      this.fd = fd;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      int target;
+      synchronized (lock) {
+        if (fd < 0 || closeRequested) {
+          throw new IOException("closed");
+        }
+        writing = true;
+        target = fd;
+      }
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment state = Posix.callState(arena);
+        MemorySegment src = arena.allocate(Math.max(1, len));
+        MemorySegment.copy(b, off, src, ValueLayout.JAVA_BYTE, 0, len);
+        long done = 0;
+        while (done < len) {
+          if (closeRequested) {
+            throw new IOException("closed");
+          }
+          long n = Posix.write(target, src.asSlice(done, len - done), state);
+          if (n >= 0) {
+            done += n;
+          } else if (n == -Posix.EAGAIN) {
+            awaitRoom(target);
+          } else if (n != -Posix.EINTR) {
+            throw new IOException(Posix.strerror((int) -n));
+          }
+        }
+      } finally {
+        synchronized (lock) {
+          writing = false;
+          if (closeRequested && fd >= 0) {
+            Posix.close(fd);
+            proc.host.fdsInUse.decrementAndGet();
+            fd = -1;
+          }
+        }
+      }
+    }
+
+    private void awaitRoom(int target) throws IOException {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      proc.stdinRoom = f;
+      int rc =
+          Posix.epollCtl(
+              proc.host.epfd,
+              !proc.stdinWatched,
+              target,
+              Posix.EPOLLOUT | EPOLLONESHOT,
+              (proc.id << 2) | STDIN);
+      proc.stdinWatched = true;
+      if (rc != 0) {
+        throw new IOException("cannot wait for the pipe: " + Posix.strerror(-rc));
+      }
+      try {
+        // Bounded, as a safety net: a wake-up lost would only cost this second.
+        f.get(1, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        // Try again.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted");
+      } catch (ExecutionException e) {
+        throw new IOException(e.getCause());
+      }
+    }
+
+    @Override
+    public void close() {
+      synchronized (lock) {
+        if (writing) {
+          closeRequested = true;
+        } else if (fd >= 0) {
+          Posix.close(fd); // closing removes it from the epoll set too
+          proc.host.fdsInUse.decrementAndGet();
+          fd = -1;
+        }
+      }
+      CompletableFuture<Void> f = proc.stdinRoom;
+      if (f != null) {
+        f.complete(null);
+      }
     }
   }
 }

@@ -1,18 +1,23 @@
 /**
  * Node agents: the real processes of a node (architecture.md §5).
  *
- * <p>{@link org.jdvm.server.node.ProcessHost} starts, signals and reaps processes on this host:
- * each in its own process group (so a signal reaches what it started) and with a parent-death
- * signal (so killing the controller outright leaves no orphans), always from long-lived platform
- * threads because that signal follows the starting thread. {@link
+ * <p>{@link org.jdvm.server.node.ProcessHost} starts, signals and reaps processes on this host with
+ * {@code posix_spawn} (no wrapper program), each the leader of its own session, named by a pidfd;
+ * one platform thread watches every process's pipes and exit through epoll, so the host's threads
+ * do not grow with its processes. Every descendant is kept by the {@link
+ * org.jdvm.server.node.os.Containment} of the host (a cgroup v2 per job and node, or the subreaper
+ * and a tag), ended when the job's last process on the node has ended, when the host closes, and,
+ * after a controller was killed outright, when the next host opens on its DVM directory. {@link
  * org.jdvm.server.node.LocalNodeAgent} is one virtual node of the embedded default. A process that
  * is its job's stdin target reads a {@link org.jdvm.server.node.StdinPipe} its spawner feeds; every
  * other one reads {@code /dev/null}. {@link org.jdvm.server.node.Cleanup} removes what a job
  * registered once its processes on the node have ended (docs/protocol.md "Cleanup").
  *
- * <p>Invariants: every output chunk of a process is delivered before its exit; a process that exits
- * at once never lingers in an agent's table; ending a node's processes continues stopped ones and
- * escalates to KILL after the grace period; at most {@link
+ * <p>Invariants: every output chunk of a process is delivered before its exit; an exit reports the
+ * signal that ended the process, whoever sent it; a process that exits at once never lingers in an
+ * agent's table; a process is signalled only until it is reaped, never a process that reused its
+ * pid; ending a node's processes continues stopped ones and escalates to KILL after the grace
+ * period; a start past the host's limit (open files) is refused and starts nothing; at most {@link
  * org.jdvm.server.node.StdinPipe#MAX_QUEUED_BYTES} wait for a process's stdin, a feeder past it
  * waits; nothing outside the allowed places is removed, and no symbolic link is followed.
  */

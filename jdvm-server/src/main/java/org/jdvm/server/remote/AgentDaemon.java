@@ -397,9 +397,15 @@ public final class AgentDaemon {
     }
 
     @Override
-    public void exited(String node, String nspace, int rank, int exitStatus) {
+    public void exited(String node, String nspace, int rank, int exitCode, int signal) {
       running.remove(key(nspace, rank));
-      outbox.send(new LinkMessage.Exited(nspace, rank, exitStatus));
+      outbox.send(new LinkMessage.Exited(nspace, rank, exitCode, signal));
+    }
+
+    @Override
+    public void exited(String node, String nspace, int rank, int exitStatus) {
+      // Only agents that cannot tell a signal from an exit status call this; ProcessHost can.
+      exited(node, nspace, rank, exitStatus, 0);
     }
   }
 

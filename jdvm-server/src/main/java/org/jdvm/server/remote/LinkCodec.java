@@ -251,7 +251,8 @@ public final class LinkCodec {
         o.writeByte(EXITED);
         string(o, e.nspace());
         o.writeInt(e.rank());
-        o.writeInt(e.exitStatus());
+        o.writeInt(e.exitCode());
+        o.writeInt(e.signal());
       }
       case RelayOpened r -> {
         o.writeByte(RELAY_OPENED);
@@ -301,7 +302,7 @@ public final class LinkCodec {
       case LAUNCH_FAILED -> new LaunchFailed(b.getLong(), string(b), string(b));
       case DONE -> new Done(b.getLong(), string(b));
       case OUTPUT -> new Output(string(b), b.getInt(), bool(b), bytes(b));
-      case EXITED -> new Exited(string(b), b.getInt(), b.getInt());
+      case EXITED -> new Exited(string(b), b.getInt(), b.getInt(), b.getInt());
       case RELAY_OPENED -> new RelayOpened(b.getLong(), bytes(b));
       case RELAY_FRAME -> new RelayFrame(b.getLong(), bytes(b));
       case RELAY_CLOSED -> new RelayClosed(b.getLong());

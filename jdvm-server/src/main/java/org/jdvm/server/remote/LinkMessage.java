@@ -141,8 +141,8 @@ public sealed interface LinkMessage {
   /** Output of a process; {@code stderr} tells the stream. */
   record Output(String nspace, int rank, boolean stderr, byte[] chunk) implements LinkMessage {}
 
-  /** A process ended, with its exit status as a shell reports it. */
-  record Exited(String nspace, int rank, int exitStatus) implements LinkMessage {}
+  /** A process ended: it exited with {@code exitCode}, or {@code signal} (non-zero) killed it. */
+  record Exited(String nspace, int rank, int exitCode, int signal) implements LinkMessage {}
 
   // ---- the relay (both directions; ids are the agent's) ----------------------------------------
 

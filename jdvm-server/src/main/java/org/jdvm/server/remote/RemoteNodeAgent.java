@@ -171,7 +171,7 @@ public final class RemoteNodeAgent implements NodeAgent {
           exitedEarly.add(k);
         }
         if (e != null) {
-          e.exited(node, x.nspace(), x.rank(), x.exitStatus());
+          e.exited(node, x.nspace(), x.rank(), x.exitCode(), x.signal());
         }
       }
       default ->

@@ -96,7 +96,7 @@ public final class SimulatedAgent implements AutoCloseable {
 
   /** Reports that the "process" {@code nspace.rank} ended with {@code status}. */
   public void exited(String nspace, int rank, int status) {
-    link.send(new LinkMessage.Exited(nspace, rank, status));
+    link.send(new LinkMessage.Exited(nspace, rank, status, 0));
   }
 
   public String node() {

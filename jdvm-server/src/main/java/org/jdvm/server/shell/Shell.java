@@ -49,7 +49,7 @@ import org.jdvm.server.scheduler.SchedulerPort;
 public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.shell");
 
-  /** How long processes on a departing node get between TERM and KILL. */
+  /** How long processes get between TERM and KILL when jdvm ends them (killed, node departing). */
   private final long shrinkGraceMillis;
 
   private final NodeRegistry nodes;
@@ -93,8 +93,7 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
         case LaunchProcs l -> workers.execute(() -> launch(l));
         case SignalProcs s ->
             workers.execute(() -> signal(s.node(), s.namespace(), s.ranks(), s.signal()));
-        case KillProcs k ->
-            workers.execute(() -> signal(k.node(), k.namespace(), k.ranks(), Signal.KILL.number()));
+        case KillProcs k -> workers.execute(() -> terminate(k.node(), k.namespace(), k.ranks()));
         case ReportSessionComplete r -> gateway.sessionComplete(r);
       }
     }
@@ -223,6 +222,7 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     return switch (kind) {
       case EXE_NOT_FOUND -> PmixStatus.ERR_JOB_EXE_NOT_FOUND;
       case START_REFUSED, INTERRUPTED, NODE_GONE -> PmixStatus.ERR_JOB_FAILED_TO_LAUNCH;
+      case OUT_OF_RESOURCE -> PmixStatus.ERR_OUT_OF_RESOURCE;
     };
   }
 
@@ -257,11 +257,44 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     }
   }
 
+  /**
+   * Ends processes as users expect (and as {@code mpirun} does): CONT and TERM, then KILL to
+   * whatever is left after the grace period. One call per node; the core emits those of a job
+   * together, so the job's processes on all its nodes get TERM at once.
+   */
+  private void terminate(String node, String nspace, List<Integer> ranks) {
+    signal(node, nspace, ranks, Signal.TERM.number());
+    signal(node, nspace, ranks, Signal.CONT.number());
+    if (shrinkGraceMillis > 0) {
+      try {
+        Thread.sleep(shrinkGraceMillis); // a virtual thread: nothing is held meanwhile
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    // Ranks gone already are no longer the agent's: the KILL reaches only what is left. It is
+    // recorded only for ranks whose TERM entry is still there (not yet reported ended), so no entry
+    // is left behind for a rank that has ended.
+    NodeAgent agent = nodes.get(node);
+    if (agent != null) {
+      for (int rank : ranks) {
+        signalled.computeIfPresent(nspace + "." + rank, (k, v) -> Signal.KILL.number());
+        agent.signalProc(nspace, rank, Signal.KILL.number());
+      }
+    }
+  }
+
   // ---- what agents observe -------------------------------------------------------------------
 
   @Override
   public void output(String node, String nspace, int rank, ProcListener.Stream s, byte[] chunk) {
     gateway.output(nspace, rank, s, chunk);
+  }
+
+  @Override
+  public void exited(String node, String nspace, int rank, int exitCode, int signal) {
+    signalled.remove(nspace + "." + rank);
+    submit.accept(new Report.ProcExited(nspace, rank, signal > 0 ? 0 : exitCode, signal));
   }
 
   @Override

@@ -22,6 +22,14 @@ final class RecordingEvents implements NodeEvents {
         .writeBytes(chunk);
   }
 
+  final Map<String, Integer> signals = new ConcurrentHashMap<>();
+
+  @Override
+  public void exited(String node, String nspace, int rank, int exitCode, int signal) {
+    signals.put(key(nspace, rank), signal);
+    exits.put(key(nspace, rank), signal > 0 ? 128 + signal : exitCode);
+  }
+
   @Override
   public void exited(String node, String nspace, int rank, int exitStatus) {
     exits.put(key(nspace, rank), exitStatus);

@@ -42,6 +42,17 @@ class AgentLinkTest {
         }
 
         @Override
+        public void exited(String node, String nspace, int rank, int code, int signal) {
+          events.add(
+              node
+                  + " "
+                  + nspace
+                  + "."
+                  + rank
+                  + (signal != 0 ? " killed by " + signal : " exited " + code));
+        }
+
+        @Override
         public void exited(String node, String nspace, int rank, int status) {
           events.add(node + " " + nspace + "." + rank + " exited " + status);
         }
@@ -129,7 +140,7 @@ class AgentLinkTest {
     long sleeper = launch(n1, "d@1", 1, false, "/bin/sleep", "30");
     assertThat(n1.runningProcs()).isEqualTo(1);
     n1.signalProc("d@1", 1, 15);
-    await("TERM", () -> events.contains("n1 d@1.1 exited 143"));
+    await("TERM", () -> events.contains("n1 d@1.1 killed by 15"));
     assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive).orElse(false)).isFalse();
 
     launch(n1, "d@1", 2, true, "/bin/cat");
@@ -265,7 +276,7 @@ class AgentLinkTest {
     assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isTrue();
     assertThat(n1.runningProcs()).isEqualTo(1);
     n1.signalProc("d@1", 0, 9);
-    await("killed after the rejoin", () -> events.contains("n1 d@1.0 exited 137"));
+    await("killed after the rejoin", () -> events.contains("n1 d@1.0 killed by 9"));
   }
 
   /** What one side of the relay heard. */

@@ -34,7 +34,7 @@ class LinkCodecTest {
         new LinkMessage.LaunchFailed(7, "EXE_NOT_FOUND", "no such file"),
         new LinkMessage.Done(8, ""),
         new LinkMessage.Output("d@1", 0, true, B),
-        new LinkMessage.Exited("d@1", 0, 137),
+        new LinkMessage.Exited("d@1", 0, 0, 9),
         new LinkMessage.RelayOpened(Long.MIN_VALUE, B),
         new LinkMessage.RelayFrame(5, new byte[0]),
         new LinkMessage.RelayClosed(5));

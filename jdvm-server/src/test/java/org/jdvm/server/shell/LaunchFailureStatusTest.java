@@ -10,11 +10,14 @@ import org.junit.jupiter.api.Test;
 class LaunchFailureStatusTest {
 
   @Test
-  void aMissingExecutableIsExeNotFoundAndEveryOtherKindFailedToLaunch() {
+  void aMissingExecutableIsExeNotFoundAHostAtItsLimitOutOfResourceAndEveryOtherFailedToLaunch() {
     assertThat(Shell.status(LaunchException.Kind.EXE_NOT_FOUND))
         .isEqualTo(PmixStatus.ERR_JOB_EXE_NOT_FOUND);
+    assertThat(Shell.status(LaunchException.Kind.OUT_OF_RESOURCE))
+        .isEqualTo(PmixStatus.ERR_OUT_OF_RESOURCE);
     for (LaunchException.Kind kind : LaunchException.Kind.values()) {
-      if (kind != LaunchException.Kind.EXE_NOT_FOUND) {
+      if (kind != LaunchException.Kind.EXE_NOT_FOUND
+          && kind != LaunchException.Kind.OUT_OF_RESOURCE) {
         assertThat(Shell.status(kind))
             .as("%s", kind)
             .isEqualTo(PmixStatus.ERR_JOB_FAILED_TO_LAUNCH);

@@ -1,0 +1,655 @@
+package org.jdvm.server.node.os;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps every descendant of every process the host starts, so that all of them can be ended: the
+ * ones that call {@code setsid}, double-fork or daemonize too. What the field uses, where the
+ * kernel lets us:
+ *
+ * <ul>
+ *   <li><b>cgroup v2</b> (as Slurm's proctrack/cgroup and systemd scopes do): one cgroup per job
+ *       and node under one cgroup of this host ({@code jdvm-<pid>-<n>} below the controller's own
+ *       cgroup); a process is moved into its job's cgroup as soon as {@code posix_spawn} returns,
+ *       with whatever it forked meanwhile ({@link #adopt}), and a job ends with {@code
+ *       cgroup.kill}, which no descendant escapes (the kernel's cgroup v2 admin guide).
+ *   <li><b>subreaper and process groups</b> otherwise: each process leads its own session, and an
+ *       orphaned descendant is reparented to the controller rather than to init; a job ends with a
+ *       KILL to every adopted orphan that carries the job's tag, generation after generation.
+ * </ul>
+ *
+ * <p>In both modes the controller is the child subreaper ({@code PR_SET_CHILD_SUBREAPER}, prctl(2))
+ * and every process carries its group's tag ({@link #TAG_VARIABLE} in its environment): in cgroup
+ * mode that is what finds a process forked before its parent was moved whose parent has died.
+ * Adopted orphans that end are reaped ({@link #reapAdopted}).
+ *
+ * <p>What this host runs is recorded in {@code <dvm dir>/}{@link #RECORD}: the cgroup and the tag.
+ * A controller killed outright cannot end its processes; the next one started on the same directory
+ * reads the record first and ends what it names ({@link #open}): the cgroup with {@code
+ * cgroup.kill}, and every process carrying the tag.
+ */
+public final class Containment implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
+
+  /** The file in the DVM directory that names what the host contains. */
+  public static final String RECORD = "procs.contain";
+
+  /** The environment variable that tags a job's processes: {@code jdvm-<pid>-<n>/<group>}. */
+  public static final String TAG_VARIABLE = "JDVM_CONTAIN";
+
+  private static final long KILL_WAIT_MS = 5000;
+  private static int counter;
+  private static int subreapers; // hosts in subreaper mode open in this process
+
+  /** Which mechanism is active. */
+  public enum Mode {
+    CGROUP,
+    SUBREAPER
+  }
+
+  private final Mode mode;
+  private final Path cgroup;
+  private final String tag;
+  private final Path record;
+  private final Set<String> groups = ConcurrentHashMap.newKeySet();
+  private final String leftover;
+  private volatile boolean moveFailed;
+  private final java.util.function.IntPredicate watched;
+  private boolean closed;
+
+  private Containment(
+      Mode mode,
+      Path cgroup,
+      String tag,
+      Path record,
+      String leftover,
+      java.util.function.IntPredicate watched) {
+    this.watched = watched;
+    this.mode = mode;
+    this.cgroup = cgroup;
+    this.tag = tag;
+    this.record = record;
+    this.leftover = leftover;
+  }
+
+  /**
+   * Ends what a controller killed earlier on {@code dvmDir} left running (its record), then chooses
+   * the mechanism and records it.
+   *
+   * @param dvmDir the DVM's directory, or {@code null} to record nothing
+   * @param allowCgroup whether a cgroup may be used (tests force the other mode with false)
+   * @param watched the pids the host watches itself (its own live children), never taken as orphans
+   */
+  public static Containment open(
+      Path dvmDir, boolean allowCgroup, java.util.function.IntPredicate watched) {
+    Path record = dvmDir == null ? null : dvmDir.resolve(RECORD);
+    String leftover = record == null ? null : endRecorded(record);
+    int n;
+    synchronized (Containment.class) {
+      n = ++counter;
+    }
+    String name = "jdvm-" + ProcessHandle.current().pid() + "-" + n;
+    Path cg = allowCgroup ? createCgroup(name) : null;
+    // The subreaper in both modes: in cgroup mode it catches what a process forked in the moment
+    // between its exec and its move into the cgroup, if the parent has died meanwhile (adopt).
+    int rc;
+    synchronized (Containment.class) {
+      rc = subreapers++ == 0 ? Posix.becomeSubreaper(true) : 0;
+    }
+    if (rc != 0) {
+      LOG.log(
+          System.Logger.Level.WARNING, "cannot become the child subreaper: " + Posix.strerror(-rc));
+    }
+    Containment c =
+        new Containment(
+            cg != null ? Mode.CGROUP : Mode.SUBREAPER, cg, name, record, leftover, watched);
+    c.writeRecord();
+    return c;
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
+  /** One line for {@code jdvm start} and the log. */
+  public String describe() {
+    // Also the second line of the record, which jdvm start prints (recordedDescription).
+    String s =
+        mode == Mode.CGROUP
+            ? "cgroup v2 (" + cgroup + ")"
+            : "child subreaper and process groups (no writable cgroup v2)";
+    return leftover == null ? s : s + "; " + leftover;
+  }
+
+  /** The environment variable (name, value) a job's processes carry. */
+  public String[] tagFor(String group) {
+    return new String[] {TAG_VARIABLE, tag + "/" + group};
+  }
+
+  /**
+   * Puts a just-started process, and whatever it has forked already, into {@code group} (cgroup
+   * mode only). The process is moved first, so what it forks from then on is born inside; then its
+   * children, read after the move, are moved the same way, and so on down. What was forked before a
+   * move by a parent that died before its children were read has been reparented to this process,
+   * the subreaper: those of this host's children that carry this host's tag and are not {@code
+   * watched} are moved into the group their tag names. A process that cannot be moved stays
+   * contained by its session and its tag.
+   */
+  public void adopt(int pid, String group) {
+    if (mode != Mode.CGROUP) {
+      return;
+    }
+    move(pid, group);
+    for (int orphan : mainThreadChildrenOf((int) ProcessHandle.current().pid())) {
+      if (orphan == pid || watched.test(orphan)) {
+        continue;
+      }
+      String g = groupOf(orphan);
+      if (g != null) {
+        if (groups.contains(g)) {
+          move(orphan, g);
+        } else {
+          Posix.kill(orphan, 9); // its job is over
+        }
+      }
+    }
+  }
+
+  /** The group a process of this host's is tagged with, from its environment, or {@code null}. */
+  private String groupOf(int pid) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(Path.of("/proc/" + pid + "/environ"));
+    } catch (IOException e) {
+      return null;
+    }
+    String prefix = TAG_VARIABLE + "=" + tag + "/";
+    for (String kv : new String(env, StandardCharsets.UTF_8).split("\u0000")) {
+      if (kv.startsWith(prefix)) {
+        return kv.substring(prefix.length());
+      }
+    }
+    return null;
+  }
+
+  private void move(int pid, String group) {
+    Path dir = cgroup.resolve(dirName(group));
+    try {
+      if (groups.add(group)) {
+        Files.createDirectories(dir);
+      }
+      Path procs = dir.resolve("cgroup.procs");
+      List<Integer> todo = new ArrayList<>(List.of(pid));
+      Set<Integer> seen = new HashSet<>();
+      // The process is moved first, so what it forks from now on is born inside; then what it
+      // forked before the move (between its exec and here) is found and moved after it.
+      while (!todo.isEmpty()) {
+        int p = todo.remove(todo.size() - 1);
+        if (!seen.add(p)) {
+          continue;
+        }
+        try {
+          Files.writeString(procs, Integer.toString(p));
+        } catch (IOException e) {
+          if (p == pid && Files.exists(Path.of("/proc", Integer.toString(p)))) {
+            throw e;
+          }
+          continue; // gone already
+        }
+        todo.addAll(mainThreadChildrenOf(p));
+      }
+    } catch (IOException e) {
+      if (!moveFailed) {
+        moveFailed = true;
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "cannot move pid " + pid + " into " + dir + " (" + e + "); it stays in its session");
+      }
+    }
+  }
+
+  /**
+   * The children the main thread of {@code pid} forked: a process that has just exec'd has no other
+   * thread yet, and this is one read where the full list costs a directory walk.
+   */
+  static List<Integer> mainThreadChildrenOf(int pid) {
+    List<Integer> out = new ArrayList<>();
+    try {
+      parsePids(Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children")), out);
+    } catch (IOException e) {
+      // Gone meanwhile.
+    }
+    return out;
+  }
+
+  /** Appends the numbers of a space-separated list (a {@code children} file) to {@code out}. */
+  private static void parsePids(String list, List<Integer> out) {
+    int n = -1;
+    for (int i = 0; i < list.length(); i++) {
+      char c = list.charAt(i);
+      if (c >= '0' && c <= '9') {
+        n = (n < 0 ? 0 : n * 10) + (c - '0');
+      } else if (n >= 0) {
+        out.add(n);
+        n = -1;
+      }
+    }
+    if (n >= 0) {
+      out.add(n);
+    }
+  }
+
+  /** The children of every thread of {@code pid}, from {@code /proc/<pid>/task/<tid>/children}. */
+  static List<Integer> childrenOf(int pid) {
+    List<Integer> out = new ArrayList<>();
+    try (DirectoryStream<Path> tasks =
+        Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+      for (Path t : tasks) {
+        try {
+          parsePids(Files.readString(t.resolve("children")), out);
+        } catch (IOException | NumberFormatException e) {
+          // The task ended meanwhile.
+        }
+      }
+    } catch (IOException e) {
+      // The process ended meanwhile.
+    }
+    return out;
+  }
+
+  /**
+   * Ends every process of {@code group} and every descendant (cgroup mode: {@code cgroup.kill};
+   * then, in both modes, the orphans this process adopted that carry the group's tag: once the
+   * group's own processes have ended, whatever is left of it has been reparented to this process,
+   * the subreaper, and each kill reparents the next generation). Returns once they are gone or
+   * after a bound.
+   */
+  public void end(String group) {
+    if (mode == Mode.CGROUP) {
+      // Escapees were moved in by adopt; scanning this process's children here would cost
+      // O(live processes) per job.
+      if (groups.remove(group)) {
+        killCgroup(cgroup.resolve(dirName(group)), true);
+      }
+      return;
+    }
+    killTagged(tag + "/" + group + "\u0000", watched);
+  }
+
+  private final Set<Integer> zombiesSeen = new HashSet<>();
+
+  /**
+   * Reaps the adopted orphans that have ended: a child of this process that {@code watched} does
+   * not name and that was a zombie at the previous call already (so a child the JDK's own process
+   * reaper waits for is never taken from it). Call it now and then, from one thread.
+   */
+  public void reapAdopted() {
+    Set<Integer> now = new HashSet<>();
+    for (int pid : childrenOf((int) ProcessHandle.current().pid())) {
+      if (!watched.test(pid) && zombie(pid)) {
+        if (zombiesSeen.contains(pid)) {
+          Posix.reapPid(pid);
+        } else {
+          now.add(pid);
+        }
+      }
+    }
+    zombiesSeen.clear();
+    zombiesSeen.addAll(now);
+  }
+
+  /** Whether {@code pid} has ended and waits to be reaped (state Z in {@code /proc/<pid>/stat}). */
+  public static boolean zombie(int pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) == 'Z';
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Ends everything the host contains. */
+  public void endAll() {
+    if (mode == Mode.CGROUP) {
+      groups.clear();
+      killCgroup(cgroup, false);
+      removeEmptyBelow(cgroup);
+      killTagged(tag + "/", pid -> false); // any that could not be moved
+    } else {
+      killTagged(tag + "/", null);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    endAll();
+    if (mode == Mode.SUBREAPER) {
+      synchronized (Containment.class) {
+        if (--subreapers == 0) {
+          Posix.becomeSubreaper(false);
+        }
+      }
+    }
+    if (mode == Mode.CGROUP) {
+      removeEmptyBelow(cgroup);
+      try {
+        Files.deleteIfExists(cgroup);
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "cannot remove " + cgroup + ": " + e);
+      }
+    }
+    if (record != null) {
+      try {
+        Files.deleteIfExists(record);
+      } catch (IOException e) {
+        // The directory is going away.
+      }
+    }
+  }
+
+  /** The description a host on {@code dvmDir} recorded, or {@code null}. */
+  public static String recordedDescription(Path dvmDir) {
+    try {
+      for (String l : Files.readAllLines(dvmDir.resolve(RECORD))) {
+        if (l.startsWith("# ")) {
+          return l.substring(2);
+        }
+      }
+    } catch (IOException e) {
+      // None recorded.
+    }
+    return null;
+  }
+
+  private void writeRecord() {
+    if (record == null) {
+      return;
+    }
+    try {
+      Files.createDirectories(record.getParent());
+      Files.writeString(
+          record,
+          (mode == Mode.CGROUP ? "cgroup " + cgroup + "\n" : "")
+              + "tag "
+              + tag
+              + "\n# "
+              + describe()
+              + "\n");
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "cannot write " + record + ": " + e);
+    }
+  }
+
+  /**
+   * Ends what the record of a dead controller names; returns what was done, for the start-up line,
+   * or {@code null} if there was nothing to do.
+   */
+  static String endRecorded(Path record) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(record);
+    } catch (IOException e) {
+      return null;
+    }
+    long t0 = System.nanoTime();
+    int ended = 0;
+    for (String line : lines) {
+      ended += endRecorded(line.trim());
+    }
+    try {
+      Files.deleteIfExists(record);
+    } catch (IOException e) {
+      // Rewritten below.
+    }
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    return ended == 0 ? null : "ended " + ended + " processes a killed DVM left in " + ms + " ms";
+  }
+
+  /** Ends what one line of a record names; returns how many processes it ended. */
+  private static int endRecorded(String line) {
+    int ended = 0;
+    if (line.startsWith("cgroup ")) {
+      Path cg = Path.of(line.substring(7));
+      // Only a cgroup this code names, under a cgroup2 mount: never anything else.
+      if (cg.getFileName() != null
+          && cg.getFileName().toString().startsWith("jdvm-")
+          && Files.isRegularFile(cg.resolve("cgroup.kill"))) {
+        ended = countProcs(cg);
+        killCgroup(cg, false);
+        removeEmptyBelow(cg);
+        try {
+          Files.deleteIfExists(cg);
+        } catch (IOException e) {
+          LOG.log(System.Logger.Level.WARNING, "cannot remove " + cg + ": " + e);
+        }
+      }
+    } else if (line.startsWith("tag jdvm-")) {
+      // What escaped the cgroup, or everything in subreaper mode.
+      ended = killTagged(line.substring(4) + "/", null);
+    }
+    return ended;
+  }
+
+  private static int countProcs(Path cg) {
+    int[] n = {0};
+    try (var walk = Files.walk(cg)) {
+      walk.filter(p -> p.getFileName().toString().equals("cgroup.procs"))
+          .forEach(
+              p -> {
+                try {
+                  n[0] += (int) Files.readAllLines(p).stream().filter(s -> !s.isBlank()).count();
+                } catch (IOException e) {
+                  // Gone meanwhile.
+                }
+              });
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // Gone meanwhile.
+    }
+    return n[0];
+  }
+
+  /** The cgroup v2 directory to create ours in: the controller's own cgroup, if writable. */
+  private static Path createCgroup(String name) {
+    try {
+      Path mount = null;
+      for (String l : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+        // ... mountpoint ... - fstype source options
+        int dash = l.indexOf(" - ");
+        if (dash > 0 && l.substring(dash + 3).startsWith("cgroup2 ")) {
+          mount = Path.of(l.split(" ")[4]);
+          break;
+        }
+      }
+      String own = null;
+      for (String l : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+        if (l.startsWith("0::")) {
+          own = l.substring(3);
+        }
+      }
+      if (mount == null || own == null) {
+        return null;
+      }
+      Path base = mount.resolve(own.startsWith("/") ? own.substring(1) : own);
+      Path cg = base.resolve(name);
+      Files.createDirectory(cg);
+      if (!Files.isRegularFile(cg.resolve("cgroup.kill"))) {
+        Files.deleteIfExists(cg); // before Linux 5.14: no reliable kill, use the other mode
+        return null;
+      }
+      return cg;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Kills everything in {@code cg} and below and waits (bounded) until it is empty. */
+  private static void killCgroup(Path cg, boolean remove) {
+    try {
+      Files.writeString(cg.resolve("cgroup.kill"), "1");
+    } catch (IOException e) {
+      return; // gone
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_WAIT_MS);
+    while (System.nanoTime() < deadline && populated(cg)) {
+      Thread.onSpinWait();
+      try {
+        Thread.sleep(1); // the kernel takes a moment to tear dying processes down
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (remove) {
+      try {
+        Files.deleteIfExists(cg);
+      } catch (IOException e) {
+        // Still populated (a process in uninterruptible sleep): left for endAll.
+      }
+    }
+  }
+
+  private static boolean populated(Path cg) {
+    try {
+      for (String l : Files.readAllLines(cg.resolve("cgroup.events"))) {
+        if (l.startsWith("populated ")) {
+          return !l.endsWith(" 0");
+        }
+      }
+    } catch (IOException e) {
+      return false;
+    }
+    return false;
+  }
+
+  private static void removeEmptyBelow(Path cg) {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(cg, Files::isDirectory)) {
+      for (Path d : ds) {
+        removeEmptyBelow(d);
+        try {
+          Files.deleteIfExists(d);
+        } catch (IOException e) {
+          // Not empty yet.
+        }
+      }
+    } catch (IOException e) {
+      // Gone.
+    }
+  }
+
+  /**
+   * KILLs every process whose environment tags it with a value starting {@code prefix}: with {@code
+   * adoptedUnless} null, any process; else only the children of this process it does not name (the
+   * orphans it adopted). Repeats until none is found (bounded): a killed parent's children are
+   * reparented after it dies.
+   */
+  private static int killTagged(String prefix, java.util.function.IntPredicate adoptedUnless) {
+    boolean everywhere = adoptedUnless == null;
+    byte[] needle = (TAG_VARIABLE + "=" + prefix).getBytes(StandardCharsets.UTF_8);
+    long self = ProcessHandle.current().pid();
+    int killed = 0;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_WAIT_MS);
+    while (System.nanoTime() < deadline) {
+      List<Integer> candidates = new ArrayList<>();
+      if (everywhere) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("/proc"))) {
+          for (Path p : ds) {
+            String n = p.getFileName().toString();
+            if (n.chars().allMatch(Character::isDigit) && Long.parseLong(n) != self) {
+              candidates.add(Integer.parseInt(n));
+            }
+          }
+        } catch (IOException e) {
+          return killed;
+        }
+      } else {
+        for (int c : childrenOf((int) self)) {
+          if (!adoptedUnless.test(c)) {
+            candidates.add(c);
+          }
+        }
+      }
+      int found = 0;
+      for (int pid : candidates) {
+        if (tagged(pid, needle)) {
+          Posix.kill(pid, 9);
+          found++;
+        }
+      }
+      if (found == 0) {
+        break;
+      }
+      killed += found;
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return killed;
+  }
+
+  private static boolean tagged(int pid, byte[] needle) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(Path.of("/proc/" + pid + "/environ"));
+    } catch (IOException e) {
+      return false;
+    }
+    // Zombies have an empty environment: they are reaped, not killed.
+    outer:
+    for (int i = 0; i + needle.length <= env.length; ) {
+      for (int j = 0; j < needle.length; j++) {
+        if (env[i + j] != needle[j]) {
+          int nul = indexOf(env, (byte) 0, i);
+          if (nul < 0) {
+            break outer;
+          }
+          i = nul + 1;
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private static int indexOf(byte[] a, byte b, int from) {
+    for (int i = from; i < a.length; i++) {
+      if (a[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A cgroup directory name for a group: its safe characters and a hash against collisions. */
+  static String dirName(String group) {
+    StringBuilder sb = new StringBuilder("g-");
+    for (char ch : group.toCharArray()) {
+      sb.append(Character.isLetterOrDigit(ch) && ch < 128 || ch == '-' || ch == '.' ? ch : '_');
+      if (sb.length() > 100) {
+        break;
+      }
+    }
+    return sb.append('-')
+        .append(Integer.toHexString(group.hashCode()))
+        .toString()
+        .toLowerCase(Locale.ROOT);
+  }
+}

@@ -322,7 +322,8 @@ class AgentLinkTest {
             return new LaunchRequest(r.argv(), env, r.workingDirectory(), r.stdin());
           };
         });
-    await("up", () -> n1.state() == NodeState.UP);
+    // The controller may see the agent up before the agent's side has attached its link.
+    await("up", () -> n1.state() == NodeState.UP && agentSide[0] != null && agentSide[0].isUp());
     agentSide[0].opened(7, "rank 0".getBytes());
     agentSide[0].send(7, "hello".getBytes());
     await("at the controller", () -> atController.size() == 2);

@@ -8,6 +8,7 @@ import org.jdvm.core.NodeSpec;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.pmix.PmixEndpoint;
 import org.jdvm.server.remote.AgentHub;
+import org.jdvm.server.remote.AgentRelays;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.HostStart;
 import org.jdvm.server.remote.RemoteHosts;
@@ -28,6 +29,7 @@ public final class DvmServer implements AutoCloseable {
   private final DvmHome home;
   private final PmixEndpoint endpoint;
   private final Dvm dvm;
+  private volatile AgentRelays relays;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closing;
 
@@ -76,6 +78,9 @@ public final class DvmServer implements AutoCloseable {
       Dvm dvm = Dvm.start(config, endpoint, environment, hub);
       DvmServer server = new DvmServer(home, endpoint, dvm);
       endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
+      if (hub != null) {
+        server.relays = AgentRelays.serve(endpoint, hub);
+      }
       String tcp =
           endpoint.tcpAddress().getAddress().getHostAddress()
               + ":"
@@ -163,6 +168,9 @@ public final class DvmServer implements AutoCloseable {
     try {
       dvm.close();
     } finally {
+      if (relays != null) {
+        relays.close();
+      }
       endpoint.close();
       home.close();
       LOG.log(System.Logger.Level.INFO, "dvm=" + dvm.config().name() + " stopped");

@@ -205,7 +205,7 @@ public final class AgentRelay implements AgentDaemon.LaunchWatcher {
     }
   }
 
-  private long awaitPid(Proc proc, long timeoutMs) {
+  long awaitPid(Proc proc, long timeoutMs) {
     CompletableFuture<Long> f = pids.get(key(proc.nspace(), proc.rank()));
     if (f == null) {
       return -1;
@@ -225,7 +225,7 @@ public final class AgentRelay implements AgentDaemon.LaunchWatcher {
   // ---- job directories -------------------------------------------------------------------------
 
   /** Makes the process's directories on this host as it gets its job data. */
-  private void prepare(Proc proc) {
+  void prepare(Proc proc) {
     JobDirectories d = dirs.get(proc.nspace());
     if (d == null) {
       return;

@@ -298,6 +298,30 @@ class SlurmEndToEndTest {
         assertThat(hello.out().lines().filter(l -> l.startsWith("OK mpi_hello")).count())
             .isEqualTo(3);
       }
+      // --scheduler slurm (the default inside) grants the fourth node: it gets an agent too
+      CliRun grant =
+          CliRun.of(
+              "alloc",
+              "new",
+              "--dir",
+              inside.toString(),
+              "--nodes",
+              "1",
+              "--inherit",
+              "none",
+              "--",
+              "/bin/sh",
+              "-c",
+              "echo agent=$PPID; tr '\\0' ' ' </proc/$PPID/cmdline");
+      assertThat(grant.status()).as(grant.err()).isZero();
+      assertThat(grant.out()).containsPattern(" agent --controller \\S+ --node node[1-4] ");
+      long granted = Long.parseLong(grant.out().replaceAll("(?s).*agent=([0-9]+).*", "$1"));
+      agents.add(granted);
+      long released = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (ProcessHandle.of(granted).map(ProcessHandle::isAlive).orElse(false)) {
+        assertThat(System.nanoTime()).as("the granted node's agent stopped").isLessThan(released);
+        Thread.sleep(20);
+      }
       assertThat(CliRun.of("stop", "--dir", inside.toString()).status()).isZero();
       assertThat(salloc.waitFor(30, TimeUnit.SECONDS)).as("salloc ended with its DVM").isTrue();
       assertThat(salloc.exitValue()).as(Files.readString(out)).isZero();

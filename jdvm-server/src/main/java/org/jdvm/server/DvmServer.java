@@ -3,15 +3,18 @@ package org.jdvm.server;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.pmix.PmixEndpoint;
 import org.jdvm.server.remote.AgentHub;
 import org.jdvm.server.remote.AgentRelays;
+import org.jdvm.server.remote.AgentStarter;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.HostStart;
 import org.jdvm.server.remote.RemoteHosts;
+import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.LaunchEnvironment;
 
 /**
@@ -76,6 +79,9 @@ public final class DvmServer implements AutoCloseable {
               home.tmp().toString(),
               home.credentials());
       Dvm dvm = Dvm.start(config, endpoint, environment, hub);
+      if (hub != null && dvm.scheduler() instanceof SlurmSchedulerPort slurm) {
+        dvm.onGranted(grantedAgents(hub, remote, slurm, home));
+      }
       DvmServer server = new DvmServer(home, endpoint, dvm);
       endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
       if (hub != null) {
@@ -99,6 +105,27 @@ public final class DvmServer implements AutoCloseable {
       home.close();
       throw e;
     }
+  }
+
+  /** Nodes Slurm grants to a DVM across hosts get agents too, as srun steps of their job. */
+  private static Dvm.GrantedNodes grantedAgents(
+      AgentHub hub, RemoteHosts remote, SlurmSchedulerPort slurm, DvmHome home) {
+    AgentStarter srun = slurm.agentStarter(SlurmSchedulerPort.systemCommands(Map.of()));
+    return nodes ->
+        HostStart.joinLater(
+            hub,
+            new RemoteHosts(
+                nodes.stream()
+                    .filter(n -> !RemoteHosts.isThisHost(n.name()))
+                    .map(n -> new HostList.Host(n.name(), n.slots()))
+                    .toList(),
+                srun,
+                remote.listen(),
+                remote.agentCommand(),
+                remote.settings(),
+                remote.joinTimeoutMillis(),
+                line -> LOG.log(System.Logger.Level.INFO, line)),
+            home.credentials());
   }
 
   /** The start-up pool of a DVM across hosts, once their agents joined. */

@@ -110,6 +110,19 @@ public final class AgentHub implements AutoCloseable {
     return nodes.computeIfAbsent(node, RemoteNodeAgent::new);
   }
 
+  /**
+   * Expects agents of nodes that join the DVM again (a scheduler granted them anew): a node that
+   * had left ({@link NodeState#DOWN}) gets a new controller-side agent, which its new agent may
+   * join.
+   */
+  public void expectAgain(List<String> names) {
+    for (String node : names) {
+      nodes.compute(
+          node,
+          (n, old) -> old == null || old.state() == NodeState.DOWN ? new RemoteNodeAgent(n) : old);
+    }
+  }
+
   /** The agent of a node this hub expects, or {@code null}. */
   public RemoteNodeAgent get(String node) {
     return nodes.get(node);

@@ -8,7 +8,8 @@ import org.jdvm.server.pmix.PmixEndpoint;
  * The controller's ends of its agents' PMIx relays (docs/protocol.md "Node agents"): one {@link
  * RelayHost} per node on the node's {@link RelayPort}, from the agent's first join — or from now,
  * for agents that joined before the endpoint was up — for the life of the node; it moves with the
- * port when the agent joins again, and closes (its peers with it) when the node goes down or the
+ * port when the agent joins again, and closes (its peers with it) when the node goes down, when a
+ * node that left joins anew (a scheduler granted it again: a new agent, a new port), or when the
  * DVM stops.
  *
  * <pre>{@code
@@ -19,7 +20,11 @@ import org.jdvm.server.pmix.PmixEndpoint;
  */
 public final class AgentRelays implements AutoCloseable {
   private final PmixEndpoint endpoint;
-  private final Map<String, RelayHost> hosts = new ConcurrentHashMap<>();
+  private final Map<String, Served> hosts = new ConcurrentHashMap<>();
+
+  /** The relay served for one controller-side agent of a node. */
+  private record Served(RemoteNodeAgent agent, RelayHost host) {}
+
   private volatile boolean closed;
 
   private AgentRelays(PmixEndpoint endpoint) {
@@ -43,19 +48,31 @@ public final class AgentRelays implements AutoCloseable {
     if (closed) {
       return;
     }
-    hosts.computeIfAbsent(a.node(), n -> RelayHost.serve(endpoint, n, a.relay()));
+    Served[] replaced = new Served[1];
+    hosts.compute(
+        a.node(),
+        (n, old) -> {
+          if (old != null && old.agent() == a) {
+            return old;
+          }
+          replaced[0] = old; // the node left and was granted again: a new agent, a new port
+          return new Served(a, RelayHost.serve(endpoint, n, a.relay()));
+        });
+    if (replaced[0] != null) {
+      replaced[0].host().close();
+    }
   }
 
   private void lost(String node) {
-    RelayHost h = hosts.remove(node);
-    if (h != null) {
-      h.close();
+    Served s = hosts.remove(node);
+    if (s != null) {
+      s.host().close();
     }
   }
 
   /** The relayed peers open now, over every node. */
   public int peers() {
-    return hosts.values().stream().mapToInt(RelayHost::peers).sum();
+    return hosts.values().stream().mapToInt(s -> s.host().peers()).sum();
   }
 
   @Override

@@ -311,7 +311,8 @@ class AgentLinkTest {
             return new LaunchRequest(r.argv(), env, r.workingDirectory(), r.stdin());
           };
         });
-    await("up", () -> n1.state() == NodeState.UP);
+    // the hub counts the node up before the agent has moved its port to the new link
+    await("up", () -> n1.state() == NodeState.UP && agentSide[0].isUp());
     agentSide[0].opened(7, "rank 0".getBytes());
     agentSide[0].send(7, "hello".getBytes());
     await("at the controller", () -> atController.size() == 2);

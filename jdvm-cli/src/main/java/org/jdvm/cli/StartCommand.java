@@ -163,7 +163,7 @@ public final class StartCommand implements Callable<Integer> {
       err.println("jdvm start: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    if (remote != null && slurm == null) {
+    if (hosts != null || hostfile != null) {
       config = config.withScheduler(DvmConfig.SchedulerKind.NONE);
     }
     return detach ? detach(config) : foreground(config, remote);

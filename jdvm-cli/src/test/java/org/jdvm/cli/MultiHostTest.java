@@ -328,6 +328,25 @@ class MultiHostTest {
   }
 
   @Test
+  @Order(3)
+  void jdvmInsideAJobOnAnotherHostReachesTheDvmThroughItsAgentsRelay() {
+    CliRun r =
+        jdvm(
+            "run",
+            "-n",
+            "1",
+            "--",
+            ProcessHandle.current().info().command().orElse("java"),
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            Main.class.getName(),
+            "jobs");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("mh@");
+  }
+
+  @Test
   @Order(4)
   void aSlowHostStaysUpAndItsJobsSucceed() throws Exception {
     mh("host-delay.sh", "host1", "50ms");

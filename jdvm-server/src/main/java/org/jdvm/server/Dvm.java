@@ -157,11 +157,20 @@ public final class Dvm implements AutoCloseable {
         .name("jdvm-grant-agents")
         .start(
             () -> {
-              Map<String, String> failed =
-                  g.startAgents(
-                      grant.nodes().stream()
-                          .map(n -> new org.jdvm.core.NodeSpec(n.name(), n.slots()))
-                          .toList());
+              List<org.jdvm.core.NodeSpec> nodes =
+                  grant.nodes().stream()
+                      .map(n -> new org.jdvm.core.NodeSpec(n.name(), n.slots()))
+                      .toList();
+              Map<String, String> failed;
+              try {
+                failed = g.startAgents(nodes);
+              } catch (RuntimeException x) {
+                // the grant still reaches the core, or its requester would wait for ever
+                failed = new java.util.LinkedHashMap<>();
+                for (org.jdvm.core.NodeSpec n : nodes) {
+                  failed.put(n.name(), String.valueOf(x.getMessage()));
+                }
+              }
               bridge.accept(e);
               failed.forEach(
                   (node, why) -> {

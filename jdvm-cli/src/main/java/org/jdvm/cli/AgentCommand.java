@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import org.jdvm.server.identity.Credentials;
 import org.jdvm.server.remote.AgentDaemon;
+import org.jdvm.server.remote.AgentRelay;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -73,7 +74,7 @@ public final class AgentCommand implements Callable<Integer> {
     AgentDaemon agent =
         new AgentDaemon(
             new AgentDaemon.Options(
-                address, node, host, slots, reconnectMillis, AgentDaemon.NO_RELAY),
+                address, node, host, slots, reconnectMillis, AgentRelay.hook(credentials)),
             credentials,
             System::nanoTime);
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(agent::stop));

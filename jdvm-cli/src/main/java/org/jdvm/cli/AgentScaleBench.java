@@ -30,6 +30,7 @@ import org.jdvm.server.remote.AgentHub;
 import org.jdvm.server.remote.AgentStarter;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.LinkMessage;
+import org.jdvm.server.remote.PmixRelay;
 import org.jdvm.server.remote.RemoteHosts;
 import org.jdvm.server.remote.SimulatedAgent;
 
@@ -38,9 +39,10 @@ import org.jdvm.server.remote.SimulatedAgent;
  * JVM, against N simulated node agents ({@link SimulatedAgent}) that all live in one child JVM and
  * reach it over real loopback sockets — started through the same start-up path as ssh agents. For
  * each N it measures the DVM's start (every agent joined), a launch of one process per node waited
- * to its end, and a job whose N ranks (in-process Java PMIx clients in the child, each with its own
- * connection to the controller, as there is no relay yet) commit and fence with data; and the
- * controller's CPU time per node per launch. Benchmarks are not tests: nothing here asserts a time.
+ * to its end, and a job whose N ranks (in-process Java PMIx clients in the child, each connected to
+ * its simulated agent's PMIx relay, or with {@code JDVM_BENCH_DIRECT=1} straight to the controller)
+ * commit and fence with data; and the controller's CPU time per node per launch. Benchmarks are not
+ * tests: nothing here asserts a time.
  */
 final class AgentScaleBench {
   private AgentScaleBench() {}
@@ -207,16 +209,21 @@ final class AgentScaleBench {
   /** The child JVM: many simulated agents; ends when its standard input closes. */
   static final class SimulatedHosts {
     /**
-     * Ranks connecting to the controller at once: without the relay each rank has its own
-     * connection to the endpoint, whose listen backlog would drop a thousand simultaneous connects.
+     * Ranks connecting at once: without the relay each rank has its own connection to the endpoint,
+     * whose listen backlog would drop a thousand simultaneous connects; through the relays each
+     * node's listener takes its own rank.
      */
+    private static final boolean DIRECT = "1".equals(System.getenv("JDVM_BENCH_DIRECT"));
+
     private static final java.util.concurrent.Semaphore CONNECTS =
         new java.util.concurrent.Semaphore(32);
+
+    private static Credentials credentials;
 
     public static void main(String[] args) throws Exception {
       BufferedReader r =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
-      Credentials credentials = Credentials.fromSecretHex(r.readLine());
+      credentials = Credentials.fromSecretHex(r.readLine());
       List<SimulatedAgent> agents = new ArrayList<>();
       String line;
       while ((line = r.readLine()) != null) {
@@ -258,11 +265,15 @@ final class AgentScaleBench {
                 int status = 0;
                 JdvmClient client;
                 try {
+                  // through the agent's relay, as a real agent's processes connect; direct to the
+                  // controller with JDVM_BENCH_DIRECT=1, as before agents had relays
+                  PmixRelay relay = DIRECT ? null : agent.relay(l.environment(), credentials);
+                  String dvm = relay != null ? relay.uri() : l.environment().get("JDVM_URI");
                   CONNECTS.acquireUninterruptibly();
                   try {
                     client =
                         JdvmClient.connector()
-                            .dvm(l.environment().get("JDVM_URI"))
+                            .dvm(dvm)
                             .asProcess(
                                 new Proc(l.nspace(), l.rank()),
                                 l.environment().get("JDVM_CREDENTIAL"))
@@ -271,7 +282,7 @@ final class AgentScaleBench {
                   } finally {
                     CONNECTS.release();
                   }
-                } catch (PmixException | RuntimeException e) {
+                } catch (PmixException | IOException | RuntimeException e) {
                   System.err.println("rank " + l.rank() + ": " + e);
                   agent.exited(l.nspace(), l.rank(), 1);
                   return;

@@ -29,6 +29,7 @@ import org.jdvm.server.remote.RemoteHosts;
 import org.jdvm.server.remote.SshAgentStarter;
 import org.jdvm.server.scheduler.slurm.SlurmAllocation;
 import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
+import org.jdvm.server.scheduler.slurm.SrunAgentStarter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -180,7 +181,7 @@ public final class StartCommand implements Callable<Integer> {
       err.println("jdvm start: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    if (remote != null) {
+    if (hosts != null || hostfile != null) {
       config = config.withScheduler(DvmConfig.SchedulerKind.NONE);
     }
     return detach ? detach(config) : foreground(config, remote);
@@ -256,10 +257,14 @@ public final class StartCommand implements Callable<Integer> {
     return l;
   }
 
-  /** The hosts of a DVM across hosts, or {@code null} for one on this machine. */
+  /**
+   * The hosts of a DVM across hosts, or {@code null} for one on this machine: {@code --hosts} or
+   * {@code --hostfile} with agents started by ssh, else the nodes of the Slurm allocation this runs
+   * in with agents started by {@code srun --overlap} ({@link #config} must have run).
+   */
   RemoteHosts remote() {
     if (hosts == null && hostfile == null) {
-      return null;
+      return slurm == null ? null : inSlurm(slurm);
     }
     if (hosts != null && hostfile != null) {
       throw new IllegalArgumentException("give --hosts or --hostfile, not both");
@@ -280,6 +285,21 @@ public final class StartCommand implements Callable<Integer> {
     return new RemoteHosts(
         list,
         new SshAgentStarter(words(launcher, "--launcher")),
+        listenAddress(),
+        agentCommand != null ? words(agentCommand, "--agent-command") : thisJdvm(),
+        new AgentHub.Settings(heartbeatMillis, missedHeartbeats),
+        joinTimeoutMillis,
+        line -> {
+          out.println(line);
+          out.flush();
+        });
+  }
+
+  /** One agent per node of the allocation, each an {@code srun --overlap} step of its job. */
+  private RemoteHosts inSlurm(SlurmAllocation allocation) {
+    return new RemoteHosts(
+        allocation.nodes().stream().map(n -> new HostList.Host(n.name(), n.slots())).toList(),
+        SrunAgentStarter.inJob(SlurmSchedulerPort.systemCommands(Map.of()), allocation.jobId()),
         listenAddress(),
         agentCommand != null ? words(agentCommand, "--agent-command") : thisJdvm(),
         new AgentHub.Settings(heartbeatMillis, missedHeartbeats),
@@ -451,7 +471,11 @@ public final class StartCommand implements Callable<Integer> {
                 hosts != null ? "--hosts" : "--hostfile",
                 hosts != null ? hosts : hostfile.toAbsolutePath().toString(),
                 "--launcher",
-                launcher,
+                launcher));
+      }
+      if (hosts != null || hostfile != null || slurm != null) {
+        cmd.addAll(
+            List.of(
                 "--heartbeat-ms",
                 Long.toString(heartbeatMillis),
                 "--missed-heartbeats",

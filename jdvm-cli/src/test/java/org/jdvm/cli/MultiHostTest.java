@@ -39,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ssh, jobs whose ranks run on different hosts, and each host fault with its outcome — a slow host
  * stays up, a killed agent and a partitioned host go down, their jobs end, nothing is mapped onto
  * them again, a healed partition's agent is refused and ends what it ran — and a teardown that
- * leaves no process on any host. Skipped, with the reason, where namespaces cannot be made.
+ * leaves no process on any host. Ranks on the hosts reach the controller through their agents' PMIx
+ * relays: an Open MPI program (without mpicc, skipped) and a libpmix fence with data (without
+ * libpmix-dev, skipped) span the hosts. Skipped, with the reason, where namespaces cannot be made.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -47,7 +49,11 @@ class MultiHostTest {
   private static final Path MH = multihostDir();
   private static final long HEARTBEAT_MS = 250;
   private static final int MISSED = 8;
+  private static final Path PROGRAMS = Path.of("../jdvm-client/src/test/resources/wireup");
   @TempDir static Path dir;
+  @TempDir static Path bin;
+  private static String noMpi;
+  private static String noPmix;
   private static boolean up;
   private static DvmServer server;
   private static final List<String> progress = new CopyOnWriteArrayList<>();
@@ -85,6 +91,8 @@ class MultiHostTest {
     String why = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     assumeTrue(check.waitFor() == 0, "no simulated hosts: " + why);
     boolean sshd = Files.isExecutable(Path.of("/usr/sbin/sshd"));
+    noMpi = build("mpi_hello", "mpi_allreduce");
+    noPmix = build("pmix_fence_collect");
     mh("hosts-up.sh", "3");
     up = true;
     // ssh is the path under test when an sshd can run in the hosts; else the tool's stand-in.
@@ -117,6 +125,51 @@ class MultiHostTest {
     System.out.printf(
         "multihost: 3-host DVM started through %s in %d ms%n",
         sshd ? "ssh" : "hostexec.sh", (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /** Builds test programs into {@link #bin}; why they could not be built, or {@code null}. */
+  private static String build(String... programs) throws Exception {
+    assertThat(PROGRAMS.resolve("mpi_hello.c")).exists();
+    for (String program : programs) {
+      List<String> cmd = new ArrayList<>();
+      if (program.startsWith("mpi_")) {
+        cmd.addAll(List.of("mpicc", "-o", bin.resolve(program).toString()));
+        cmd.add(PROGRAMS.resolve(program + ".c").toString());
+      } else {
+        String flags = output(List.of("pkg-config", "--cflags", "--libs", "pmix"));
+        if (flags == null) {
+          return "pkg-config or libpmix-dev (pmix.pc) is not installed";
+        }
+        cmd.addAll(List.of("gcc", "-o", bin.resolve(program).toString()));
+        cmd.add(PROGRAMS.resolve(program + ".c").toString());
+        cmd.addAll(List.of(flags.strip().split("\\s+")));
+      }
+      if (output(cmd) == null) {
+        return (program.startsWith("mpi_") ? "mpicc (libopenmpi-dev)" : "gcc with libpmix-dev")
+            + " could not build "
+            + program;
+      }
+    }
+    return null;
+  }
+
+  /** What {@code cmd} printed, or {@code null} when it could not run or failed. */
+  private static String output(List<String> cmd) throws InterruptedException {
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      return null;
+    }
+    try {
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0 ? out : null;
+    } catch (IOException e) {
+      return null;
+    } finally {
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
   }
 
   @AfterAll
@@ -228,6 +281,73 @@ class MultiHostTest {
 
   @Test
   @Order(2)
+  void anMpiProgramRunsAcrossTheHostsThroughTheirAgentsRelays() throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    long t0 = System.nanoTime();
+    CliRun r =
+        jdvm("run", "-n", "3", "--map-by", "node", "--", bin.resolve("mpi_hello").toString());
+    long hello = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(r.status()).as(r.err()).isZero();
+    List<String> lines = r.out().lines().map(String::strip).sorted().toList();
+    assertThat(lines).hasSize(3).allMatch(l -> l.matches("OK mpi_hello rank=[0-2] size=3 host=.*"));
+    assertThat(lines.stream().map(l -> l.replaceAll(".* rank=([0-2]) .*", "$1")))
+        .containsExactly("0", "1", "2");
+    assertThat(lines.stream().map(l -> l.replaceAll(".* host=", "")))
+        .containsExactlyInAnyOrder("host1", "host2", "host3");
+    CliRun sum =
+        jdvm("run", "-n", "3", "--map-by", "node", "--", bin.resolve("mpi_allreduce").toString());
+    assertThat(sum.status()).as(sum.err()).isZero();
+    assertThat(sum.out().lines().filter(l -> l.startsWith("OK mpi_allreduce")).count())
+        .isEqualTo(3);
+    assertThat(server.dvm().hub().all())
+        .allSatisfy(a -> assertThat(a.relay().isUp()).as(a.node()).isTrue());
+    System.out.printf("multihost: mpi_hello on 3 hosts, spawn and wait: %d ms%n", hello);
+  }
+
+  @Test
+  @Order(3)
+  void aPmixFenceWithDataSpansTheHosts() throws Exception {
+    assumeTrue(noPmix == null, noPmix);
+    CliRun r =
+        jdvm(
+            "run",
+            "-n",
+            "3",
+            "--map-by",
+            "node",
+            "--",
+            bin.resolve("pmix_fence_collect").toString(),
+            "4096");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    System.out.print(
+        r.out()
+            .lines()
+            .filter(l -> l.contains("fence"))
+            .map(l -> "multihost: " + l + "\n")
+            .reduce("", String::concat));
+  }
+
+  @Test
+  @Order(3)
+  void jdvmInsideAJobOnAnotherHostReachesTheDvmThroughItsAgentsRelay() {
+    CliRun r =
+        jdvm(
+            "run",
+            "-n",
+            "1",
+            "--",
+            ProcessHandle.current().info().command().orElse("java"),
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            Main.class.getName(),
+            "jobs");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("mh@");
+  }
+
+  @Test
+  @Order(4)
   void aSlowHostStaysUpAndItsJobsSucceed() throws Exception {
     mh("host-delay.sh", "host1", "50ms");
     try {
@@ -241,7 +361,7 @@ class MultiHostTest {
   }
 
   @Test
-  @Order(3)
+  @Order(5)
   void aKilledAgentTakesItsHostDownEndsItsJobAndItIsNeverMappedAgain() throws Exception {
     String job = detached("-n", "3", "--map-by", "node", "--", "sleep", "60");
     await("3 running", 20, () -> pids(job).size() == 3);
@@ -266,7 +386,7 @@ class MultiHostTest {
   }
 
   @Test
-  @Order(4)
+  @Order(6)
   void aPartitionedHostGoesDownAndWhenItHealsItsAgentEndsWhatItRanAndExits() throws Exception {
     String job = detached("-n", "2", "--map-by", "node", "--", "sleep", "60");
     await("2 running", 20, () -> pids(job).size() == 2);
@@ -289,7 +409,7 @@ class MultiHostTest {
   }
 
   @Test
-  @Order(5)
+  @Order(7)
   void teardownLeavesNoProcessOnAnyHost() throws Exception {
     String job = detached("-n", "1", "--", "sleep", "60");
     await("running", 20, () -> pids(job).size() == 1);

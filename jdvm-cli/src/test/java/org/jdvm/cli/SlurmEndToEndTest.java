@@ -181,6 +181,186 @@ class SlurmEndToEndTest {
     }
   }
 
+  @Test
+  void insideSallocTheAllocationsNodesGetAnAgentEachAndAJobSpansThem() throws Exception {
+    Path inside = tmp.resolve("insalloc");
+    Path out = tmp.resolve("insalloc.out");
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    boolean mpi =
+        new ProcessBuilder(
+                    "mpicc",
+                    "-o",
+                    bin.resolve("mpi_hello").toString(),
+                    "../jdvm-client/src/test/resources/wireup/mpi_hello.c")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .waitFor()
+            == 0;
+    long t0 = System.nanoTime();
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "salloc",
+                "-N",
+                "3",
+                "--time=5",
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "start",
+                "--listen",
+                "127.0.0.1",
+                "--dir",
+                inside.toString(),
+                "--name",
+                "insalloc")
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile());
+    pb.environment().put("SLURM_CONF", slurmDir.resolve("etc/slurm.conf").toString());
+    Process salloc = pb.start();
+    List<Long> agents = new ArrayList<>();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!Files.exists(inside.resolve(DvmHome.CONTACT))
+          || !Files.readString(out).contains("log:")) {
+        assertThat(salloc.isAlive()).as(Files.readString(out)).isTrue();
+        assertThat(System.nanoTime()).as("the DVM ready within 60 s").isLessThan(deadline);
+        salloc.waitFor(20, TimeUnit.MILLISECONDS);
+      }
+      System.out.printf(
+          "slurm: jdvm start inside salloc -N 3 ready in %d ms%n",
+          (System.nanoTime() - t0) / 1_000_000);
+      assertThat(Files.readString(out)).contains("joined (3/3)");
+      CliRun nodes = CliRun.of("nodes", "--dir", inside.toString(), "--json");
+      assertThat(
+              ((List<?>) org.jdvm.pmix.json.Json.parse(nodes.out()))
+                  .stream()
+                      .map(n -> (java.util.Map<?, ?>) n)
+                      .filter(n -> "up".equals(n.get("agent")))
+                      .map(n -> n.get("name"))
+                      .toList())
+          .as(nodes.out())
+          .hasSize(3)
+          .allSatisfy(n -> assertThat((String) n).matches("node[1-4]"));
+
+      CliRun held =
+          CliRun.of(
+              "run",
+              "--dir",
+              inside.toString(),
+              "--detach",
+              "-n",
+              "3",
+              "--map-by",
+              "node",
+              "--",
+              "sleep",
+              "30");
+      assertThat(held.status()).as(held.err()).isZero();
+      String job = held.out().strip();
+      Set<String> ranOn = new HashSet<>();
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (agents.size() < 3) {
+        agents.clear();
+        ranOn.clear();
+        CliRun jobs = CliRun.of("jobs", "--dir", inside.toString(), "--json");
+        for (Object j : (List<?>) org.jdvm.pmix.json.Json.parse(jobs.out())) {
+          java.util.Map<?, ?> m = (java.util.Map<?, ?>) j;
+          if (!job.equals(m.get("nspace"))) {
+            continue;
+          }
+          for (Object proc : (List<?>) m.get("procs")) {
+            java.util.Map<?, ?> pm = (java.util.Map<?, ?>) proc;
+            long pid = ((Number) pm.get("pid")).longValue();
+            String node = (String) pm.get("node");
+            ranOn.add(node);
+            agentOf(pid, node).ifPresent(agents::add);
+          }
+        }
+        assertThat(System.nanoTime()).as("3 ranks, each under its node's agent").isLessThan(until);
+        Thread.sleep(20);
+      }
+      assertThat(ranOn).hasSize(3);
+      if (mpi) {
+        CliRun hello =
+            CliRun.of(
+                "run",
+                "--dir",
+                inside.toString(),
+                "-n",
+                "3",
+                "--map-by",
+                "node",
+                "--",
+                bin.resolve("mpi_hello").toString());
+        assertThat(hello.status()).as(hello.err()).isZero();
+        assertThat(hello.out().lines().filter(l -> l.startsWith("OK mpi_hello")).count())
+            .isEqualTo(3);
+      }
+      // --scheduler slurm (the default inside) grants the fourth node: it gets an agent too
+      CliRun grant =
+          CliRun.of(
+              "alloc",
+              "new",
+              "--dir",
+              inside.toString(),
+              "--nodes",
+              "1",
+              "--inherit",
+              "none",
+              "--",
+              "/bin/sh",
+              "-c",
+              "echo agent=$PPID; tr '\\0' ' ' </proc/$PPID/cmdline");
+      assertThat(grant.status()).as(grant.err()).isZero();
+      assertThat(grant.out()).containsPattern(" agent --controller \\S+ --node node[1-4] ");
+      long granted = Long.parseLong(grant.out().replaceAll("(?s).*agent=([0-9]+).*", "$1"));
+      agents.add(granted);
+      long released = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (ProcessHandle.of(granted).map(ProcessHandle::isAlive).orElse(false)) {
+        assertThat(System.nanoTime()).as("the granted node's agent stopped").isLessThan(released);
+        Thread.sleep(20);
+      }
+      assertThat(CliRun.of("stop", "--dir", inside.toString()).status()).isZero();
+      assertThat(salloc.waitFor(30, TimeUnit.SECONDS)).as("salloc ended with its DVM").isTrue();
+      assertThat(salloc.exitValue()).as(Files.readString(out)).isZero();
+      for (long a : agents) {
+        long gone = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (ProcessHandle.of(a).map(ProcessHandle::isAlive).orElse(false)) {
+          assertThat(System.nanoTime()).as("agent " + a + " gone").isLessThan(gone);
+          Thread.sleep(20);
+        }
+      }
+    } finally {
+      if (salloc.isAlive()) {
+        CliRun.of("stop", "--dir", inside.toString());
+        if (!salloc.waitFor(30, TimeUnit.SECONDS)) {
+          salloc.destroyForcibly();
+        }
+      }
+    }
+  }
+
+  /** The pid of the {@code jdvm agent} of {@code node} that {@code pid} runs under, if any. */
+  private static java.util.Optional<Long> agentOf(long pid, String node) {
+    java.util.Optional<ProcessHandle> p = ProcessHandle.of(pid).flatMap(ProcessHandle::parent);
+    for (int up = 0; up < 3 && p.isPresent(); up++) {
+      try {
+        String cmd =
+            Files.readString(Path.of("/proc", Long.toString(p.get().pid()), "cmdline"))
+                .replace('\0', ' ');
+        if (cmd.contains(" agent --controller ") && cmd.contains(" --node " + node + " ")) {
+          return java.util.Optional.of(p.get().pid());
+        }
+      } catch (IOException e) {
+        return java.util.Optional.empty();
+      }
+      p = p.get().parent();
+    }
+    return java.util.Optional.empty();
+  }
+
   /** {@code jdvm ARGS --dir HOME} in a JVM of its own (a command that holds, say). */
   private static Process jdvm(String... args) throws IOException {
     List<String> cmd =

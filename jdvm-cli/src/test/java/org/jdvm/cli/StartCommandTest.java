@@ -48,6 +48,33 @@ class StartCommandTest {
   }
 
   @Test
+  void insideASlurmAllocationItsNodesGetAgentsStartedBySrunInItsJob() {
+    Map<String, String> env =
+        Map.of(
+            "SLURM_JOB_ID",
+            "6",
+            "SLURM_JOB_NODELIST",
+            "node[1-3]",
+            "SLURM_TASKS_PER_NODE",
+            "2(x3)");
+    StartCommand start = new StartCommand();
+    start.environment = env;
+    start.listen = "127.0.0.1";
+    start.config();
+    org.jdvm.server.remote.RemoteHosts remote = start.remote();
+    assertThat(remote.hosts())
+        .extracting(h -> h.name() + ":" + h.slots())
+        .containsExactly("node1:2", "node2:2", "node3:2");
+    assertThat(remote.starter())
+        .isInstanceOf(org.jdvm.server.scheduler.slurm.SrunAgentStarter.class);
+    StartCommand virtual = new StartCommand();
+    virtual.environment = env;
+    virtual.nodes = 2;
+    virtual.config();
+    assertThat(virtual.remote()).isNull();
+  }
+
+  @Test
   void explicitNodesOrSchedulerWinOverTheSlurmAllocation() {
     Map<String, String> env =
         Map.of(

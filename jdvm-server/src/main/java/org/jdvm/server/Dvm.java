@@ -29,6 +29,7 @@ import org.jdvm.server.remote.AgentHub;
 import org.jdvm.server.remote.RemoteNodeAgent;
 import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.server.scheduler.NoSchedulerPort;
+import org.jdvm.server.scheduler.SchedulerEvent;
 import org.jdvm.server.scheduler.SchedulerPort;
 import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.LaunchEnvironment;
@@ -58,7 +59,16 @@ public final class Dvm implements AutoCloseable {
   private final Controller controller;
   private final LaunchEnvironment environment;
   private final AgentHub hub;
+  private volatile GrantedNodes granted;
   private volatile boolean closed;
+
+  /** Starts the agents of nodes a scheduler granted (docs/cli.md "jdvm start", Slurm). */
+  public interface GrantedNodes {
+    /**
+     * Starts and awaits their agents; returns the nodes whose agent did not join, with why. Blocks.
+     */
+    Map<String, String> startAgents(List<org.jdvm.core.NodeSpec> nodes);
+  }
 
   private Dvm(DvmConfig config, PeerGateway gateway, LaunchEnvironment environment, AgentHub hub)
       throws IOException {
@@ -177,8 +187,9 @@ public final class Dvm implements AutoCloseable {
       hub.onLost(n -> dvm.controller.submit(new Report.NodeLost(n)));
     }
     config.startupNodes().forEach(n -> dvm.nodes.add(n.name()));
-    dvm.scheduler.start(
-        new SchedulerBridge(dvm.controller::submit, dvm.clockNs, dvm::endProcessesOn));
+    SchedulerBridge bridge =
+        new SchedulerBridge(dvm.controller::submit, dvm.clockNs, dvm::endProcessesOn);
+    dvm.scheduler.start(e -> dvm.schedulerEvent(bridge, e));
     List<Command> reconcile = List.of();
     if (dvm.recovered.found()) {
       reconcile =
@@ -203,6 +214,47 @@ public final class Dvm implements AutoCloseable {
             + " maxProcs="
             + dvm.host.maxProcs());
     return dvm;
+  }
+
+  /**
+   * From now on, nodes the scheduler grants get agents before the core hears of the grant; a node
+   * whose agent did not join is then reported lost.
+   */
+  public void onGranted(GrantedNodes agents) {
+    this.granted = agents;
+  }
+
+  private void schedulerEvent(SchedulerBridge bridge, SchedulerEvent e) {
+    GrantedNodes g = granted;
+    if (g == null || !(e instanceof SchedulerEvent.Granted grant)) {
+      bridge.accept(e);
+      return;
+    }
+    Thread.ofVirtual()
+        .name("jdvm-grant-agents")
+        .start(
+            () -> {
+              List<org.jdvm.core.NodeSpec> nodes =
+                  grant.nodes().stream()
+                      .map(n -> new org.jdvm.core.NodeSpec(n.name(), n.slots()))
+                      .toList();
+              Map<String, String> failed;
+              try {
+                failed = g.startAgents(nodes);
+              } catch (RuntimeException x) {
+                // the grant still reaches the core, or its requester would wait for ever
+                failed = new java.util.LinkedHashMap<>();
+                for (org.jdvm.core.NodeSpec n : nodes) {
+                  failed.put(n.name(), String.valueOf(x.getMessage()));
+                }
+              }
+              bridge.accept(e);
+              failed.forEach(
+                  (node, why) -> {
+                    LOG.log(System.Logger.Level.WARNING, "granted node " + node + " lost: " + why);
+                    controller.submit(new Report.NodeLost(node));
+                  });
+            });
   }
 
   private void endProcessesOn(List<String> nodeNames) {

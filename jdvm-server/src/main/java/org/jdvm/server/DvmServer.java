@@ -3,15 +3,19 @@ package org.jdvm.server;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.journal.RecoveredJournal;
 import org.jdvm.server.pmix.PmixEndpoint;
 import org.jdvm.server.remote.AgentHub;
+import org.jdvm.server.remote.AgentRelays;
+import org.jdvm.server.remote.AgentStarter;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.HostStart;
 import org.jdvm.server.remote.RemoteHosts;
+import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.LaunchEnvironment;
 
 /**
@@ -29,6 +33,7 @@ public final class DvmServer implements AutoCloseable {
   private final DvmHome home;
   private final PmixEndpoint endpoint;
   private final Dvm dvm;
+  private volatile AgentRelays relays;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closing;
 
@@ -87,8 +92,14 @@ public final class DvmServer implements AutoCloseable {
       } catch (java.io.UncheckedIOException e) {
         throw e.getCause(); // the journal's directory: a start that cannot journal does not start
       }
+      if (hub != null && dvm.scheduler() instanceof SlurmSchedulerPort slurm) {
+        dvm.onGranted(grantedAgents(hub, remote, slurm, home));
+      }
       DvmServer server = new DvmServer(home, endpoint, dvm);
       endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
+      if (hub != null) {
+        server.relays = AgentRelays.serve(endpoint, hub);
+      }
       String tcp =
           endpoint.tcpAddress().getAddress().getHostAddress()
               + ":"
@@ -107,6 +118,27 @@ public final class DvmServer implements AutoCloseable {
       home.close();
       throw e;
     }
+  }
+
+  /** Nodes Slurm grants to a DVM across hosts get agents too, as srun steps of their job. */
+  private static Dvm.GrantedNodes grantedAgents(
+      AgentHub hub, RemoteHosts remote, SlurmSchedulerPort slurm, DvmHome home) {
+    AgentStarter srun = slurm.agentStarter(SlurmSchedulerPort.systemCommands(Map.of()));
+    return nodes ->
+        HostStart.joinLater(
+            hub,
+            new RemoteHosts(
+                nodes.stream()
+                    .filter(n -> !RemoteHosts.isThisHost(n.name()))
+                    .map(n -> new HostList.Host(n.name(), n.slots()))
+                    .toList(),
+                srun,
+                remote.listen(),
+                remote.agentCommand(),
+                remote.settings(),
+                remote.joinTimeoutMillis(),
+                line -> LOG.log(System.Logger.Level.INFO, line)),
+            home.credentials());
   }
 
   /** The start-up pool of a DVM across hosts, once their agents joined. */
@@ -168,6 +200,9 @@ public final class DvmServer implements AutoCloseable {
     try {
       dvm.close();
     } finally {
+      if (relays != null) {
+        relays.close();
+      }
       endpoint.close();
       home.close();
       LOG.log(System.Logger.Level.INFO, "dvm=" + dvm.config().name() + " stopped");

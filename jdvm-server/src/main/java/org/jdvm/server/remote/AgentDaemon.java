@@ -70,6 +70,24 @@ public final class AgentDaemon {
       long reconnectMillis,
       Function<RelayPort, UnaryOperator<LaunchRequest>> relay) {}
 
+  /**
+   * A relay hook that also hears of the agent's processes ({@link AgentRelay}): each launch before
+   * it starts and once it has a pid (or failed), each exit, and the agent's end.
+   */
+  public interface LaunchWatcher extends UnaryOperator<LaunchRequest> {
+    /** {@code rank} of {@code nspace} is about to start (its pid is awaited from now on). */
+    void launching(String nspace, int rank);
+
+    /** It started as {@code pid}, or did not start ({@code pid} &lt; 0). */
+    void launched(String nspace, int rank, long pid);
+
+    /** It ended. */
+    void exited(String nspace, int rank);
+
+    /** The agent ends: its processes are gone. */
+    void close();
+  }
+
   /** No relay: launches run as the controller sent them. */
   public static final Function<RelayPort, UnaryOperator<LaunchRequest>> NO_RELAY =
       port -> UnaryOperator.identity();
@@ -160,6 +178,9 @@ public final class AgentDaemon {
   private Exit finish(Exit how) {
     procs.close();
     host.close();
+    if (prepare instanceof LaunchWatcher w) {
+      w.close();
+    }
     Link l = link;
     if (l != null) {
       l.close();
@@ -365,9 +386,15 @@ public final class AgentDaemon {
             m.environment(),
             m.workingDirectory().isEmpty() ? null : Path.of(m.workingDirectory()),
             m.stdin());
+    LaunchWatcher watcher = prepare instanceof LaunchWatcher w ? w : null;
+    long started = -1;
     try {
+      if (watcher != null) {
+        watcher.launching(m.nspace(), m.rank());
+      }
       request = prepare.apply(request);
       long pid = procs.launch(m.nspace(), m.rank(), request);
+      started = pid;
       running.put(key(m.nspace(), m.rank()), pid);
       l.send(new LinkMessage.Launched(m.requestId(), pid));
       if (!procsAlive(m.nspace(), m.rank(), pid)) {
@@ -379,6 +406,10 @@ public final class AgentDaemon {
       l.send(
           new LinkMessage.LaunchFailed(
               m.requestId(), LaunchException.Kind.START_REFUSED.name(), String.valueOf(e)));
+    } finally {
+      if (watcher != null) {
+        watcher.launched(m.nspace(), m.rank(), started);
+      }
     }
   }
 
@@ -399,6 +430,9 @@ public final class AgentDaemon {
     @Override
     public void exited(String node, String nspace, int rank, int exitCode, int signal) {
       running.remove(key(nspace, rank));
+      if (prepare instanceof LaunchWatcher w) {
+        w.exited(nspace, rank);
+      }
       outbox.send(new LinkMessage.Exited(nspace, rank, exitCode, signal));
     }
 

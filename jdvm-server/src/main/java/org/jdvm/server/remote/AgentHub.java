@@ -64,7 +64,7 @@ public final class AgentHub implements AutoCloseable {
   private final ServerSocket server;
   private final Map<String, RemoteNodeAgent> nodes = new ConcurrentHashMap<>();
   private final Map<String, Long> lastHeardNs = new ConcurrentHashMap<>();
-  private volatile Consumer<String> lost = n -> {};
+  private final List<Consumer<String>> lost = new CopyOnWriteArrayList<>();
   private final List<Consumer<RemoteNodeAgent>> joined = new CopyOnWriteArrayList<>();
   private final List<AgentStarter.Handle> launchers = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
@@ -110,6 +110,19 @@ public final class AgentHub implements AutoCloseable {
     return nodes.computeIfAbsent(node, RemoteNodeAgent::new);
   }
 
+  /**
+   * Expects agents of nodes that join the DVM again (a scheduler granted them anew): a node that
+   * had left ({@link NodeState#DOWN}) gets a new controller-side agent, which its new agent may
+   * join.
+   */
+  public void expectAgain(List<String> names) {
+    for (String node : names) {
+      nodes.compute(
+          node,
+          (n, old) -> old == null || old.state() == NodeState.DOWN ? new RemoteNodeAgent(n) : old);
+    }
+  }
+
   /** The agent of a node this hub expects, or {@code null}. */
   public RemoteNodeAgent get(String node) {
     return nodes.get(node);
@@ -125,9 +138,12 @@ public final class AgentHub implements AutoCloseable {
     launchers.add(launcher);
   }
 
-  /** What runs when a node goes down (the DVM reports it lost to the core). */
+  /**
+   * Adds what runs when a node goes down (the DVM reports it lost to the core, the relay's peers of
+   * that node are closed).
+   */
   public void onLost(Consumer<String> action) {
-    this.lost = action;
+    lost.add(action);
   }
 
   /** Adds what runs when an agent joins or joins again (start-up progress, the relay). */
@@ -294,7 +310,7 @@ public final class AgentHub implements AutoCloseable {
           System.Logger.Level.WARNING,
           "node=" + a.node() + " down: nothing heard for " + silentMillis + " ms");
       a.down();
-      lost.accept(a.node());
+      lost.forEach(l -> l.accept(a.node()));
       return;
     }
     Link l = a.link();

@@ -26,6 +26,41 @@ public final class HostStart {
   /** The hosts' nodes with their slots, once every agent has joined. */
   public static List<NodeSpec> run(AgentHub hub, RemoteHosts remote, Credentials credentials)
       throws IOException {
+    Joined joined = join(hub, remote, credentials);
+    if (!joined.failures().isEmpty()) {
+      hub.close();
+      joined.started().values().forEach(AgentStarter.Handle::stop);
+      throw new IOException(
+          "cannot start agents: " + String.join("; ", joined.failures().values()));
+    }
+    return joined.nodes();
+  }
+
+  /**
+   * Agents for nodes that join a running DVM (a scheduler's grant): started and awaited as at
+   * start-up; the launchers of those that did not join are stopped, and the hub stays open.
+   *
+   * @return the nodes whose agent did not join, each with why
+   */
+  public static Map<String, String> joinLater(
+      AgentHub hub, RemoteHosts remote, Credentials credentials) {
+    hub.expectAgain(remote.hosts().stream().map(HostList.Host::name).toList());
+    Joined joined = join(hub, remote, credentials);
+    for (String host : joined.failures().keySet()) {
+      AgentStarter.Handle h = joined.started().get(host);
+      if (h != null) {
+        h.stop();
+      }
+    }
+    return joined.failures();
+  }
+
+  private record Joined(
+      List<NodeSpec> nodes,
+      Map<String, String> failures,
+      Map<String, AgentStarter.Handle> started) {}
+
+  private static Joined join(AgentHub hub, RemoteHosts remote, Credentials credentials) {
     List<HostList.Host> hosts = remote.hosts();
     Map<String, CompletableFuture<RemoteNodeAgent>> joining = new LinkedHashMap<>();
     for (HostList.Host h : hosts) {
@@ -84,7 +119,7 @@ public final class HostStart {
       }
     }
     long deadline = System.nanoTime() + remote.joinTimeoutMillis() * 1_000_000;
-    List<String> failures = new ArrayList<>();
+    Map<String, String> failures = new LinkedHashMap<>();
     List<NodeSpec> nodes = new ArrayList<>();
     for (HostList.Host h : hosts) {
       try {
@@ -92,10 +127,11 @@ public final class HostStart {
         RemoteNodeAgent a = joining.get(h.name()).get(left, TimeUnit.NANOSECONDS);
         nodes.add(new NodeSpec(h.name(), slots(h, a)));
       } catch (ExecutionException e) {
-        failures.add(e.getCause().getMessage());
+        failures.put(h.name(), e.getCause().getMessage());
       } catch (TimeoutException e) {
         AgentStarter.Handle handle = started.get(h.name());
-        failures.add(
+        failures.put(
+            h.name(),
             h.name()
                 + ": no agent joined within "
                 + remote.joinTimeoutMillis()
@@ -103,16 +139,11 @@ public final class HostStart {
                 + (handle == null ? "" : oneLine(handle.lastOutput())));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        failures.add(h.name() + ": interrupted");
+        failures.put(h.name(), h.name() + ": interrupted");
         break;
       }
     }
-    if (!failures.isEmpty()) {
-      hub.close();
-      started.values().forEach(AgentStarter.Handle::stop);
-      throw new IOException("cannot start agents: " + String.join("; ", failures));
-    }
-    return nodes;
+    return new Joined(nodes, failures, started);
   }
 
   private static int slots(HostList.Host h, RemoteNodeAgent a) {

@@ -3,8 +3,8 @@ package org.jdvm.server.remote;
 /**
  * One side's {@link RelayChannel} for the life of a node, whichever agent link is current: an agent
  * joining again after a broken link gets a new {@link Link}, and the relay's listener moves to it.
- * Frames sent while no link is up are dropped (the relay's connections on the other side went with
- * the broken link).
+ * Frames sent while no link is up are dropped; the relay's connections stay open on both sides
+ * across the rejoin (docs/protocol.md "Node agents": a broken link).
  */
 public final class RelayPort implements RelayChannel {
   private volatile Link link;

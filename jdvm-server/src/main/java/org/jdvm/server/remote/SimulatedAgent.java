@@ -13,7 +13,8 @@ import org.jdvm.server.identity.Credentials;
  * A node agent that starts no process, for the scale benchmark (docs/cli.md "jdvm bench"): it joins
  * over a real socket with the real handshake, sends heartbeats, and answers each launch with a
  * made-up pid; what the "process" does is the benchmark's ({@code onLaunch}), which reports its end
- * with {@link #exited}. Thousands fit in one JVM: each is two virtual threads and a socket.
+ * with {@link #exited}. Thousands fit in one JVM: each is two virtual threads and a socket (and,
+ * once asked for, a PMIx relay: a listener and two platform threads).
  */
 public final class SimulatedAgent implements AutoCloseable {
   private static final AtomicLong PIDS = new AtomicLong(1_000_000);
@@ -94,6 +95,29 @@ public final class SimulatedAgent implements AutoCloseable {
     }
   }
 
+  private PmixRelay relay;
+
+  /**
+   * This agent's PMIx relay, opened on its link at the first call, as {@code jdvm agent} opens it
+   * at its first launch ({@link AgentRelay}); {@code null} when {@code launchEnvironment} names no
+   * controller URI. Its peers prove themselves with their credential.
+   */
+  public synchronized PmixRelay relay(Map<String, String> launchEnvironment, Credentials secret)
+      throws IOException {
+    if (relay == null) {
+      String dvm = AgentRelay.dvmName(launchEnvironment.get("PMIX_SERVER_URI41"));
+      if (dvm == null) {
+        return null;
+      }
+      relay =
+          PmixRelay.open(
+              new PmixRelay.Config(dvm, secret, (proc, ms) -> -1, null, null, true),
+              link,
+              link::opened);
+    }
+    return relay;
+  }
+
   /** Reports that the "process" {@code nspace.rank} ended with {@code status}. */
   public void exited(String nspace, int rank, int status) {
     link.send(new LinkMessage.Exited(nspace, rank, status, 0));
@@ -105,6 +129,13 @@ public final class SimulatedAgent implements AutoCloseable {
 
   @Override
   public void close() {
+    PmixRelay r;
+    synchronized (this) {
+      r = relay;
+    }
+    if (r != null) {
+      r.close();
+    }
     link.close();
   }
 }

@@ -16,6 +16,9 @@
  * org.jdvm.server.remote.ShellQuote}) or srun. The link carries the PMIx frames of the agent's
  * local processes for the relay ({@link org.jdvm.server.remote.RelayChannel}); each side's {@link
  * org.jdvm.server.remote.RelayPort} stays the same while links come and go. {@link
+ * org.jdvm.server.remote.AgentRelay} is {@code jdvm agent}'s relay hook: it opens the agent's relay
+ * and points each launch at it, and makes and removes job directories on the agent's host; {@link
+ * org.jdvm.server.remote.AgentRelays} serves every agent's relay at the controller. {@link
  * org.jdvm.server.remote.SimulatedAgent} is an agent without processes, for the scale benchmark.
  *
  * <p>{@link org.jdvm.server.remote.RelayChannel} carries the PMIx frames of an agent's local peers,

@@ -9,7 +9,10 @@
  * org.jdvm.server.scheduler.slurm.SlurmAllocation} reads {@code SLURM_JOB_ID}, {@code
  * SLURM_JOB_NODELIST} and {@code SLURM_TASKS_PER_NODE}; {@link
  * org.jdvm.server.scheduler.slurm.Hostlist} expands Slurm's compact lists. {@link
- * org.jdvm.server.scheduler.slurm.SrunAgentStarter} starts agents as srun steps.
+ * org.jdvm.server.scheduler.slurm.SrunAgentStarter} starts agents as srun steps: of the allocation
+ * {@code jdvm start} runs in ({@code inJob}), and of each granted node's own job ({@link
+ * org.jdvm.server.scheduler.slurm.SlurmSchedulerPort#agentStarter}, used by {@code DvmServer} for a
+ * DVM with agents, through {@code Dvm.onGranted}, before the core hears of the grant).
  *
  * <p>Invariants: every Slurm command is an argv list (no shell), and every value in it that did not
  * come from jdvm's own constants passed {@link org.jdvm.server.scheduler.slurm.SlurmNames}; every

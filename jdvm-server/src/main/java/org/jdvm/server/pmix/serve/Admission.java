@@ -118,6 +118,25 @@ public final class Admission {
     return peer;
   }
 
+  /**
+   * Answers a jdvm client's challenge right after the handshake reply (docs/protocol.md "Who the
+   * DVM is"): the client sends nothing more until this proved it talks to the DVM whose secret it
+   * holds.
+   */
+  private void prove(Connection c, ConnectRequest request, Peer peer) {
+    String nonce = blobString(request, JdvmProtocol.CHALLENGE);
+    if (nonce == null || nonce.length() > 256) {
+      return;
+    }
+    boolean asProcess =
+        peer.role() == Peer.Role.APPLICATION
+            && blobString(request, JdvmProtocol.CREDENTIAL) != null;
+    c.sendRaw(
+        asProcess
+            ? credentials.procProof(peer.proc().nspace(), peer.proc().rank(), nonce)
+            : credentials.proof(nonce));
+  }
+
   private Peer refuse(Connection c, ConnectRequest request, String why) {
     LOG.log(
         System.Logger.Level.WARNING,
@@ -159,6 +178,7 @@ public final class Admission {
     Peer peer = new Peer(proc, Peer.Role.APPLICATION, format);
     c.admitted(peer);
     c.sendRaw(ClientConnectReply.accepted(c.index()).encode());
+    prove(c, request, peer);
     events.add(c);
     return peer;
   }
@@ -228,6 +248,7 @@ public final class Admission {
     }
     c.sendRaw(
         ToolConnectReply.accepted(request.flag().needsId() ? proc : null, serverProc).encode());
+    prove(c, request, peer);
     events.add(c);
     return peer;
   }

@@ -156,7 +156,8 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
   private boolean valid() {
     return !command.isEmpty()
         && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"))
-        && stdinRank(stdin) != null;
+        && stdinRank(stdin) != null
+        && targets.stream().noneMatch(String::isBlank);
   }
 
   /** Which rank reads stdin: a rank, WILDCARD for all, -1 for none; {@code null} if not valid. */
@@ -206,6 +207,10 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     Integer rank = stdinRank(stdin);
     if (rank == null || rank != NO_STDIN && rank != Proc.RANK_WILDCARD && rank >= procs) {
       err.println("jdvm run: --stdin takes a rank below -n, all, or none");
+      return Main.EXIT_USAGE;
+    }
+    if (targets.stream().anyMatch(String::isBlank)) {
+      err.println("jdvm run: --target must name an allocation, a session or a namespace");
       return Main.EXIT_USAGE;
     }
     return connected(OutputHandler.STDIO, false, this::run);

@@ -189,9 +189,9 @@ public final class StartCommand implements Callable<Integer> {
   }
 
   /**
-   * What the JVM of a DVM does on its first OutOfMemoryError, whichever thread it hits: stop the way
-   * SIGTERM stops it, ordered (every job ended, the contact file removed, a last log line), rather
-   * than go on half-working. The launcher passes the same option.
+   * What the JVM of a DVM does on its first OutOfMemoryError, whichever thread it hits: stop the
+   * way SIGTERM stops it, ordered (every job ended, the contact file removed, a last log line),
+   * rather than go on half-working. The launcher passes the same option.
    */
   static final String ON_OUT_OF_MEMORY = "-XX:OnOutOfMemoryError=kill -TERM %p";
 

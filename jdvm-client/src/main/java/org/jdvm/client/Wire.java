@@ -163,7 +163,10 @@ final class Wire {
       return new Wire(channel, format, self, server);
     } catch (EOFException e) {
       close(channel);
-      throw new PmixException(PmixStatus.ERR_UNREACH, "the DVM refused the connection");
+      throw new PmixException(
+          PmixStatus.ERR_NO_PERMISSIONS,
+          "permission denied: the DVM closed the connection at the handshake (another user's"
+              + " DVM, a wrong credential, or a namespace already in use)");
     } catch (IOException e) {
       close(channel);
       throw new PmixException(PmixStatus.ERR_UNREACH, "handshake failed: " + e.getMessage(), e);

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.jdvm.client.AllocationRequest;
 import org.jdvm.client.AllocationResult;
 import org.jdvm.client.Event;
@@ -285,7 +287,7 @@ public final class AllocCommand implements Runnable {
               + allocId
               + " is owned by this command's namespace ("
               + nspace
-              + "), which ends now that the command exits; under inheritance "
+              + "), which ends when the command exits: under inheritance "
               + (inheritance == null ? "(not reported)" : inheritance)
               + " its ";
       String what =
@@ -312,11 +314,20 @@ public final class AllocCommand implements Runnable {
       run.command = command;
       run.targets = List.of(r.allocId());
       run.stdin = "none"; // CMD reads /dev/null, as it always has here
+      // Ctrl-C or SIGTERM ends CMD through the same one ordered path as jdvm run's: the client's
+      // exit hook ends the job, then closes the connection (which releases the allocation).
+      CompletableFuture<Job> spawning = client.spawnAsync(run.request());
+      client.onExit(() -> RunCommand.stopJob(client, spawning));
+      Interrupts.install();
       Job job;
       try {
-        job = client.spawn(run.request());
-      } catch (PmixException e) {
-        return RunCommand.spawnRefused(e, command, out, err);
+        job = spawning.get();
+      } catch (ExecutionException e) {
+        PmixException why =
+            e.getCause() instanceof PmixException p
+                ? p
+                : new PmixException(PmixStatus.ERROR, String.valueOf(e.getCause()));
+        return RunCommand.spawnRefused(why, command, out, err);
       }
       JobEnd end = job.awaitEnd();
       return end.exitCode();

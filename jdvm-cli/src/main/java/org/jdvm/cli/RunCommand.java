@@ -224,6 +224,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     CompletableFuture<Job> spawning = client.spawnAsync(request());
     if (!detach) {
       client.onExit(() -> stopJob(client, spawning));
+      Interrupts.install();
     }
     Job job;
     try {
@@ -348,7 +349,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
    * On Ctrl-C (or SIGTERM), end the job rather than leave it behind: the DVM kills every process of
    * it once it has the request, which the reply confirms (bounded).
    */
-  private static void stopJob(JdvmClient client, CompletableFuture<Job> spawning) {
+  static void stopJob(JdvmClient client, CompletableFuture<Job> spawning) {
     try {
       Job job = spawning.get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
       if (job.end().isDone()) {

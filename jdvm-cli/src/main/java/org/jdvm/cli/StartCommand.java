@@ -119,11 +119,17 @@ public final class StartCommand implements Callable<Integer> {
     }
     Path home = dir != null ? dir : Contact.defaultDir();
     String n = name != null ? name : "jdvm-" + ProcessHandle.current().pid();
+    Limits limits = limits();
+    if (nodes > limits.nodesInDvm()) {
+      // The start-up pool counts against the DVM's own bound on nodes, like every other node.
+      throw new IllegalArgumentException(
+          "--nodes " + nodes + " is above the DVM's limit nodes-in-dvm=" + limits.nodesInDvm());
+    }
     return DvmConfig.embedded(
             n, nodes, slots, kind == DvmConfig.SchedulerKind.NONE ? 0 : spare, home)
         .withScheduler(kind)
         .without(disabled)
-        .limitedBy(limits());
+        .limitedBy(limits);
   }
 
   /** {@code --limit NAME=N} applied, in order, over the defaults. */

@@ -61,6 +61,7 @@ class BadInputTest {
             new Row(2, "--id", "session", "signal", "--dir", live, "--id", "x", "--signal", "TERM"),
             new Row(2, "--target", "run", "--dir", live, "--target", "", "--", "true"),
             new Row(2, "--dir", "start", "--dir", ""),
+            new Row(2, "nodes-in-dvm", "start", "--dir", live, "--nodes", "10000000"),
             new Row(2, "Unknown option", "nodes", "--bogus"),
             new Row(2, "", "run"),
             new Row(2, "-n", "run", "-n", "0", "--dir", live, "true"),

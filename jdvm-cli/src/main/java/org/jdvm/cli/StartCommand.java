@@ -153,6 +153,7 @@ public final class StartCommand implements Callable<Integer> {
 
   private int foreground(DvmConfig config) {
     DvmServer server;
+    DvmLogging.useOwnManager(); // before anything logs: the last lines survive a SIGTERM
     try {
       DvmHome.prepare(config.home());
       DvmLogging.configure(config.home().resolve(DvmHome.LOG), true);

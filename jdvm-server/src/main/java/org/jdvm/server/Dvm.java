@@ -165,8 +165,8 @@ public final class Dvm implements AutoCloseable {
 
   private void fatal(Throwable t) {
     LOG.log(System.Logger.Level.ERROR, "the controller failed (" + t + "); the DVM stops");
-    Thread.ofVirtual().start(this::close);
     fatalListener.accept(t);
+    Thread.ofVirtual().start(this::close);
   }
 
   private volatile java.util.function.Consumer<Throwable> fatalListener = t -> {};

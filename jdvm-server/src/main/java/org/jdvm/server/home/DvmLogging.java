@@ -32,6 +32,31 @@ import java.util.logging.StreamHandler;
 public final class DvmLogging {
   private DvmLogging() {}
 
+  /**
+   * The log manager of a process that runs a DVM ({@link #useOwnManager}): the JDK's resets the
+   * logging configuration, closing every handler, from a shutdown hook of its own that runs beside
+   * the DVM's, so the DVM's last lines as it stops (on SIGTERM, or the SIGTERM the JVM sends itself
+   * on OutOfMemoryError) would be lost. This one does not reset once the DVM's log is configured.
+   */
+  public static final class Manager extends java.util.logging.LogManager {
+    @Override
+    public void reset() {
+      if (!configured) {
+        super.reset();
+      }
+    }
+  }
+
+  private static volatile boolean configured;
+
+  /**
+   * Makes {@link Manager} the process's log manager; effective only before anything logged (the JDK
+   * reads the property once), so a command that runs a DVM calls it first.
+   */
+  public static void useOwnManager() {
+    System.setProperty("java.util.logging.manager", Manager.class.getName());
+  }
+
   /** Bytes one log file holds before it is rotated. */
   static final long FILE_BYTES = 16L << 20;
 
@@ -196,6 +221,7 @@ public final class DvmLogging {
       root.addHandler(err);
     }
     root.setLevel(Level.INFO);
+    configured = true;
   }
 
   /** Quiet logging for embedded use (tests, benchmarks): warnings and errors to stderr only. */

@@ -112,6 +112,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final String ownUser = "uid:" + LoopbackPeers.ownUid();
   private final String ownUserName = ownUserName();
   private final AtomicLong turnedAway = new AtomicLong();
+  private final LoopbackPeers.Snapshot tcpPeers = new LoopbackPeers.Snapshot(); // accept-tcp only
   private volatile Connection.Fatal fatalHook = t -> {};
   private final Connection.Fatal fatal = t -> fatalHook.failed(t);
   private volatile Dvm dvm;
@@ -410,10 +411,11 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
         String name = channel.getOption(ExtendedSocketOptions.SO_PEERCRED).user().getName();
         return name.equals(ownUserName) ? ownUser : "user:" + name;
       }
-      return LoopbackPeers.ownerOf(
+      return tcpPeers
+          .uidOf(
               (InetSocketAddress) channel.getRemoteAddress(),
               (InetSocketAddress) channel.getLocalAddress())
-          .map(o -> "uid:" + o.uid())
+          .map(uid -> "uid:" + uid)
           .orElse(ConnectionGate.UNKNOWN_USER);
     } catch (IOException | RuntimeException e) {
       return ConnectionGate.UNKNOWN_USER;

@@ -110,7 +110,11 @@ public final class Connector {
       if (cred != null) {
         blob.add(Info.of(JdvmProtocol.CREDENTIAL, Value.string(cred)));
       }
-      byte[] key = cred == null ? null : cred.getBytes(StandardCharsets.US_ASCII);
+      // Challenge the server when the DVM was found through a contact file (whose port another
+      // user could have taken); a process that only has its server's URI talks to whoever
+      // launched it, which need not be jdvm (libpmix's own server, say).
+      byte[] key =
+          cred == null || c.dir() == null ? null : cred.getBytes(StandardCharsets.US_ASCII);
       w = Wire.open(c, ConnectFlag.SIMPLE_CLIENT, p, blob, format, key);
     } else {
       if (r == Role.SCHEDULER) {

@@ -11,5 +11,9 @@
  * <p>Invariants: only the controller thread touches the core; every other thread submits commands
  * or read-only queries and executes effects. Start order is directory, endpoint, DVM, serve,
  * publish; stop order is the reverse, with the DVM's teardown (spec §8.2.1.9.1 trigger 2) first.
+ * Any throwable no DVM thread can go on after (the controller's, a connection reader's, a
+ * listener's, or an uncaught one in {@code jdvm start}) stops the DVM the same way at once ({@link
+ * org.jdvm.server.DvmServer#fail}): every job ended, the contact file removed, the reason as the
+ * log's last lines, exit status 1 — never a process that stays up and serves nobody.
  */
 package org.jdvm.server;

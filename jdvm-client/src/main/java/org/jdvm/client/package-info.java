@@ -15,8 +15,8 @@
  * status.
  *
  * <p>Before a byte is sent, a contact file's DVM is checked to be alive and to own the port it
- * names; then the server must prove it holds the DVM's secret ({@code ContactCheck}, docs/protocol.md
- * "Who the DVM is").
+ * names; then the server must prove it holds the DVM's secret ({@code ContactCheck},
+ * docs/protocol.md "Who the DVM is").
  *
  * <p>Invariants: one connection per client, encoded with the jdvm-pmix codec in the format the
  * client announced ({@code v41} by default, so inheritance travels as UINT8); a job's output is

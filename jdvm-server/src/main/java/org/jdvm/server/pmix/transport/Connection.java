@@ -29,11 +29,11 @@ import org.jdvm.pmix.frame.FrameHeader;
  *
  * <p>Faults: a bad header, an oversized frame, a bad handshake or end of stream poisons the
  * connection, which is closed; a malformed body is the handler's to answer. A peer that lets more
- * than {@link #MAX_QUEUED_BYTES} pile up unread is cut off rather than allowed to exhaust memory.
- * A body, the handshake's included, is read in chunks from {@link #READ_CHUNK} up, doubling as its
+ * than {@link #MAX_QUEUED_BYTES} pile up unread is cut off rather than allowed to exhaust memory. A
+ * body, the handshake's included, is read in chunks from {@link #READ_CHUNK} up, doubling as its
  * bytes arrive, so announcing a large body and stalling costs the DVM nothing. A user over its
- * {@link ConnectionGate} bound is closed once its handshake is read. An {@link Error} on the
- * reader closes the connection and goes to the {@link Fatal} hook: the DVM cannot go on after one.
+ * {@link ConnectionGate} bound is closed once its handshake is read. An {@link Error} on the reader
+ * closes the connection and goes to the {@link Fatal} hook: the DVM cannot go on after one.
  */
 public final class Connection {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");

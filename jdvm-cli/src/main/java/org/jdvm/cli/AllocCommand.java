@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.jdvm.client.AllocationRequest;
 import org.jdvm.client.AllocationResult;
 import org.jdvm.client.Event;
@@ -45,7 +47,9 @@ public final class AllocCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(System.out);
+    // A command of commands does nothing alone: say so, with the usage, as a usage error (2).
+    throw new picocli.CommandLine.ParameterException(
+        spec.commandLine(), "which command? one is missing after '" + spec.qualifiedName() + "'");
   }
 
   /** What every allocation subcommand shares: the DVM, JSON output, sending a request. */
@@ -115,11 +119,36 @@ public final class AllocCommand implements Runnable {
    */
   static void terms(AllocationRequest.Builder b, String inherit, Long warnTimeout, String time) {
     ifGiven(inheritance(inherit), b::inheritance);
+    if (warnTimeout != null && (warnTimeout < 0 || warnTimeout > 0xFFFF_FFFFL)) {
+      throw new IllegalArgumentException(
+          "--warn-timeout takes seconds from 0 to 4294967295, not " + warnTimeout);
+    }
     ifGiven(warnTimeout, b::warnTimeout);
-    if (time != null && time.chars().allMatch(Character::isDigit)) {
-      b.timeSeconds(Long.parseLong(time));
+    if (time == null) {
+      return;
+    }
+    String usage =
+        "--time takes a positive number of seconds or [[[[M:]D:]H:]M:]S, not '" + time + "'";
+    if (time.isBlank()) {
+      throw new IllegalArgumentException(usage);
+    }
+    if (time.chars().allMatch(Character::isDigit)) {
+      long seconds;
+      try {
+        seconds = Long.parseLong(time);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(usage);
+      }
+      if (seconds <= 0) {
+        throw new IllegalArgumentException(usage);
+      }
+      b.timeSeconds(seconds);
     } else {
-      ifGiven(time, b::time);
+      try {
+        b.time(time);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(usage);
+      }
     }
   }
 
@@ -221,17 +250,57 @@ public final class AllocCommand implements Runnable {
       return b.build();
     }
 
-    /** A plain request; from a tool, say plainly that the reservation ends with the command. */
+    /**
+     * A plain request. From a tool the reservation is owned by this command's namespace, which ends
+     * when the command exits: say, before it does, what the disposition in force will then do with
+     * the allocation's nodes (decisions.md #2, #11), read back from the DVM's own listing.
+     */
     private int bare(JdvmClient client, AllocationResult r) throws PmixException {
       print(r, share ? "granted (shared)" : "granted");
       if (client.role() == Role.TOOL && target == null && !json) {
-        err.println(
-            "note: this allocation is owned by this command's own namespace ("
-                + client.self().nspace()
-                + "), which ends when the command exits: its nodes then go as its inheritance"
-                + " says. Use --target NSPACE, or 'jdvm alloc new ... -- CMD' to run inside it.");
+        err.println(fate(r.allocId(), inheritanceOf(client, r.allocId()), client.self().nspace()));
       }
       return Main.EXIT_OK;
+    }
+
+    /** The allocation's inheritance as the DVM holds it, or {@code null} if it does not say. */
+    private static String inheritanceOf(JdvmClient client, String allocId) {
+      try {
+        if (Json.parse(client.allocsJson()) instanceof List<?> allocs) {
+          for (Object a : allocs) {
+            if (a instanceof Map<?, ?> m && allocId.equals(m.get("allocId"))) {
+              return m.get("inheritance") instanceof String s ? s : null;
+            }
+          }
+        }
+      } catch (PmixException | RuntimeException e) {
+        // Say what the inheritance means in general instead.
+      }
+      return null;
+    }
+
+    /** What becomes of a tool-owned allocation when the command's namespace ends. */
+    static String fate(String allocId, String inheritance, String nspace) {
+      String when =
+          "note: allocation "
+              + allocId
+              + " is owned by this command's namespace ("
+              + nspace
+              + "), which ends when the command exits: under inheritance "
+              + (inheritance == null ? "(not reported)" : inheritance)
+              + " its ";
+      String what =
+          switch (inheritance == null ? "" : inheritance) {
+            case "DEFAULT", "CHILD_DEFAULT" ->
+                "nodes stay in the DVM's default pool for good (use --inherit none to hand them"
+                    + " back to the scheduler instead)";
+            case "NONE", "CHILD" -> "scheduler nodes go back to the scheduler and it is released";
+            default -> "nodes go as that inheritance says";
+          };
+      return when
+          + what
+          + ". Use --target NSPACE to give it another owner, or 'jdvm alloc new ... -- CMD' to"
+          + " run inside it.";
     }
 
     /** salloc-style: run CMD inside the new allocation and hold it until CMD ends. */
@@ -244,11 +313,20 @@ public final class AllocCommand implements Runnable {
       run.command = command;
       run.targets = List.of(r.allocId());
       run.stdin = "none"; // CMD reads /dev/null, as it always has here
+      // Ctrl-C or SIGTERM ends CMD through the same one ordered path as jdvm run's: the client's
+      // exit hook ends the job, then closes the connection (which releases the allocation).
+      CompletableFuture<Job> spawning = client.spawnAsync(run.request());
+      client.onExit(() -> RunCommand.stopJob(client, spawning));
+      Interrupts.install();
       Job job;
       try {
-        job = client.spawn(run.request());
-      } catch (PmixException e) {
-        return RunCommand.spawnRefused(e, command, out, err);
+        job = spawning.get();
+      } catch (ExecutionException e) {
+        PmixException why =
+            e.getCause() instanceof PmixException p
+                ? p
+                : new PmixException(PmixStatus.ERROR, String.valueOf(e.getCause()));
+        return RunCommand.spawnRefused(why, command, out, err);
       }
       return Reattach.awaitEnd(dvm, client, job, OutputHandler.STDIO, err);
     }

@@ -82,7 +82,10 @@ public final class DvmOptions {
     try {
       client = connect.open();
     } catch (PmixException e) {
-      return Outcomes.unreachable(e, err);
+      // Not reaching the DVM is 1; a DVM that answered the handshake with a no is a refusal (3).
+      return Outcomes.isUnreachable(e)
+          ? Outcomes.unreachable(e, err)
+          : Outcomes.failed(e, json, out, err);
     }
     try (client) {
       return action.run(client);

@@ -96,13 +96,18 @@ final class ListCommands {
         return Main.EXIT_OK;
       }
       @SuppressWarnings("unchecked")
-      List<Map<String, Object>> rows = (List<Map<String, Object>>) Json.parse(text);
+      List<Map<String, Object>> rows = prepare((List<Map<String, Object>>) Json.parse(text));
       Table t = new Table(columns.stream().map(Column::header).toArray(String[]::new));
       for (Map<String, Object> r : rows) {
         t.row(columns.stream().map(c -> c.cell().apply(r)).toArray());
       }
       t.print(out);
       return Main.EXIT_OK;
+    }
+
+    /** The rows as the table shows them; a view may add what only the whole listing tells. */
+    List<Map<String, Object>> prepare(List<Map<String, Object>> rows) {
+      return rows;
     }
   }
 
@@ -148,9 +153,41 @@ final class ListCommands {
           Column.field("NAMESPACE", "nspace"),
           Column.field("KIND", "kind"),
           Column.field("STATE", "state"),
-          Column.field("PARENT", "parent"),
+          new Column(
+              "PARENT",
+              r ->
+                  r.get("parent") == null
+                      ? null
+                      : r.get("parent") + (r.get(GONE) != null ? " (gone)" : "")),
           Column.allocation(),
           new Column("PROCS", r -> procs(r.get("procs"))));
+    }
+
+    private static final String GONE = "parentGone";
+
+    /**
+     * Marks a job still running whose parent has terminated, e.g. the job of a {@code jdvm run}
+     * that was killed with SIGKILL (docs/spec/decisions.md #11): its parent shows as {@code
+     * (gone)}.
+     */
+    @Override
+    List<Map<String, Object>> prepare(List<Map<String, Object>> rows) {
+      java.util.Set<Object> ended = new java.util.HashSet<>();
+      for (Map<String, Object> r : rows) {
+        if ("terminated".equalsIgnoreCase(String.valueOf(r.get("state")))) {
+          ended.add(r.get("nspace"));
+        }
+      }
+      List<Map<String, Object>> out = new java.util.ArrayList<>(rows.size());
+      for (Map<String, Object> r : rows) {
+        Map<String, Object> row = new java.util.LinkedHashMap<>(r);
+        if (ended.contains(r.get("parent"))
+            && !"terminated".equalsIgnoreCase(String.valueOf(r.get("state")))) {
+          row.put(GONE, true);
+        }
+        out.add(row);
+      }
+      return out;
     }
 
     /** e.g. {@code 0@node4,1@node5 exit 0}. */

@@ -54,6 +54,8 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(System.out);
+    // A command of commands does nothing alone: say so, with the usage, as a usage error (2).
+    throw new picocli.CommandLine.ParameterException(
+        spec.commandLine(), "which command? one is missing after '" + spec.qualifiedName() + "'");
   }
 }

@@ -156,7 +156,8 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
   private boolean valid() {
     return !command.isEmpty()
         && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"))
-        && stdinRank(stdin) != null;
+        && stdinRank(stdin) != null
+        && targets.stream().noneMatch(String::isBlank);
   }
 
   /** Which rank reads stdin: a rank, WILDCARD for all, -1 for none; {@code null} if not valid. */
@@ -208,6 +209,10 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       err.println("jdvm run: --stdin takes a rank below -n, all, or none");
       return Main.EXIT_USAGE;
     }
+    if (targets.stream().anyMatch(String::isBlank)) {
+      err.println("jdvm run: --target must name an allocation, a session or a namespace");
+      return Main.EXIT_USAGE;
+    }
     return connected(OutputHandler.STDIO, false, this::run);
   }
 
@@ -219,6 +224,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     CompletableFuture<Job> spawning = client.spawnAsync(request());
     if (!detach) {
       client.onExit(() -> stopJob(client, spawning));
+      Interrupts.install();
     }
     Job job;
     try {
@@ -371,7 +377,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
    * On Ctrl-C (or SIGTERM), end the job rather than leave it behind: the DVM kills every process of
    * it once it has the request, which the reply confirms (bounded).
    */
-  private static void stopJob(JdvmClient client, CompletableFuture<Job> spawning) {
+  static void stopJob(JdvmClient client, CompletableFuture<Job> spawning) {
     try {
       Job job = spawning.get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
       if (job.end().isDone()) {

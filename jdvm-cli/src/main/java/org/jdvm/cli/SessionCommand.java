@@ -29,7 +29,16 @@ public final class SessionCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(System.out);
+    // A command of commands does nothing alone: say so, with the usage, as a usage error (2).
+    throw new picocli.CommandLine.ParameterException(
+        spec.commandLine(), "which command? one is missing after '" + spec.qualifiedName() + "'");
+  }
+
+  /** A session id is a PMIx uint32; anything else is a usage error. */
+  static void checkId(long id) {
+    if (id < 0 || id > 0xFFFF_FFFFL) {
+      throw new IllegalArgumentException("--id takes a session id from 0 to 4294967295, not " + id);
+    }
   }
 
   /** What every session operation takes: the DVM, the session, the output form. */
@@ -46,6 +55,7 @@ public final class SessionCommand implements Runnable {
 
     /** Sends the request as the scheduler and prints the outcome; returns the exit status. */
     int send(SessionControlRequest request, String verb) {
+      checkId(id);
       return dvm.runAsScheduler(
           json,
           out,

@@ -223,8 +223,17 @@ public final class StartCommand implements Callable<Integer> {
                 + "'");
       }
     }
+    if (dir != null && dir.toString().isBlank()) {
+      throw new IllegalArgumentException("--dir must name a directory");
+    }
     Path home = dir != null ? dir : Contact.defaultDir();
     String n = name != null ? name : "jdvm-" + ProcessHandle.current().pid();
+    Limits limits = limits();
+    if (nodes != null && nodes > limits.nodesInDvm()) {
+      // The start-up pool counts against the DVM's own bound on nodes, like every other node.
+      throw new IllegalArgumentException(
+          "--nodes " + nodes + " is above the DVM's limit nodes-in-dvm=" + limits.nodesInDvm());
+    }
     int spareNodes = kind == DvmConfig.SchedulerKind.EMBEDDED ? spare : 0;
     DvmConfig base =
         slurm == null
@@ -233,7 +242,7 @@ public final class StartCommand implements Callable<Integer> {
             : DvmConfig.embedded(n, 1, 1, 0, home).withStartupNodes(slurm.nodes());
     return base.withScheduler(kind)
         .without(disabled)
-        .limitedBy(limits())
+        .limitedBy(limits)
         .withFsync(FsyncPolicy.parse(fsync))
         .withShrinkGrace(graceMillis);
   }
@@ -352,8 +361,9 @@ public final class StartCommand implements Callable<Integer> {
 
   private int foreground(DvmConfig config, RemoteHosts remote) {
     DvmServer server;
+    DvmLogging.useOwnManager(); // before anything logs: the last lines survive a SIGTERM
     try {
-      Files.createDirectories(config.home());
+      DvmHome.prepare(config.home());
       DvmLogging.configure(config.home().resolve(DvmHome.LOG), true);
       server = DvmServer.start(config, remote);
     } catch (IllegalStateException e) {
@@ -364,15 +374,66 @@ public final class StartCommand implements Callable<Integer> {
       return Main.EXIT_FAILURE;
     }
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(server::close));
+    // Any throwable no thread caught ends the DVM (DvmServer#fail), never a zombie.
+    Thread.setDefaultUncaughtExceptionHandler((thread, t) -> server.fail(t));
     describe(server.dvm().config(), server.endpoint().uri());
     out.flush();
     try {
-      server.awaitStop();
+      long failedAt = 0;
+      while (!server.awaitStop(500)) {
+        if (server.failure() != null) {
+          failedAt = failedAt == 0 ? System.nanoTime() : failedAt;
+          if (System.nanoTime() - failedAt > TimeUnit.SECONDS.toNanos(FAIL_STOP_SECONDS)) {
+            err.println("jdvm start: the DVM failed and did not stop in time; exiting");
+            Runtime.getRuntime().halt(Main.EXIT_FAILURE);
+          }
+        }
+      }
     } catch (InterruptedException e) {
       server.close();
     }
+    if (server.failure() != null) {
+      err.println(
+          "jdvm start: the DVM failed ("
+              + server.failure()
+              + ") and stopped; see "
+              + config.home().resolve(DvmHome.LOG));
+      return Main.EXIT_FAILURE;
+    }
     return Main.EXIT_OK;
   }
+
+  /**
+   * What the JVM of a DVM does on its first OutOfMemoryError, whichever thread it hits: stop the
+   * way SIGTERM stops it, ordered (every job ended, the contact file removed, a last log line),
+   * rather than go on half-working. The launcher passes the same option.
+   */
+  static final String ON_OUT_OF_MEMORY = "-XX:OnOutOfMemoryError=kill -TERM %p";
+
+  /** Whether a DVM holds the directory's lock (its contact file may not be written yet). */
+  private static boolean busy(Path home) {
+    Path lock = home.resolve("dvm.lock");
+    if (!Files.exists(lock, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    try (java.nio.channels.FileChannel ch =
+        java.nio.channels.FileChannel.open(
+            lock,
+            java.nio.file.StandardOpenOption.WRITE,
+            java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      java.nio.channels.FileLock l = ch.tryLock();
+      if (l == null) {
+        return true;
+      }
+      l.release();
+      return false;
+    } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+      return true;
+    }
+  }
+
+  /** How long a failed DVM may take to end its jobs before the process exits anyway. */
+  private static final long FAIL_STOP_SECONDS = 30;
 
   private void describe(DvmConfig config, String uri) {
     out.println("jdvm: DVM " + config.name() + " is running");
@@ -423,13 +484,25 @@ public final class StartCommand implements Callable<Integer> {
     Path log = home.resolve("dvm.out");
     Process child;
     try {
-      Files.createDirectories(home);
+      DvmHome.prepare(home);
+    } catch (IOException e) {
+      err.println("jdvm start: cannot start the DVM in " + home + ": " + e.getMessage());
+      return Main.EXIT_FAILURE;
+    }
+    try {
+      if (busy(home)) {
+        err.println(
+            "jdvm start: a DVM is already running in " + home + "; stop it with 'jdvm stop'");
+        return Main.EXIT_FAILURE;
+      }
+      Files.deleteIfExists(log); // a link left in its place is removed, never followed
       List<String> cmd = new ArrayList<>();
       if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
         cmd.add("/usr/bin/setsid");
       }
       cmd.add(ProcessHandle.current().info().command().orElse("java"));
       cmd.add("--enable-native-access=ALL-UNNAMED");
+      cmd.add(ON_OUT_OF_MEMORY);
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(Main.class.getName());

@@ -110,6 +110,23 @@ enum Subcommand {
    * the subcommands present when it is called, so it comes last.)
    */
   private static CommandLine configure(CommandLine commandLine) {
-    return commandLine.setStopAtPositional(true);
+    return commandLine.setStopAtPositional(true).setExecutionExceptionHandler(Subcommand::failed);
+  }
+
+  /**
+   * What escapes a command becomes one line and an exit status, never a stack trace (docs/cli.md
+   * "Exit statuses"): an {@link IllegalArgumentException} is input the command cannot take (2);
+   * anything else an internal error (1).
+   */
+  private static int failed(Exception e, CommandLine commandLine, CommandLine.ParseResult parsed) {
+    String name = commandLine.getCommandSpec().qualifiedName();
+    if (e instanceof IllegalArgumentException) {
+      commandLine.getErr().println(name + ": " + e.getMessage());
+      commandLine.getErr().flush();
+      return Main.EXIT_USAGE;
+    }
+    commandLine.getErr().println(name + ": internal error: " + e);
+    commandLine.getErr().flush();
+    return Main.EXIT_FAILURE;
   }
 }

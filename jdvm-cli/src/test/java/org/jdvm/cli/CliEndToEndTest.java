@@ -62,6 +62,18 @@ class CliEndToEndTest {
   }
 
   @Test
+  void aBareAllocNewFromAToolSaysWhatBecomesOfTheAllocationUnderItsInheritance() {
+    CliRun kept = jdvm("alloc", "new", "--nodes", "1");
+    assertThat(kept.status()).as(kept.err()).isZero();
+    assertThat(kept.err())
+        .contains("under inheritance DEFAULT its nodes stay in the DVM's default pool for good");
+    CliRun handedBack = jdvm("alloc", "new", "--nodes", "1", "--inherit", "none");
+    assertThat(handedBack.status()).as(handedBack.err()).isZero();
+    assertThat(handedBack.err())
+        .contains("under inheritance NONE its scheduler nodes go back to the scheduler");
+  }
+
+  @Test
   void runOfAMissingCommandSaysSoAndIsARefusal() {
     CliRun r = jdvm("run", "--", "no-such-command-for-jdvm");
     assertThat(r.status()).isEqualTo(Main.EXIT_REFUSED);

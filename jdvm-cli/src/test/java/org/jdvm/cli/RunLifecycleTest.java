@@ -240,6 +240,33 @@ class RunLifecycleTest {
     }
   }
 
+  @Test
+  void sigtermAndCtrlCOnAllocNewWithACommandEndTheCommandsJob() throws Exception {
+    for (String signal : List.of("TERM", "INT")) {
+      Set<String> before = jobNames();
+      Process p = startCommand("alloc", "new", "--node-list", "node1", "--", "sleep", "60");
+      String job = awaitNewJob(before, 1);
+      new ProcessBuilder("/bin/kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
+      assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("alloc new exits on SIG" + signal).isTrue();
+      assertThat(p.exitValue()).isEqualTo(signal.equals("TERM") ? 128 + 15 : 128 + 2);
+      await(() -> state(job) == JobView.State.TERMINATED, "the job to end after SIG" + signal);
+      assertNoProcessLeft();
+    }
+  }
+
+  @Test
+  void theJobOfARunKilledWithSigkillRunsOnAndJobsShowsItsParentGone() throws Exception {
+    Set<String> before = jobNames();
+    Process p = start("-n", "1", "--stdin", "none", "--", "sleep", "60");
+    String job = awaitNewJob(before, 1);
+    p.destroyForcibly();
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    await(
+        () -> CliRun.of("jobs", "--dir", dir.toString()).out().contains("(gone)"),
+        "jobs to show the job's parent gone");
+    assertThat(state(job)).isNotEqualTo(JobView.State.TERMINATED); // decisions.md #11
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   record Ran(int status, String out, String err, long millis) {}
@@ -269,6 +296,14 @@ class RunLifecycleTest {
   }
 
   private Process start(String... args) throws IOException {
+    List<String> all = new ArrayList<>(List.of("run"));
+    all.addAll(List.of(args));
+    return startCommand(all.toArray(String[]::new));
+  }
+
+  /** Runs {@code jdvm COMMAND [SUBCOMMAND] --dir DIR ARGS} in its own JVM. */
+  private Process startCommand(String... args) throws IOException {
+    int at = args[0].equals("alloc") ? 2 : 1;
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -276,11 +311,10 @@ class RunLifecycleTest {
                 "-XX:TieredStopAtLevel=1",
                 "-cp",
                 System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "run",
-                "--dir",
-                dir.toString()));
-    cmd.addAll(List.of(args));
+                Main.class.getName()));
+    cmd.addAll(List.of(args).subList(0, at));
+    cmd.addAll(List.of("--dir", dir.toString()));
+    cmd.addAll(List.of(args).subList(at, args.length));
     Process p = new ProcessBuilder(cmd).start();
     launched.add(p);
     return p;

@@ -2,9 +2,11 @@ package org.jdvm.client;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import org.jdvm.pmix.Info;
@@ -98,6 +100,7 @@ public final class Connector {
 
   public JdvmClient connect() throws PmixException {
     Contact c = contact != null ? contact : Contact.discover(dvm, dir);
+    ContactCheck.verify(c);
     Role r = role != null ? role : fromEnvironment();
     List<Info> blob = new ArrayList<>(2);
     Wire w;
@@ -107,7 +110,12 @@ public final class Connector {
       if (cred != null) {
         blob.add(Info.of(JdvmProtocol.CREDENTIAL, Value.string(cred)));
       }
-      w = Wire.open(c, ConnectFlag.SIMPLE_CLIENT, p, blob, format);
+      // Challenge the server when the DVM was found through a contact file (whose port another
+      // user could have taken); a process that only has its server's URI talks to whoever
+      // launched it, which need not be jdvm (libpmix's own server, say).
+      byte[] key =
+          cred == null || c.dir() == null ? null : cred.getBytes(StandardCharsets.US_ASCII);
+      w = Wire.open(c, ConnectFlag.SIMPLE_CLIENT, p, blob, format, key);
     } else {
       if (r == Role.SCHEDULER) {
         String cred =
@@ -125,7 +133,8 @@ public final class Connector {
               given ? ConnectFlag.TOOL_GIVEN_ID : ConnectFlag.TOOL_NEEDS_ID,
               given ? new Proc(namespace, 0) : null,
               blob,
-              format);
+              format,
+              secretKey(c));
     }
     return JdvmClient.open(w, r, c, output);
   }
@@ -160,6 +169,19 @@ public final class Connector {
     String secret = local ? null : fileOf(c, "secret");
     if (secret != null) {
       blob.add(Info.of(JdvmProtocol.SECRET, Value.string(secret)));
+    }
+  }
+
+  /**
+   * The key the DVM must prove it holds before anything more is sent (the DVM secret, from the
+   * contact's directory), or {@code null} when the contact names no directory or it cannot be read.
+   */
+  private static byte[] secretKey(Contact c) {
+    String hex = fileOf(c, "secret");
+    try {
+      return hex == null || hex.isEmpty() ? null : HexFormat.of().parseHex(hex);
+    } catch (IllegalArgumentException e) {
+      return null;
     }
   }
 

@@ -15,8 +15,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireFormat;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
@@ -94,6 +96,30 @@ final class Wire {
    */
   static Wire open(Contact contact, ConnectFlag flag, Proc proc, List<Info> blob, WireFormat format)
       throws PmixException {
+    return open(contact, flag, proc, blob, format, null);
+  }
+
+  /**
+   * As {@link #open(Contact, ConnectFlag, Proc, List, WireFormat)}; with a {@code proofKey} the
+   * server must prove it holds that key before anything more is sent (docs/protocol.md "Who the DVM
+   * is"), else the connection is dropped and the DVM deemed unreachable.
+   */
+  static Wire open(
+      Contact contact,
+      ConnectFlag flag,
+      Proc proc,
+      List<Info> blob,
+      WireFormat format,
+      byte[] proofKey)
+      throws PmixException {
+    String nonce = null;
+    if (proofKey != null) {
+      byte[] n = new byte[16];
+      RANDOM.nextBytes(n);
+      nonce = java.util.HexFormat.of().formatHex(n);
+      blob = new ArrayList<>(blob);
+      blob.add(Info.of(JdvmProtocol.CHALLENGE, Value.string(nonce)));
+    }
     SocketChannel channel = dial(contact);
     try {
       long[] ids = ids();
@@ -131,10 +157,16 @@ final class Wire {
         self = flag.needsId() ? reply.assigned() : proc;
         server = reply.server();
       }
+      if (nonce != null) {
+        checkProof(channel, contact, proofKey, nonce);
+      }
       return new Wire(channel, format, self, server);
     } catch (EOFException e) {
       close(channel);
-      throw new PmixException(PmixStatus.ERR_UNREACH, "the DVM refused the connection");
+      throw new PmixException(
+          PmixStatus.ERR_NO_PERMISSIONS,
+          "permission denied: the DVM closed the connection at the handshake (another user's"
+              + " DVM, a wrong credential, or a namespace already in use)");
     } catch (IOException e) {
       close(channel);
       throw new PmixException(PmixStatus.ERR_UNREACH, "handshake failed: " + e.getMessage(), e);
@@ -144,6 +176,42 @@ final class Wire {
     } catch (PmixException | RuntimeException e) {
       close(channel);
       throw e;
+    }
+  }
+
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
+  /** Reads the server's answer to the challenge; anything but the right one ends the connection. */
+  private static void checkProof(SocketChannel channel, Contact contact, byte[] key, String nonce)
+      throws IOException, PmixException {
+    byte[] expected;
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+      expected =
+          mac.doFinal(
+              (JdvmProtocol.PROOF_PREFIX + nonce)
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+    byte[] got;
+    try {
+      got = readFully(channel, JdvmProtocol.PROOF_BYTES);
+    } catch (EOFException e) {
+      got = new byte[0];
+    }
+    if (!java.security.MessageDigest.isEqual(expected, got)) {
+      close(channel);
+      throw new PmixException(
+          PmixStatus.ERR_UNREACH,
+          "the server at "
+              + contact.tcp().getHostString()
+              + ":"
+              + contact.tcp().getPort()
+              + " could not prove it is the DVM"
+              + (contact.dir() == null ? "" : " of " + contact.dir())
+              + "; nothing was sent to it");
     }
   }
 

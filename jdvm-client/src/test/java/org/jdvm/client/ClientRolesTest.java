@@ -49,7 +49,7 @@ class ClientRolesTest {
         catchThrowableOfType(
             PmixException.class,
             () -> JdvmClient.connector().contact(t.contact()).namespace("my-tool").connect());
-    assertThat(again.status()).isEqualTo(PmixStatus.ERR_UNREACH);
+    assertThat(again.status()).isEqualTo(PmixStatus.ERR_NO_PERMISSIONS);
     AllocationResult a = named.allocate(AllocationRequest.newAllocation().nodes(1).build());
     String owner = t.read(v -> v.allocation(a.allocId()).orElseThrow().owner());
     assertThat(owner).isEqualTo("my-tool");
@@ -146,7 +146,7 @@ class ClientRolesTest {
                     .contact(t.contact())
                     .schedulerCredential("forged")
                     .connect());
-    assertThat(e.status()).isEqualTo(PmixStatus.ERR_UNREACH);
+    assertThat(e.status()).isEqualTo(PmixStatus.ERR_NO_PERMISSIONS);
     JdvmClient scheduler = t.scheduler();
     assertThat(scheduler.role()).isEqualTo(Role.SCHEDULER);
     String kind = t.read(v -> v.job(scheduler.self().nspace()).orElseThrow().kind().name());

@@ -19,4 +19,30 @@ public record App(
     env = List.copyOf(env);
     info = List.copyOf(info);
   }
+
+  /** The names of the variables {@link #env} sets, without their values. */
+  public List<String> envNames() {
+    return env.stream().map(e -> e.indexOf('=') < 0 ? e : e.substring(0, e.indexOf('='))).toList();
+  }
+
+  /**
+   * Names the environment's variables but never their values, which may be secrets: this is what
+   * reaches a log line.
+   */
+  @Override
+  public String toString() {
+    return "App[cmd="
+        + cmd
+        + ", argv="
+        + argv
+        + ", env="
+        + envNames()
+        + ", cwd="
+        + cwd
+        + ", maxprocs="
+        + maxprocs
+        + ", info="
+        + info
+        + "]";
+  }
 }

@@ -15,6 +15,22 @@ public final class JdvmProtocol {
   /** Connect blob: the scheduler credential ({@code <dir>/scheduler.cred}). */
   public static final String SCHEDULER_CREDENTIAL = "jdvm.sched.cred";
 
+  /**
+   * Connect blob: a fresh random nonce (hex) from a jdvm client that wants the server to prove it
+   * is the DVM before the client sends anything else: right after its handshake reply, the server
+   * sends {@link #PROOF_BYTES} raw bytes, {@code HMAC-SHA256(key, "jdvm.proof:" + nonce)}, whose
+   * key is the DVM secret for a tool or the scheduler and the peer's own {@code jdvm.cred} (as
+   * ASCII) for a launched process that presented one. libpmix peers never send it and get nothing
+   * extra.
+   */
+  public static final String CHALLENGE = "jdvm.challenge";
+
+  /** The length of the server's answer to {@link #CHALLENGE}. */
+  public static final int PROOF_BYTES = 32;
+
+  /** What the answer to {@link #CHALLENGE} is computed over: this prefix, then the nonce. */
+  public static final String PROOF_PREFIX = "jdvm.proof:";
+
   /** Connect blob: the DVM secret ({@code <dir>/secret}), for TCP peers not on this host. */
   public static final String SECRET = "jdvm.secret";
 

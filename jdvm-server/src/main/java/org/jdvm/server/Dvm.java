@@ -386,7 +386,18 @@ public final class Dvm implements AutoCloseable {
 
   private void fatal(Throwable t) {
     LOG.log(System.Logger.Level.ERROR, "the controller failed (" + t + "); the DVM stops");
+    fatalListener.accept(t);
     Thread.ofVirtual().start(this::close);
+  }
+
+  private volatile java.util.function.Consumer<Throwable> fatalListener = t -> {};
+
+  /**
+   * Who hears, after the DVM began to close itself, that a failure stopped it (the server around
+   * it, which must then stop too rather than serve a dead DVM).
+   */
+  public void onFatal(java.util.function.Consumer<Throwable> listener) {
+    this.fatalListener = listener;
   }
 
   /**

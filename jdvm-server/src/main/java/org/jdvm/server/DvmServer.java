@@ -36,6 +36,7 @@ public final class DvmServer implements AutoCloseable {
   private volatile AgentRelays relays;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closing;
+  private volatile Throwable failure;
 
   private DvmServer(DvmHome home, PmixEndpoint endpoint, Dvm dvm) {
     this.home = home;
@@ -96,6 +97,8 @@ public final class DvmServer implements AutoCloseable {
         dvm.onGranted(grantedAgents(hub, remote, slurm, home));
       }
       DvmServer server = new DvmServer(home, endpoint, dvm);
+      dvm.onFatal(server::fail);
+      endpoint.onFatal(server::fail);
       endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
       if (hub != null) {
         server.relays = AgentRelays.serve(endpoint, hub);
@@ -188,6 +191,41 @@ public final class DvmServer implements AutoCloseable {
     stopped.await();
   }
 
+  /** Waits at most {@code millis} for the DVM to stop; true if it has. */
+  public boolean awaitStop(long millis) throws InterruptedException {
+    return stopped.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * A failure no thread of the DVM can go on after (an {@link Error}, above all out of memory, or a
+   * broken invariant): the DVM stops at once, visibly, as by {@code jdvm stop} — every job's
+   * processes are ended, the contact file is removed, and the log's last line says why. Called from
+   * the failing thread; the stop runs on a thread of its own. A process that runs the DVM should
+   * also route uncaught throwables here ({@code Thread.setDefaultUncaughtExceptionHandler}) and
+   * exit with a failure status once {@link #awaitStop} returns and {@link #failure} is set.
+   */
+  public void fail(Throwable t) {
+    synchronized (this) {
+      if (failure != null || closing) {
+        return;
+      }
+      failure = t;
+    }
+    try {
+      LOG.log(
+          System.Logger.Level.ERROR,
+          "dvm=" + dvm.config().name() + " failed=\"" + t + "\": the DVM stops");
+    } catch (Throwable logging) {
+      // Out of memory even for the line: stopping matters more.
+    }
+    Thread.ofPlatform().name("jdvm-fail-stop").start(this::close);
+  }
+
+  /** What stopped the DVM, or {@code null} while it runs or when it was stopped on request. */
+  public Throwable failure() {
+    return failure;
+  }
+
   /** Stops the DVM: teardown, then the endpoint, then the directory. Idempotent. */
   @Override
   public void close() {
@@ -205,7 +243,10 @@ public final class DvmServer implements AutoCloseable {
       }
       endpoint.close();
       home.close();
-      LOG.log(System.Logger.Level.INFO, "dvm=" + dvm.config().name() + " stopped");
+      Throwable f = failure;
+      LOG.log(
+          f == null ? System.Logger.Level.INFO : System.Logger.Level.ERROR,
+          "dvm=" + dvm.config().name() + " stopped" + (f == null ? "" : " after a failure: " + f));
       stopped.countDown();
     }
   }

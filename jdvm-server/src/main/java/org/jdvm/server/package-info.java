@@ -14,6 +14,9 @@
  * order is the reverse, with the DVM's teardown (spec §8.2.1.9.1 trigger 2) first. Every change is
  * journaled in {@code DIR/journal/} before its effects run ({@code journal}); a start on a
  * directory whose DVM died recovers from it before its controller runs, and a clean stop removes it
- * (docs/journal.md).
+ * (docs/journal.md). Any throwable no DVM thread can go on after (the controller's, a connection
+ * reader's, a listener's, or an uncaught one in {@code jdvm start}) stops the DVM the same way at
+ * once ({@link org.jdvm.server.DvmServer#fail}): every job ended, the contact file removed, the
+ * reason as the log's last lines, exit status 1 — never a process that stays up and serves nobody.
  */
 package org.jdvm.server;

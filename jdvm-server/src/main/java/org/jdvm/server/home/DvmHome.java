@@ -5,7 +5,9 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.server.identity.Credentials;
+import org.jdvm.server.identity.LoopbackPeers;
 import org.jdvm.server.shell.JobDirectories;
 
 /**
@@ -38,6 +41,8 @@ public final class DvmHome implements AutoCloseable {
 
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> OWNER_DIR =
+      PosixFilePermissions.fromString("rwx------");
 
   private final Path dir;
   private final Path tmp;
@@ -61,10 +66,13 @@ public final class DvmHome implements AutoCloseable {
    * @throws IllegalStateException if another DVM holds it; the message says which pid
    */
   public static DvmHome claim(Path dir) throws IOException {
-    Files.createDirectories(dir);
+    prepare(dir);
     FileChannel ch =
         FileChannel.open(
-            dir.resolve("dvm.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            dir.resolve("dvm.lock"),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS);
     FileLock lock;
     try {
       lock = ch.tryLock();
@@ -82,8 +90,57 @@ public final class DvmHome implements AutoCloseable {
     writePrivate(dir.resolve(SECRET), credentials.secretHex() + "\n");
     writePrivate(dir.resolve(SCHEDULER_CREDENTIAL), credentials.schedulerCredential() + "\n");
     Path tmp = scratch(dir);
-    Files.createDirectories(tmp);
+    privateDirectory(tmp);
     return new DvmHome(dir, tmp, ch, lock, credentials);
+  }
+
+  /**
+   * Makes {@code dir} fit to be a DVM's directory, or says why it is not: created readable by its
+   * user only ({@code 0700}) when missing; refused when it is a symbolic link, not a directory, not
+   * owned by this process's user, or writable by its group or others (then another user could plant
+   * links to make the DVM overwrite files). An existing directory that passes is narrowed to {@code
+   * 0700}, since the log and the contact file are below it. Files in it are then opened without
+   * following symbolic links.
+   *
+   * @throws IOException with a one-line reason when the directory cannot be used
+   */
+  public static void prepare(Path dir) throws IOException {
+    if (dir.toString().isEmpty()) {
+      throw new IOException("the DVM directory must not be empty");
+    }
+    Path parent = dir.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    privateDirectory(dir);
+  }
+
+  /**
+   * Creates {@code dir} as {@code 0700}, or checks an existing one is this user's own and private.
+   */
+  private static void privateDirectory(Path dir) throws IOException {
+    try {
+      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_DIR));
+      return;
+    } catch (FileAlreadyExistsException e) {
+      // Check what is there.
+    }
+    if (Files.isSymbolicLink(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      throw new IOException(dir + " is not a directory (a symbolic link or a file is not used)");
+    }
+    int uid = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    if (uid != LoopbackPeers.ownUid()) {
+      throw new IOException(dir + " belongs to uid " + uid + ", not to this user");
+    }
+    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
+    if (perms.contains(PosixFilePermission.GROUP_WRITE)
+        || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+      throw new IOException(
+          dir + " is writable by other users (" + PosixFilePermissions.toString(perms) + ")");
+    }
+    if (!perms.equals(OWNER_DIR)) {
+      Files.setPosixFilePermissions(dir, OWNER_DIR);
+    }
   }
 
   /**
@@ -118,10 +175,13 @@ public final class DvmHome implements AutoCloseable {
     return "";
   }
 
+  /**
+   * Writes a new file readable by this user only; a link in its place is replaced, not followed.
+   */
   private static void writePrivate(Path file, String content) throws IOException {
     Files.deleteIfExists(file);
     Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-    Files.writeString(file, content);
+    Files.writeString(file, content, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
   }
 
   public Path dir() {
@@ -163,7 +223,14 @@ public final class DvmHome implements AutoCloseable {
     contact.put("unix", socket().toString());
     contact.put("version", VERSION);
     Path tmp = dir.resolve(CONTACT + ".tmp");
-    Files.writeString(tmp, Json.write(contact) + "\n");
+    // Created anew, never through a link someone left in its place; moved over the old one.
+    Files.deleteIfExists(tmp);
+    Files.writeString(
+        tmp,
+        Json.write(contact) + "\n",
+        StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE,
+        LinkOption.NOFOLLOW_LINKS);
     try {
       Files.move(tmp, dir.resolve(CONTACT), StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {

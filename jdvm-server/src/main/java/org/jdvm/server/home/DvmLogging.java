@@ -1,9 +1,21 @@
 package org.jdvm.server.home;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
-import java.util.logging.FileHandler;
+import java.util.Set;
+import java.util.logging.ErrorManager;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -15,10 +27,139 @@ import java.util.logging.StreamHandler;
  * Routes the DVM's {@link System.Logger} output (the JDK's logging facade, backed by
  * java.util.logging) to {@code dvm.log}, one line per record: time, level, component, then the
  * record's own {@code key=value} text. Warnings and errors also go to standard error when the DVM
- * runs in the foreground.
+ * runs in the foreground. The file is private to the DVM's user and bounded ({@link RotatingLog}).
  */
 public final class DvmLogging {
   private DvmLogging() {}
+
+  /**
+   * The log manager of a process that runs a DVM ({@link #useOwnManager}): the JDK's resets the
+   * logging configuration, closing every handler, from a shutdown hook of its own that runs beside
+   * the DVM's, so the DVM's last lines as it stops (on SIGTERM, or the SIGTERM the JVM sends itself
+   * on OutOfMemoryError) would be lost. This one does not reset once the DVM's log is configured.
+   */
+  public static final class Manager extends java.util.logging.LogManager {
+    @Override
+    public void reset() {
+      if (!configured) {
+        super.reset();
+      }
+    }
+  }
+
+  private static volatile boolean configured;
+
+  /**
+   * Makes {@link Manager} the process's log manager; effective only before anything logged (the JDK
+   * reads the property once), so a command that runs a DVM calls it first.
+   */
+  public static void useOwnManager() {
+    System.setProperty("java.util.logging.manager", Manager.class.getName());
+  }
+
+  /** Bytes one log file holds before it is rotated. */
+  static final long FILE_BYTES = 16L << 20;
+
+  /** Rotated files kept besides the live one: {@code dvm.log.1} (the newest) .. {@code .3}. */
+  static final int KEPT = 3;
+
+  /**
+   * The DVM's log file: readable by the DVM's user only ({@code 0600}), opened without following a
+   * symbolic link, and bounded: past {@code maxBytes} the file becomes {@code <log>.1} (the older
+   * ones move up, the oldest goes) and a new one starts, so the log never holds more than {@code
+   * (kept + 1) * maxBytes} and the latest lines, the last episode's included, are always kept.
+   */
+  static final class RotatingLog extends Handler {
+    private final Path log;
+    private final long maxBytes;
+    private final int kept;
+    private OutputStream out;
+    private long written;
+
+    RotatingLog(Path log, long maxBytes, int kept) throws IOException {
+      this.log = log;
+      this.maxBytes = maxBytes;
+      this.kept = kept;
+      open();
+    }
+
+    private void open() throws IOException {
+      if (Files.isSymbolicLink(log)) {
+        Files.delete(log); // a link where the log goes is never followed
+      }
+      FileChannel ch =
+          FileChannel.open(
+              log,
+              Set.of(
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE,
+                  StandardOpenOption.APPEND,
+                  LinkOption.NOFOLLOW_LINKS),
+              PosixFilePermissions.asFileAttribute(PRIVATE));
+      Files.setPosixFilePermissions(log, PRIVATE);
+      written = ch.size();
+      out = new BufferedOutputStream(Channels.newOutputStream(ch), 8192);
+    }
+
+    private void rotate() throws IOException {
+      out.close();
+      for (int i = kept; i >= 1; i--) {
+        Path from = i == 1 ? log : rotated(i - 1);
+        if (Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
+          Files.move(from, rotated(i), StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      open();
+    }
+
+    private Path rotated(int i) {
+      return log.resolveSibling(log.getFileName() + "." + i);
+    }
+
+    @Override
+    public synchronized void publish(LogRecord record) {
+      if (!isLoggable(record) || out == null) {
+        return;
+      }
+      try {
+        byte[] line = getFormatter().format(record).getBytes(StandardCharsets.UTF_8);
+        if (written > 0 && written + line.length > maxBytes) {
+          rotate();
+        }
+        out.write(line);
+        out.flush();
+        written += line.length;
+      } catch (IOException | RuntimeException e) {
+        reportError(null, e instanceof Exception x ? x : null, ErrorManager.WRITE_FAILURE);
+      }
+    }
+
+    @Override
+    public synchronized void flush() {
+      try {
+        if (out != null) {
+          out.flush();
+        }
+      } catch (IOException e) {
+        reportError(null, e, ErrorManager.FLUSH_FAILURE);
+      }
+    }
+
+    @Override
+    public synchronized void close() {
+      try {
+        if (out != null) {
+          out.close();
+        }
+      } catch (IOException e) {
+        reportError(null, e, ErrorManager.CLOSE_FAILURE);
+      }
+      out = null;
+    }
+  }
+
+  private static final Set<PosixFilePermission> PRIVATE =
+      PosixFilePermissions.fromString("rw-------");
 
   /** One line per record; a stack trace, if any, follows indented. */
   static final class LineFormatter extends Formatter {
@@ -63,7 +204,7 @@ public final class DvmLogging {
       root.removeHandler(h);
       h.close();
     }
-    FileHandler file = new FileHandler(log.toString(), 64 << 20, 1, true);
+    RotatingLog file = new RotatingLog(log, FILE_BYTES, KEPT);
     file.setFormatter(new LineFormatter());
     file.setLevel(Level.INFO);
     root.addHandler(file);
@@ -80,6 +221,7 @@ public final class DvmLogging {
       root.addHandler(err);
     }
     root.setLevel(Level.INFO);
+    configured = true;
   }
 
   /** Quiet logging for embedded use (tests, benchmarks): warnings and errors to stderr only. */

@@ -2,7 +2,10 @@
  * A DVM's directory (docs/protocol.md "Endpoints and the contact file"): lock, secrets, contact
  * file, socket, log, scratch.
  *
- * <p>Invariants: one DVM per directory; secrets are readable by the DVM's user only; the contact
- * file appears atomically once the DVM answers and disappears when it stops.
+ * <p>Invariants: one DVM per directory; the directory is its user's own, {@code 0700}, and not
+ * writable by anyone else (else it is refused); nothing in it is opened through a symbolic link;
+ * secrets are readable by the DVM's user only; the log is {@code 0600} and bounded, rotating so
+ * that the latest lines are always kept; the contact file appears atomically once the DVM answers
+ * and disappears when it stops.
  */
 package org.jdvm.server.home;

@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jdvm.pmix.JdvmProtocol;
 
 /**
  * The DVM's secrets and the credentials derived from them (architecture.md §4).
@@ -80,6 +81,31 @@ public final class Credentials {
   /** Whether {@code presented} is the DVM secret itself; constant-time. */
   public boolean isSecret(String presented) {
     return same(secretHex(), presented);
+  }
+
+  /**
+   * The DVM's answer to a client's challenge (docs/protocol.md "Who the DVM is"): keyed by the
+   * secret, so only the DVM, and a user who can read its secret, can give it.
+   */
+  public byte[] proof(String nonce) {
+    return hmac(secret, JdvmProtocol.PROOF_PREFIX + nonce);
+  }
+
+  /** The answer to a launched process's challenge, keyed by that process's own credential. */
+  public byte[] procProof(String nspace, int rank, String nonce) {
+    return hmac(
+        procCredential(nspace, rank).getBytes(StandardCharsets.US_ASCII),
+        JdvmProtocol.PROOF_PREFIX + nonce);
+  }
+
+  private static byte[] hmac(byte[] key, String what) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac.doFinal(what.getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
   }
 
   private static boolean same(String expected, String presented) {

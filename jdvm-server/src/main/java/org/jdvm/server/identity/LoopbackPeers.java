@@ -67,6 +67,61 @@ public final class LoopbackPeers {
     return Optional.empty();
   }
 
+  /**
+   * The uids owning the peer ends of loopback connections, read from the kernel's tables once and
+   * read again only when a connection is not in the last reading: while a flood of connections is
+   * accepted, one reading serves every connection that had arrived by then, so the cost of naming
+   * each connection's user does not grow with the flood (the accept loop must keep up with it, or
+   * the listen backlog overflows and the DVM's own user waits too). Used by one thread.
+   */
+  public static final class Snapshot {
+    /** A reading older than this is not trusted: a closed connection's ports may be reused. */
+    private static final long MAX_AGE_NS = 1_000_000_000L;
+
+    private java.util.Map<String, Integer> uids = java.util.Map.of();
+    private long readAt;
+
+    /** The uid owning the peer's end of the connection, if the kernel's tables show it. */
+    public Optional<Integer> uidOf(InetSocketAddress peer, InetSocketAddress local) {
+      String key = key(peer, local);
+      Integer uid = System.nanoTime() - readAt > MAX_AGE_NS ? null : uids.get(key);
+      if (uid == null) {
+        uids = read();
+        readAt = System.nanoTime();
+        uid = uids.get(key);
+      }
+      return Optional.ofNullable(uid);
+    }
+
+    private static String key(InetSocketAddress peer, InetSocketAddress local) {
+      String v4 = hexEndpoint(peer);
+      return v4.isEmpty()
+          ? hexEndpoint6(peer) + " " + hexEndpoint6(local)
+          : v4 + " " + hexEndpoint(local);
+    }
+
+    private static java.util.Map<String, Integer> read() {
+      java.util.Map<String, Integer> m = new java.util.HashMap<>();
+      for (String table : List.of("net/tcp", "net/tcp6")) {
+        List<String> lines;
+        try {
+          lines = Files.readAllLines(PROC.resolve(table));
+        } catch (IOException e) {
+          continue;
+        }
+        for (int i = 1; i < lines.size(); i++) {
+          String[] f = lines.get(i).trim().split("\\s+");
+          if (f.length > 9) {
+            m.putIfAbsent(
+                f[1].toUpperCase(Locale.ROOT) + " " + f[2].toUpperCase(Locale.ROOT),
+                Integer.parseInt(f[7]));
+          }
+        }
+      }
+      return m;
+    }
+  }
+
   /** {@code 0100007F:1F90}: the IPv4 address as a little-endian word, the port big-endian. */
   static String hexEndpoint(InetSocketAddress a) {
     byte[] b = ipv4(a.getAddress());

@@ -3,11 +3,14 @@ package org.jdvm.server.home;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import org.jdvm.pmix.json.Json;
+import org.jdvm.server.OtherUser;
 import org.jdvm.server.identity.Credentials;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,5 +59,81 @@ class DvmHomeTest {
         .containsKey("pid");
     home.close();
     assertThat(Files.exists(dir.resolve(DvmHome.CONTACT))).isFalse();
+  }
+
+  @Test
+  void aNewDirectoryIsCreatedReadableByItsUserOnly() throws Exception {
+    try (DvmHome home = DvmHome.claim(dir.resolve("new"))) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.dir())))
+          .isEqualTo("rwx------");
+    }
+  }
+
+  @Test
+  void aDirectoryOthersMayWriteOrALinkInItsPlaceIsRefusedAndLeftAsItWas() throws Exception {
+    Path shared = Files.createDirectory(dir.resolve("shared"));
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+    assertThatThrownBy(() -> DvmHome.claim(shared))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("writable by other users");
+    assertThat(shared.resolve("dvm.lock")).doesNotExist();
+
+    Path real = Files.createDirectory(dir.resolve("real"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    assertThatThrownBy(() -> DvmHome.claim(link))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("not a directory");
+    assertThatThrownBy(() -> DvmHome.prepare(Path.of("")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("must not be empty");
+  }
+
+  @Test
+  void linksLeftWhereTheDvmWritesAreReplacedNeverFollowed() throws Exception {
+    Path victim = Files.writeString(dir.resolve("victim"), "precious\n");
+    Path home = Files.createDirectory(dir.resolve("home"));
+    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+    for (String name : List.of("dvm.json.tmp", "dvm.log", "secret", "scheduler.cred")) {
+      Files.createSymbolicLink(home.resolve(name), victim);
+    }
+    try (DvmHome h = DvmHome.claim(home)) {
+      DvmLogging.configure(h.log(), false);
+      System.getLogger("org.jdvm.server.test").log(System.Logger.Level.INFO, "line=1");
+      h.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5");
+      assertThat(Files.isSymbolicLink(h.log())).isFalse();
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(h.log())))
+          .isEqualTo("rw-------");
+    } finally {
+      DvmLogging.quiet();
+    }
+    assertThat(Files.readString(victim)).isEqualTo("precious\n");
+  }
+
+  @Test
+  void anotherUsersDirectoryIsRefused() throws Exception {
+    try (OtherUser other = OtherUser.create()) {
+      Path theirs = Files.createDirectory(dir.resolve("theirs"));
+      Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwx------"));
+      Files.setAttribute(theirs, "unix:uid", other.uid);
+      assertThatThrownBy(() -> DvmHome.claim(theirs))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("belongs to uid " + other.uid);
+      assertThat(theirs.resolve("dvm.lock")).doesNotExist();
+    }
+  }
+
+  @Test
+  void theLogIsBoundedAndKeepsTheNewestLinesWhenItRotates() throws Exception {
+    Path log = dir.resolve("dvm.log");
+    DvmLogging.RotatingLog handler = new DvmLogging.RotatingLog(log, 1000, 2);
+    handler.setFormatter(new DvmLogging.LineFormatter());
+    for (int i = 0; i < 200; i++) {
+      handler.publish(new java.util.logging.LogRecord(java.util.logging.Level.INFO, "line=" + i));
+    }
+    handler.close();
+    assertThat(Files.size(log)).isLessThanOrEqualTo(1000);
+    assertThat(Files.size(dir.resolve("dvm.log.1"))).isLessThanOrEqualTo(1000);
+    assertThat(dir.resolve("dvm.log.3")).doesNotExist();
+    assertThat(Files.readString(log)).contains("line=199");
   }
 }

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import org.jdvm.core.Change;
 import org.jdvm.core.RequestId;
+import org.jdvm.pmix.App;
 import org.jdvm.pmix.ByteObject;
+import org.jdvm.pmix.Envar;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
@@ -19,7 +21,9 @@ import org.jdvm.pmix.json.Json;
  * line, {@code JobSpawned namespace=jdvm@3 parent=jdvm@1 ...}, and a JSON object whose first key
  * {@code change} names the change and whose other keys are the change's fields in declaration
  * order. Changes are records, so both come from the record's components; processes print as {@code
- * nspace.rank}, enums by name, infos as key and value.
+ * nspace.rank}, enums by name, infos as key and value. An application's environment shows its
+ * variables' names, never their values (nor an {@code Envar}'s value): those may be secrets, and
+ * every tool of the DVM's user may read the feed.
  */
 final class ChangeFeed {
   private ChangeFeed() {}
@@ -88,6 +92,23 @@ final class ChangeFeed {
         yield m;
       }
       case ByteObject b -> b.toString();
+      case App a -> {
+        // The environment's names only: its values may be secrets, and the feed goes to any tool.
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cmd", a.cmd());
+        m.put("argv", a.argv());
+        m.put("env", a.envNames());
+        m.put("cwd", a.cwd());
+        m.put("maxprocs", a.maxprocs());
+        m.put("info", tree(a.info()));
+        yield m;
+      }
+      case Envar e -> {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("envar", e.envar());
+        m.put("separator", (int) e.separator());
+        yield m;
+      }
       case Collection<?> c -> {
         List<Object> out = new ArrayList<>(c.size());
         for (Object o : c) {

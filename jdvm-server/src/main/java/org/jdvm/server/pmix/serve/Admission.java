@@ -120,6 +120,25 @@ public final class Admission {
     return peer;
   }
 
+  /**
+   * Answers a jdvm client's challenge right after the handshake reply (docs/protocol.md "Who the
+   * DVM is"): the client sends nothing more until this proved it talks to the DVM whose secret it
+   * holds.
+   */
+  private void prove(Connection c, ConnectRequest request, Peer peer) {
+    String nonce = blobString(request, JdvmProtocol.CHALLENGE);
+    if (nonce == null || nonce.length() > 256) {
+      return;
+    }
+    boolean asProcess =
+        peer.role() == Peer.Role.APPLICATION
+            && blobString(request, JdvmProtocol.CREDENTIAL) != null;
+    c.sendRaw(
+        asProcess
+            ? credentials.procProof(peer.proc().nspace(), peer.proc().rank(), nonce)
+            : credentials.proof(nonce));
+  }
+
   private Peer refuse(Connection c, ConnectRequest request, String why) {
     LOG.log(
         System.Logger.Level.WARNING,
@@ -164,7 +183,7 @@ public final class Admission {
   public Peer admitVouched(Connection c, Vouched v) {
     Peer peer;
     if (v.tool()) {
-      peer = registerTool(c, false, v.proc(), v.proc() == null, v.format());
+      peer = registerTool(c, null, false, v.proc(), v.proc() == null, v.format());
     } else {
       String node = nodeOf(v.proc());
       if (!v.node().equals(node)) {
@@ -247,6 +266,7 @@ public final class Admission {
     Peer peer = new Peer(proc, Peer.Role.APPLICATION, format);
     c.admitted(peer);
     c.sendRaw(ClientConnectReply.accepted(c.index()).encode());
+    prove(c, request, peer);
     events.add(c);
     return peer;
   }
@@ -290,23 +310,30 @@ public final class Admission {
     }
     boolean minted = request.flag().needsId() || request.proc() == null;
     return registerTool(
-        c, scheduler, minted ? null : request.proc(), request.flag().needsId(), format);
+        c, request, scheduler, minted ? null : request.proc(), request.flag().needsId(), format);
   }
 
   /**
    * Registers a tool (or the scheduler) with the DVM, replies to its handshake and makes it
    * reachable.
    *
+   * @param request its connect request, or {@code null} for a peer a node agent vouched for (the
+   *     agent answered its handshake, so there is no challenge to prove the secret for)
    * @param chosenProc the namespace and rank it named, or {@code null} for one the DVM mints
    * @param needsId whether the handshake reply names the tool's namespace
    */
   private Peer registerTool(
-      Connection c, boolean scheduler, Proc chosenProc, boolean needsId, WireFormat format) {
+      Connection c,
+      ConnectRequest request,
+      boolean scheduler,
+      Proc chosenProc,
+      boolean needsId,
+      WireFormat format) {
     boolean minted = chosenProc == null;
     String chosen = minted ? null : chosenProc.nspace();
     if (chosen != null && upstream.reattach(chosen)) {
       // The client of a namespace that outlived a controller restart reconnects to it.
-      return admitTool(c, chosenProc, scheduler, needsId, format);
+      return admitTool(c, request, chosenProc, scheduler, needsId, format);
     }
     RequestId id = upstream.nextId();
     Upstream.Answer answer =
@@ -327,17 +354,25 @@ public final class Admission {
       return null;
     }
     Proc proc = new Proc(answer.info(PmixKeys.NSPACE), minted ? 0 : chosenProc.rank());
-    return admitTool(c, proc, scheduler, needsId, format);
+    return admitTool(c, request, proc, scheduler, needsId, format);
   }
 
   private Peer admitTool(
-      Connection c, Proc proc, boolean scheduler, boolean needsId, WireFormat format) {
+      Connection c,
+      ConnectRequest request,
+      Proc proc,
+      boolean scheduler,
+      boolean needsId,
+      WireFormat format) {
     Peer peer = new Peer(proc, scheduler ? Peer.Role.SCHEDULER : Peer.Role.TOOL, format);
     c.admitted(peer);
     if (c.isClosed()) {
       return peer; // the caller sees it closed, and reports the departure
     }
     c.sendRaw(ToolConnectReply.accepted(needsId ? proc : null, serverProc).encode());
+    if (request != null) {
+      prove(c, request, peer);
+    }
     events.add(c);
     return peer;
   }

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -28,7 +29,11 @@ import org.jdvm.pmix.frame.FrameHeader;
  *
  * <p>Faults: a bad header, an oversized frame, a bad handshake or end of stream poisons the
  * connection, which is closed; a malformed body is the handler's to answer. A peer that lets more
- * than {@link #MAX_QUEUED_BYTES} pile up unread is cut off rather than allowed to exhaust memory.
+ * than {@link #MAX_QUEUED_BYTES} pile up unread is cut off rather than allowed to exhaust memory. A
+ * body, the handshake's included, is read in chunks from {@link #READ_CHUNK} up, doubling as its
+ * bytes arrive, so announcing a large body and stalling costs the DVM nothing. A user over its
+ * {@link ConnectionGate} bound is closed once its handshake is read. An {@link Error} on the reader
+ * closes the connection and goes to the {@link Fatal} hook: the DVM cannot go on after one.
  */
 public final class Connection {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
@@ -39,8 +44,20 @@ public final class Connection {
   /** How long a peer has to complete its handshake. */
   public static final long HANDSHAKE_SECONDS = 30;
 
+  /**
+   * How much of an announced body is allocated before its bytes arrive: a body grows by doubling as
+   * it is read, so a peer that announces a large body and stalls makes the DVM hold no more than
+   * this, and memory follows the bytes actually sent.
+   */
+  public static final int READ_CHUNK = 16 << 10;
+
   private static final byte[] END = new byte[0];
   private static final int GATHER = 64;
+
+  /** Who hears of an {@link Error} on a connection's thread: the DVM cannot go on after one. */
+  public interface Fatal {
+    void failed(Throwable t);
+  }
 
   /** What a connection's reader hands on: the handshake, each message, the end. */
   public interface Handler {
@@ -86,22 +103,48 @@ public final class Connection {
   private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
   private final AtomicLong queuedBytes = new AtomicLong();
   private final CountDownLatch writerDone = new CountDownLatch(1);
+  private final ConnectionGate.Ticket ticket;
+  private final Fatal fatal;
   private volatile Peer peer;
   private volatile boolean closed;
 
   /**
+   * A connection counted by no {@link ConnectionGate}, whose {@link Error}s end only itself.
+   *
    * @param timer arms the handshake deadline
    */
   public Connection(Handler handler, ScheduledExecutorService timer, Link link) {
-    this(handler, timer, link, null);
+    this(handler, timer, link, null, null, t -> {});
   }
 
-  private Connection(Handler handler, ScheduledExecutorService timer, Link link, Outlet outlet) {
+  /**
+   * @param ticket the connection's place in its user's counts, released when it closes; {@code
+   *     null} for none
+   * @param fatal told of an {@link Error} on the reader (after the connection was closed)
+   */
+  public Connection(
+      Handler handler,
+      ScheduledExecutorService timer,
+      Link link,
+      ConnectionGate.Ticket ticket,
+      Fatal fatal) {
+    this(handler, timer, link, null, ticket, fatal);
+  }
+
+  private Connection(
+      Handler handler,
+      ScheduledExecutorService timer,
+      Link link,
+      Outlet outlet,
+      ConnectionGate.Ticket ticket,
+      Fatal fatal) {
     this.handler = handler;
     this.timer = timer;
     this.link = link;
     this.channel = link.channel();
     this.outlet = outlet;
+    this.ticket = ticket;
+    this.fatal = fatal;
   }
 
   /**
@@ -110,7 +153,8 @@ public final class Connection {
    * {@link #admitted}, and what is queued for it goes to {@code outlet}.
    */
   public static Connection carried(Handler handler, int index, Outlet outlet) {
-    Connection c = new Connection(handler, null, new Link(null, false, index), outlet);
+    Connection c =
+        new Connection(handler, null, new Link(null, false, index), outlet, null, t -> {});
     Thread.ofVirtual().name("jdvm-peer-" + index + "-out").start(c::writeLoop);
     return c;
   }
@@ -179,6 +223,10 @@ public final class Connection {
     ScheduledFuture<?> deadline = armHandshakeDeadline();
     try {
       ConnectRequest request = readConnect();
+      if (ticket != null && !ticket.admit()) {
+        close("user " + ticket.user() + " holds too many connections");
+        return;
+      }
       Peer admitted = handler.admit(this, request);
       if (deadline != null) {
         deadline.cancel(false);
@@ -189,7 +237,7 @@ public final class Connection {
       }
       while (!closed) {
         FrameHeader header = FrameHeader.decode(readFully(FrameHeader.BYTES), 0);
-        byte[] body = readFully(header.nbytes());
+        byte[] body = readBody(header.nbytes());
         handler.message(this, header.tag(), body);
       }
     } catch (EOFException e) {
@@ -201,6 +249,9 @@ public final class Connection {
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "peer " + link.index() + " failed", e);
       close("internal error: " + e);
+    } catch (Error e) {
+      close("internal error: " + e);
+      fatal.failed(e);
     }
   }
 
@@ -222,7 +273,7 @@ public final class Connection {
 
   private ConnectRequest readConnect() throws IOException {
     FrameHeader header = FrameHeader.decodeConnect(readFully(FrameHeader.BYTES), 0);
-    byte[] payload = readFully(header.nbytes());
+    byte[] payload = readBody(header.nbytes());
     try {
       return ConnectRequest.decodePayload(payload, 0, payload.length);
     } catch (WireException e) {
@@ -239,6 +290,29 @@ public final class Connection {
       }
     }
     return bytes;
+  }
+
+  /**
+   * Reads a body of {@code n} bytes into a buffer that starts at {@link #READ_CHUNK} and doubles as
+   * it fills, so what is held is at most twice what the peer actually sent.
+   */
+  private byte[] readBody(int n) throws IOException {
+    byte[] bytes = new byte[Math.min(n, READ_CHUNK)];
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    while (true) {
+      while (b.hasRemaining()) {
+        if (channel.read(b) < 0) {
+          throw new EOFException();
+        }
+      }
+      if (bytes.length == n) {
+        return bytes;
+      }
+      int filled = bytes.length;
+      bytes = Arrays.copyOf(bytes, (int) Math.min(n, 2L * filled));
+      b = ByteBuffer.wrap(bytes);
+      b.position(filled);
+    }
   }
 
   /** Admission is done: messages may now be addressed to this peer. */
@@ -325,6 +399,9 @@ public final class Connection {
       return;
     }
     closed = true;
+    if (ticket != null) {
+      ticket.release();
+    }
     queue.add(END);
     if (outlet != null) {
       outlet.close();

@@ -1,9 +1,11 @@
 /**
  * The PMIx endpoint's transport: one {@link org.jdvm.server.pmix.transport.Connection} per peer,
- * frames in and out, a bounded write queue, the handshake deadline, close; and {@link
- * org.jdvm.server.pmix.transport.Peer}, who an admitted connection acts for. A connection is read
- * from its socket, or carried: a node agent holds the socket and did the handshake, and its frames
- * are handed in ({@link org.jdvm.server.pmix.transport.Connection#carried}).
+ * frames in and out (bodies read in chunks as their bytes arrive), a bounded write queue, the
+ * handshake deadline, close; {@link org.jdvm.server.pmix.transport.Peer}, who an admitted
+ * connection acts for; and {@link org.jdvm.server.pmix.transport.ConnectionGate}, how many
+ * connections each local user other than the DVM's owner may hold. A connection is read from its
+ * socket, or carried: a node agent holds the socket and did the handshake, and its frames are
+ * handed in ({@link org.jdvm.server.pmix.transport.Connection#carried}).
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): this package imports nothing from {@code
  * deliver}, {@code serve}, {@code upstream} or the endpoint's face. It holds no event, subscription
@@ -12,6 +14,8 @@
  *
  * <p>Invariants: a connection's bytes are written by one thread in queue order; the controller
  * thread only queues; a closed connection queues nothing; the handler hears of a close exactly
- * once.
+ * once; a connection's place in its user's counts is released exactly once, when it closes; what a
+ * stalled peer makes the DVM hold is bounded by what it sent, not by what it announced; an {@link
+ * java.lang.Error} on a reader is reported to the connection's {@code Fatal} hook.
  */
 package org.jdvm.server.pmix.transport;

@@ -1,0 +1,43 @@
+package org.jdvm.cli;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import sun.misc.Signal;
+
+/**
+ * Ctrl-C and SIGTERM for a command that holds a job ({@code jdvm run}, {@code jdvm alloc new --
+ * CMD}): the first one exits the ordered way, through the client's exit hook, which ends the job
+ * and only then closes the connection (one path, so nothing races it); a second one while that is
+ * under way forces the exit at once, as with {@code mpirun}, leaving the job to the DVM (it ends a
+ * job whose tool is gone: decisions.md #11). Only when jdvm is the process itself, never embedded.
+ */
+final class Interrupts {
+  private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+  private static final AtomicBoolean EXITING = new AtomicBoolean();
+
+  private Interrupts() {}
+
+  static void install() {
+    if (!RunCommand.ownsProcessStdin || !INSTALLED.compareAndSet(false, true)) {
+      return;
+    }
+    handle("INT", 128 + 2);
+    handle("TERM", 128 + 15);
+  }
+
+  private static void handle(String name, int status) {
+    try {
+      Signal.handle(
+          new Signal(name),
+          s -> {
+            if (EXITING.compareAndSet(false, true)) {
+              Thread.ofPlatform().name("jdvm-exit").start(() -> System.exit(status));
+            } else {
+              System.err.println("jdvm: interrupted again: exiting now");
+              Runtime.getRuntime().halt(status);
+            }
+          });
+    } catch (IllegalArgumentException e) {
+      // The signal is not available here (the JVM runs with -Xrs): the JVM's default stays.
+    }
+  }
+}

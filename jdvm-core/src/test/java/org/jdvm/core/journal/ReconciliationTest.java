@@ -3,6 +3,7 @@ package org.jdvm.core.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jdvm.core.Change;
 import org.jdvm.core.Outcome;
@@ -10,6 +11,7 @@ import org.jdvm.core.Report;
 import org.jdvm.core.Request;
 import org.jdvm.core.TestDvm;
 import org.jdvm.core.query.JobView;
+import org.jdvm.core.query.ProcView;
 import org.jdvm.pmix.PmixStatus;
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +51,28 @@ class ReconciliationTest {
     assertThat(dvm.core().view().job(kept).orElseThrow().state()).isEqualTo(JobView.State.RUNNING);
     assertThat(Reconciliation.afterRestart(dvm.core().view(), Set.of(), Set.of()))
         .containsExactly(new Report.ProcExited(kept, 0, 0, 9));
+  }
+
+  @Test
+  void aProcessThatEndedWhileTheControllerWasAwayEndsWithTheStatusItsAgentSawOnce() {
+    TestDvm dvm = TestDvm.withNodes(2, 4);
+    String tool = dvm.tool();
+    String job = dvm.spawnLaunched(tool, 2);
+    Reconciliation.Running rank0 = new Reconciliation.Running(job, 0);
+    Reconciliation.Running rank1 = new Reconciliation.Running(job, 1);
+
+    List<Report> reports =
+        Reconciliation.afterRestart(dvm.core().view(), Set.of(rank1), Map.of(rank0, 3), Set.of());
+
+    assertThat(reports).containsExactly(new Report.ProcExited(job, 0, 3, 0));
+    reports.forEach(dvm::handle);
+    ProcView ended = dvm.core().view().job(job).orElseThrow().procs().get(0);
+    assertThat(ended.state()).isEqualTo(ProcView.State.ENDED);
+    assertThat(ended.exitCode()).isEqualTo(3);
+    assertThat(
+            Reconciliation.afterRestart(
+                dvm.core().view(), Set.of(rank1), Map.of(rank0, 3), Set.of()))
+        .as("a process already ended is not reported again")
+        .isEmpty();
   }
 }

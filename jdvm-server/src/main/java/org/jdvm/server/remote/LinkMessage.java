@@ -14,8 +14,8 @@ import java.util.Objects;
  * RelayChannel}).
  */
 public sealed interface LinkMessage {
-  /** The link's version; a {@link Hello} of another version is refused. */
-  int VERSION = 1;
+  /** The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. */
+  int VERSION = 2;
 
   // ---- handshake -------------------------------------------------------------------------------
 
@@ -31,6 +31,8 @@ public sealed interface LinkMessage {
    * @param slots the slots it offers (0: let the controller decide)
    * @param resources free-form facts about the host (cpus, memory), for listings
    * @param running the processes it still runs from an earlier link (empty on a first join)
+   * @param ended the processes that ended while it had no link, with their exit status (their
+   *     {@link Exited} reports, which it then does not send)
    * @param nonce a fresh nonce the controller must sign back
    * @param proof HMAC of the controller's nonce, the node and the host, with the DVM secret
    */
@@ -41,12 +43,14 @@ public sealed interface LinkMessage {
       int slots,
       Map<String, String> resources,
       List<Running> running,
+      List<Exited> ended,
       byte[] nonce,
       byte[] proof)
       implements LinkMessage {
     public Hello {
       resources = Map.copyOf(resources);
       running = List.copyOf(running);
+      ended = List.copyOf(ended);
     }
   }
 

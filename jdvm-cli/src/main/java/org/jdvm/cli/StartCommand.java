@@ -152,6 +152,14 @@ public final class StartCommand implements Callable<Integer> {
       description = "How long start-up waits for every agent (default 60000).")
   long joinTimeoutMillis = 60_000;
 
+  @Option(
+      names = "--rejoin-ms",
+      paramLabel = "MS",
+      description =
+          "Restarting on the directory of a DVM across hosts whose controller died: how long to"
+              + " wait for its agents before their hosts are down (default 10000).")
+  long rejoinMillis = DvmServer.DEFAULT_REJOIN_MILLIS;
+
   PrintStream out = System.out;
   PrintStream err = System.err;
 
@@ -182,6 +190,9 @@ public final class StartCommand implements Callable<Integer> {
     if ((nodes != null && nodes < 1) || (slots != null && slots < 1) || spare < 0) {
       throw new IllegalArgumentException(
           "--nodes and --slots must be at least 1, --spare at least 0");
+    }
+    if (rejoinMillis < 0) {
+      throw new IllegalArgumentException("--rejoin-ms must be at least 0");
     }
     // Inside a Slurm allocation its nodes are the start-up nodes, as for mpirun; --nodes opts out.
     slurm =
@@ -323,7 +334,7 @@ public final class StartCommand implements Callable<Integer> {
     try {
       Files.createDirectories(config.home());
       DvmLogging.configure(config.home().resolve(DvmHome.LOG), true);
-      server = DvmServer.start(config, remote);
+      server = DvmServer.start(config, remote, rejoinMillis);
     } catch (IllegalStateException e) {
       err.println("jdvm start: " + e.getMessage());
       return Main.EXIT_FAILURE;
@@ -405,7 +416,9 @@ public final class StartCommand implements Callable<Integer> {
               "--spare",
               Integer.toString(spare),
               "--scheduler",
-              config.scheduler().name().toLowerCase(Locale.ROOT)));
+              config.scheduler().name().toLowerCase(Locale.ROOT),
+              "--rejoin-ms",
+              Long.toString(rejoinMillis)));
       // Unset, they stay unset: the child reads the same Slurm allocation from its environment.
       if (nodes != null) {
         cmd.add("--nodes");

@@ -2,6 +2,7 @@ package org.jdvm.server;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -78,7 +79,11 @@ public final class DvmServer implements AutoCloseable {
    */
   public static DvmServer start(DvmConfig config, RemoteHosts remote, long rejoinMillis)
       throws IOException {
-    DvmHome home = DvmHome.claim(config.home());
+    // A journal left behind: keep the secret the agents that outlived the controller hold.
+    boolean rejoin =
+        Files.isRegularFile(config.home().resolve(AgentRoster.FILE))
+            && RecoveredJournal.journaledName(Dvm.journalDir(config)) != null;
+    DvmHome home = DvmHome.claim(config.home(), rejoin);
     String journaled = RecoveredJournal.journaledName(Dvm.journalDir(config));
     if (journaled != null && !journaled.equals(config.name())) {
       // A DVM recovered from its journal keeps the name its namespaces were minted under.

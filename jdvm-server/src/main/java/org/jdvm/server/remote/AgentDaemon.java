@@ -189,6 +189,11 @@ public final class AgentDaemon {
     }
   }
 
+  /** The exit reports held for the next link (tests). */
+  List<LinkMessage.Exited> heldExits() {
+    return outbox.heldExits();
+  }
+
   /** Waits until {@link #run} has returned. */
   public boolean awaitEnd(long millis) throws InterruptedException {
     return ended.await(millis, TimeUnit.MILLISECONDS);

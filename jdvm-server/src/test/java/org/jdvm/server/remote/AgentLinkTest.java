@@ -380,7 +380,7 @@ class AgentLinkTest {
     first.abandon(); // the controller is killed
     await("the agent noticed", () -> agent.daemon().link() == null);
     java.nio.file.Files.createFile(go);
-    await("rank 1 ended meanwhile", () -> ProcessHandle.of(ends).isEmpty());
+    await("rank 1 ended meanwhile", () -> !agent.daemon().heldExits().isEmpty());
     AgentHub second =
         AgentHub.openRejoining(
             credentials,
@@ -398,8 +398,11 @@ class AgentLinkTest {
 
     assertThat(back.missing()).isEmpty();
     assertThat(back.stillRunning().get("n1"))
+        .as("%s %s", back, events)
         .containsExactly(new LinkMessage.Running("d@1", 0, stays));
-    assertThat(back.ended()).containsExactly(Map.entry(new LinkMessage.Running("d@1", 1, 0), 7));
+    assertThat(back.ended())
+        .as("%s %s", back, events)
+        .containsExactly(Map.entry(new LinkMessage.Running("d@1", 1, 0), 7));
     assertThat(m1.state()).isEqualTo(NodeState.UP);
     await("the agent ends what the DVM does not count", () -> ProcessHandle.of(stranger).isEmpty());
     await("held output flows on the new link", () -> events.contains("n1 d@1.1 STDOUT bye"));

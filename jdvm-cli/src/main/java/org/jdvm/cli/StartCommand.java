@@ -24,6 +24,7 @@ import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.remote.AgentHub;
+import org.jdvm.server.remote.AgentRoster;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.RemoteHosts;
 import org.jdvm.server.remote.SshAgentStarter;
@@ -395,6 +396,13 @@ public final class StartCommand implements Callable<Integer> {
   private int detach(DvmConfig config) {
     Path home = config.home();
     Path log = home.resolve("dvm.out");
+    // Across hosts, or restarting such a DVM whose controller died: the roster names its nodes.
+    boolean rostered =
+        hosts != null
+            || hostfile != null
+            || (Files.isRegularFile(home.resolve(AgentRoster.FILE))
+                && org.jdvm.server.journal.RecoveredJournal.journaledName(home.resolve("journal"))
+                    != null);
     Process child;
     try {
       Files.createDirectories(home);
@@ -471,7 +479,8 @@ public final class StartCommand implements Callable<Integer> {
     while (System.nanoTime() < deadline) {
       Contact published = publishedBy(contact, child.pid());
       if (published != null) {
-        describe(config.withName(published.name()), published.uri());
+        DvmConfig shown = config.withName(published.name());
+        describe(rostered ? asStarted(shown) : shown, published.uri());
         out.println("  pid:       " + child.pid());
         return Main.EXIT_OK;
       }
@@ -494,6 +503,24 @@ public final class StartCommand implements Callable<Integer> {
     }
     err.println("jdvm start: the DVM did not become ready within 60 s; see " + log);
     return Main.EXIT_FAILURE;
+  }
+
+  /**
+   * A DVM across hosts, or one restarted on the directory of such a DVM, started with the nodes and
+   * scheduler its roster names (docs/journal.md "Agents that outlive the controller").
+   */
+  private static DvmConfig asStarted(DvmConfig config) {
+    try {
+      AgentRoster roster = AgentRoster.read(config.home());
+      return roster == null
+          ? config
+          : config
+              .withStartupNodes(roster.pool())
+              .withScheduler(
+                  DvmConfig.SchedulerKind.valueOf(roster.scheduler().toUpperCase(Locale.ROOT)));
+    } catch (IOException | IllegalArgumentException e) {
+      return config;
+    }
   }
 
   /** The contact file if the given process wrote it, else {@code null}. */

@@ -48,8 +48,10 @@ public final class AgentCommand implements Callable<Integer> {
   @Option(
       names = "--reconnect-ms",
       paramLabel = "MS",
-      description = "How long to try to join again after the link broke (default 30000).")
-  long reconnectMillis = 30_000;
+      description =
+          "How long to keep running and try to join again after the link broke, also across a"
+              + " controller restart (default 60000).")
+  long reconnectMillis = 60_000;
 
   InputStream in = System.in;
   PrintStream err = System.err;

@@ -107,6 +107,7 @@ final class Reattach {
   /** Waits on a reconnected client; {@code null} if its connection is lost too. */
   private static Integer awaitOn(JdvmClient c, String nspace, PrintStream err)
       throws InterruptedException {
+    boolean seenRunning = false;
     while (!c.disconnected().isDone()) {
       Map<String, Object> j;
       try {
@@ -120,6 +121,9 @@ final class Reattach {
       }
       if ("terminated".equals(j.get("state"))) {
         JobEnd end = new JobEnd(nspace, number(j.get("status")), number(j.get("exitCode")));
+        if (seenRunning) {
+          return end.exitCode(); // it ended on the recovered DVM, as it would have anyway
+        }
         err.println(
             "jdvm: job "
                 + nspace
@@ -127,6 +131,11 @@ final class Reattach {
                 + end.exitCode()
                 + ")");
         return end.exitCode();
+      }
+      if (!seenRunning) {
+        // Its processes outlived the controller on agents that rejoined (docs/journal.md).
+        err.println("jdvm: reconnected; job " + nspace + " still runs");
+        seenRunning = true;
       }
       Thread.sleep(POLL_MS);
     }

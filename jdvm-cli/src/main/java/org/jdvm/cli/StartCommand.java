@@ -24,6 +24,7 @@ import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.remote.AgentHub;
+import org.jdvm.server.remote.AgentRoster;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.RemoteHosts;
 import org.jdvm.server.remote.SshAgentStarter;
@@ -161,6 +162,14 @@ public final class StartCommand implements Callable<Integer> {
       description = "How long start-up waits for every agent (default 60000).")
   long joinTimeoutMillis = 60_000;
 
+  @Option(
+      names = "--rejoin-ms",
+      paramLabel = "MS",
+      description =
+          "Restarting on the directory of a DVM across hosts whose controller died: how long to"
+              + " wait for its agents before their hosts are down (default 10000).")
+  long rejoinMillis = DvmServer.DEFAULT_REJOIN_MILLIS;
+
   PrintStream out = System.out;
   PrintStream err = System.err;
 
@@ -194,6 +203,9 @@ public final class StartCommand implements Callable<Integer> {
     if ((nodes != null && nodes < 1) || (slots != null && slots < 1) || spare < 0) {
       throw new IllegalArgumentException(
           "--nodes and --slots must be at least 1, --spare at least 0");
+    }
+    if (rejoinMillis < 0) {
+      throw new IllegalArgumentException("--rejoin-ms must be at least 0");
     }
     // Inside a Slurm allocation its nodes are the start-up nodes, as for mpirun; --nodes opts out.
     slurm =
@@ -365,7 +377,7 @@ public final class StartCommand implements Callable<Integer> {
     try {
       DvmHome.prepare(config.home());
       DvmLogging.configure(config.home().resolve(DvmHome.LOG), true);
-      server = DvmServer.start(config, remote);
+      server = DvmServer.start(config, remote, rejoinMillis);
     } catch (IllegalStateException e) {
       err.println("jdvm start: " + e.getMessage());
       return Main.EXIT_FAILURE;
@@ -482,6 +494,13 @@ public final class StartCommand implements Callable<Integer> {
   private int detach(DvmConfig config) {
     Path home = config.home();
     Path log = home.resolve("dvm.out");
+    // Across hosts, or restarting such a DVM whose controller died: the roster names its nodes.
+    boolean rostered =
+        hosts != null
+            || hostfile != null
+            || (Files.isRegularFile(home.resolve(AgentRoster.FILE))
+                && org.jdvm.server.journal.RecoveredJournal.journaledName(home.resolve("journal"))
+                    != null);
     Process child;
     try {
       DvmHome.prepare(home);
@@ -520,7 +539,9 @@ public final class StartCommand implements Callable<Integer> {
               "--grace",
               Long.toString(graceMillis),
               "--fsync",
-              fsync));
+              fsync,
+              "--rejoin-ms",
+              Long.toString(rejoinMillis)));
       // Unset, they stay unset: the child reads the same Slurm allocation from its environment.
       if (nodes != null) {
         cmd.add("--nodes");
@@ -577,7 +598,8 @@ public final class StartCommand implements Callable<Integer> {
     while (System.nanoTime() < deadline) {
       Contact published = publishedBy(contact, child.pid());
       if (published != null) {
-        describe(config.withName(published.name()), published.uri());
+        DvmConfig shown = config.withName(published.name());
+        describe(rostered ? asStarted(shown) : shown, published.uri());
         out.println("  pid:       " + child.pid());
         return Main.EXIT_OK;
       }
@@ -600,6 +622,24 @@ public final class StartCommand implements Callable<Integer> {
     }
     err.println("jdvm start: the DVM did not become ready within 60 s; see " + log);
     return Main.EXIT_FAILURE;
+  }
+
+  /**
+   * A DVM across hosts, or one restarted on the directory of such a DVM, started with the nodes and
+   * scheduler its roster names (docs/journal.md "Agents that outlive the controller").
+   */
+  private static DvmConfig asStarted(DvmConfig config) {
+    try {
+      AgentRoster roster = AgentRoster.read(config.home());
+      return roster == null
+          ? config
+          : config
+              .withStartupNodes(roster.pool())
+              .withScheduler(
+                  DvmConfig.SchedulerKind.valueOf(roster.scheduler().toUpperCase(Locale.ROOT)));
+    } catch (IOException | IllegalArgumentException e) {
+      return config;
+    }
   }
 
   /** The contact file if the given process wrote it, else {@code null}. */

@@ -1,20 +1,26 @@
 package org.jdvm.server;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.server.home.DvmHome;
+import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.RecoveredJournal;
 import org.jdvm.server.pmix.PmixEndpoint;
 import org.jdvm.server.remote.AgentHub;
 import org.jdvm.server.remote.AgentRelays;
+import org.jdvm.server.remote.AgentRoster;
 import org.jdvm.server.remote.AgentStarter;
 import org.jdvm.server.remote.HostList;
 import org.jdvm.server.remote.HostStart;
 import org.jdvm.server.remote.RemoteHosts;
+import org.jdvm.server.remote.RemoteNodeAgent;
 import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.LaunchEnvironment;
 
@@ -63,7 +69,27 @@ public final class DvmServer implements AutoCloseable {
    *     the hosts
    */
   public static DvmServer start(DvmConfig config, RemoteHosts remote) throws IOException {
-    DvmHome home = DvmHome.claim(config.home());
+    return start(config, remote, DEFAULT_REJOIN_MILLIS);
+  }
+
+  /**
+   * How long a controller restarted on the directory of one that died waits for its agents to
+   * rejoin before their nodes are down (docs/journal.md "Agents that outlive the controller").
+   */
+  public static final long DEFAULT_REJOIN_MILLIS = 10_000;
+
+  /**
+   * As {@link #start(DvmConfig, RemoteHosts)}; on a directory whose controller died with agents on
+   * other hosts ({@link AgentRoster} next to a journal), it listens where they connect back instead
+   * of starting agents, and waits up to {@code rejoinMillis} for them.
+   */
+  public static DvmServer start(DvmConfig config, RemoteHosts remote, long rejoinMillis)
+      throws IOException {
+    // A journal left behind: keep the secret the agents that outlived the controller hold.
+    boolean rejoin =
+        Files.isRegularFile(config.home().resolve(AgentRoster.FILE))
+            && RecoveredJournal.journaledName(Dvm.journalDir(config)) != null;
+    DvmHome home = DvmHome.claim(config.home(), rejoin);
     String journaled = RecoveredJournal.journaledName(Dvm.journalDir(config));
     if (journaled != null && !journaled.equals(config.name())) {
       // A DVM recovered from its journal keeps the name its namespaces were minted under.
@@ -74,10 +100,39 @@ public final class DvmServer implements AutoCloseable {
     PmixEndpoint endpoint = null;
     AgentHub hub = null;
     try {
-      if (remote != null) {
+      AgentRoster roster = journaled != null ? AgentRoster.read(config.home()) : null;
+      if (roster != null) {
+        if (remote != null) {
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "recovering: the agents of the DVM that died rejoin; the hosts given are ignored");
+        }
+        hub =
+            AgentHub.openRejoining(
+                home.credentials(),
+                roster.settings(),
+                roster.listen(),
+                roster.agents(),
+                rejoinMillis,
+                System::nanoTime);
+        config =
+            config
+                .withStartupNodes(roster.pool())
+                .withScheduler(
+                    DvmConfig.SchedulerKind.valueOf(roster.scheduler().toUpperCase(Locale.ROOT)));
+      } else if (remote != null) {
         hub =
             AgentHub.open(home.credentials(), remote.settings(), remote.listen(), System::nanoTime);
         config = acrossHosts(config, remote, hub, home);
+        if (config.fsync() != FsyncPolicy.OFF) {
+          new AgentRoster(
+                  new InetSocketAddress(remote.listen().getAddress(), hub.address().getPort()),
+                  remote.settings(),
+                  config.scheduler().name().toLowerCase(Locale.ROOT),
+                  config.startupNodes(),
+                  hub.all().stream().map(RemoteNodeAgent::node).toList())
+              .write(config.home());
+        }
       }
       endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());
       LaunchEnvironment environment =
@@ -237,6 +292,7 @@ public final class DvmServer implements AutoCloseable {
     }
     try {
       dvm.close();
+      AgentRoster.remove(home.dir()); // stopped cleanly: nobody rejoins
     } finally {
       if (relays != null) {
         relays.close();

@@ -22,8 +22,11 @@ import org.jdvm.pmix.Signal;
  * and its inheritance dispositions are applied exactly once. A process the state has placed but not
  * started, whose launch is not being sent again, never started: its launch failed.
  *
- * <p>On the embedded default every agent lives in the controller's process, so nothing still runs
- * and every live job ends. Remote agents that outlive the controller will say what they run.
+ * <p>A remote agent that outlived the controller says what it still runs and which of the processes
+ * the state counts ended while the controller was away, with their exit status: such a process is
+ * reported ended with that status, once, as if its exit had arrived on time. On the embedded
+ * default every agent lives in the controller's process, so nothing still runs and every live job
+ * ends.
  */
 public final class Reconciliation {
   private Reconciliation() {}
@@ -37,6 +40,21 @@ public final class Reconciliation {
    */
   public static List<Report> afterRestart(
       CoreView view, Set<Running> stillRunning, Set<String> relaunching) {
+    return afterRestart(view, stillRunning, Map.of(), relaunching);
+  }
+
+  /**
+   * @param stillRunning the processes agents re-registered with (empty on the embedded default)
+   * @param ended processes agents saw end while the controller was away, with their exit status as
+   *     a shell reports it ({@code 128 + N} for signal N); one the state does not count as running
+   *     is ignored
+   * @param relaunching namespaces whose launch is sent again (an undispatched {@code LaunchProcs})
+   */
+  public static List<Report> afterRestart(
+      CoreView view,
+      Set<Running> stillRunning,
+      Map<Running, Integer> ended,
+      Set<String> relaunching) {
     List<Report> out = new ArrayList<>();
     for (JobView job : view.jobs()) {
       if (job.kind() != JobKind.APPLICATION || job.state() == JobView.State.TERMINATED) {
@@ -44,8 +62,10 @@ public final class Reconciliation {
       }
       Map<String, List<Integer>> neverStarted = new LinkedHashMap<>();
       for (ProcView p : job.procs()) {
-        if (p.state() == ProcView.State.RUNNING
-            && !stillRunning.contains(new Running(job.namespace(), p.rank()))) {
+        Running r = new Running(job.namespace(), p.rank());
+        if (p.state() == ProcView.State.RUNNING && ended.containsKey(r)) {
+          out.add(new Report.ProcExited(job.namespace(), p.rank(), ended.get(r), 0));
+        } else if (p.state() == ProcView.State.RUNNING && !stillRunning.contains(r)) {
           out.add(new Report.ProcExited(job.namespace(), p.rank(), 0, Signal.KILL.number()));
         } else if (p.state() == ProcView.State.PLACED && !relaunching.contains(job.namespace())) {
           neverStarted.computeIfAbsent(p.node(), n -> new ArrayList<>()).add(p.rank());

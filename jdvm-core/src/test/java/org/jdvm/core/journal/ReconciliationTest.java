@@ -2,14 +2,19 @@ package org.jdvm.core.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jdvm.core.Change;
+import org.jdvm.core.Effect;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
 import org.jdvm.core.Request;
 import org.jdvm.core.TestDvm;
 import org.jdvm.core.query.JobView;
+import org.jdvm.core.query.ProcView;
+import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.PmixStatus;
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +54,61 @@ class ReconciliationTest {
     assertThat(dvm.core().view().job(kept).orElseThrow().state()).isEqualTo(JobView.State.RUNNING);
     assertThat(Reconciliation.afterRestart(dvm.core().view(), Set.of(), Set.of()))
         .containsExactly(new Report.ProcExited(kept, 0, 0, 9));
+  }
+
+  @Test
+  void aProcessThatEndedWhileTheControllerWasAwayEndsWithTheStatusItsAgentSawOnce() {
+    TestDvm dvm = TestDvm.withNodes(2, 4);
+    String tool = dvm.tool();
+    String job = dvm.spawnLaunched(tool, 2);
+    Reconciliation.Running rank0 = new Reconciliation.Running(job, 0);
+    Reconciliation.Running rank1 = new Reconciliation.Running(job, 1);
+
+    List<Report> reports =
+        Reconciliation.afterRestart(dvm.core().view(), Set.of(rank1), Map.of(rank0, 3), Set.of());
+
+    assertThat(reports).containsExactly(new Report.ProcExited(job, 0, 3, 0));
+    reports.forEach(dvm::handle);
+    ProcView ended = dvm.core().view().job(job).orElseThrow().procs().get(0);
+    assertThat(ended.state()).isEqualTo(ProcView.State.ENDED);
+    assertThat(ended.exitCode()).isEqualTo(3);
+    assertThat(
+            Reconciliation.afterRestart(
+                dvm.core().view(), Set.of(rank1), Map.of(rank0, 3), Set.of()))
+        .as("a process already ended is not reported again")
+        .isEmpty();
+  }
+
+  @Test
+  void theDispositionsOfAJobThatEndedWhileTheControllerWasAwayApplyOnceWhateverComesTwice() {
+    for (AllocInheritance how : AllocInheritance.values()) {
+      TestDvm dvm = TestDvm.withNodes(1, 4);
+      String tool = dvm.tool();
+      String owner = dvm.spawnLaunched(tool, 1);
+      dvm.reserve(owner, how.code(), "s1");
+      Map<Reconciliation.Running, Integer> ended = Map.of(new Reconciliation.Running(owner, 0), 0);
+
+      List<Report> reports =
+          Reconciliation.afterRestart(dvm.core().view(), Set.of(), ended, Set.of());
+      assertThat(reports).containsExactly(new Report.ProcExited(owner, 0, 0, 0));
+      List<Effect> effects = new ArrayList<>();
+      reports.forEach(r -> effects.addAll(dvm.handle(r).effects()));
+      String once = dvm.digest();
+
+      assertThat(dvm.core().view().job(owner).orElseThrow().state())
+          .isEqualTo(JobView.State.TERMINATED);
+      assertThat(effects.stream().anyMatch(e -> e instanceof Effect.HandBackNodes))
+          .as("%s hands back", how)
+          .isEqualTo(how.returnsToScheduler());
+      assertThat(dvm.core().view().node("s1").isPresent())
+          .as("%s keeps the node", how)
+          .isEqualTo(!how.returnsToScheduler());
+      // A second restart, or the exit arriving again, changes nothing.
+      assertThat(Reconciliation.afterRestart(dvm.core().view(), Set.of(), ended, Set.of()))
+          .isEmpty();
+      Outcome again = dvm.handle(new Report.ProcExited(owner, 0, 0, 0));
+      assertThat(again.effects()).noneMatch(e -> e instanceof Effect.HandBackNodes);
+      assertThat(dvm.digest()).as("%s applied once", how).isEqualTo(once);
+    }
   }
 }

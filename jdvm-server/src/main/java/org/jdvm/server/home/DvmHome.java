@@ -66,6 +66,15 @@ public final class DvmHome implements AutoCloseable {
    * @throws IllegalStateException if another DVM holds it; the message says which pid
    */
   public static DvmHome claim(Path dir) throws IOException {
+    return claim(dir, false);
+  }
+
+  /**
+   * As {@link #claim(Path)}; with {@code keepSecret}, a secret the directory already holds (that of
+   * a DVM whose controller died, recovered from its journal) is kept, so the agents and tools that
+   * outlived it can prove themselves to the new controller (docs/journal.md).
+   */
+  public static DvmHome claim(Path dir, boolean keepSecret) throws IOException {
     prepare(dir);
     FileChannel ch =
         FileChannel.open(
@@ -86,12 +95,27 @@ public final class DvmHome implements AutoCloseable {
     }
     Files.deleteIfExists(dir.resolve(CONTACT));
     Files.deleteIfExists(dir.resolve(SOCKET));
-    Credentials credentials = Credentials.generate();
+    Credentials credentials = keepSecret ? existing(dir.resolve(SECRET)) : null;
+    if (credentials == null) {
+      credentials = Credentials.generate();
+    }
     writePrivate(dir.resolve(SECRET), credentials.secretHex() + "\n");
     writePrivate(dir.resolve(SCHEDULER_CREDENTIAL), credentials.schedulerCredential() + "\n");
     Path tmp = scratch(dir);
     privateDirectory(tmp);
     return new DvmHome(dir, tmp, ch, lock, credentials);
+  }
+
+  /** The secret in {@code file}, or {@code null} if there is none that reads. */
+  private static Credentials existing(Path file) {
+    try {
+      if (!Files.isRegularFile(file) || Files.size(file) > 1024) {
+        return null;
+      }
+      return Credentials.fromSecretHex(Files.readString(file));
+    } catch (IOException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ package org.jdvm.server.journal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -38,13 +39,19 @@ public final class Recovering {
   public static final long REATTACH_GRACE_MILLIS = 60_000;
 
   /**
-   * What agents still run after a restart. On the embedded default the agents lived in the
-   * controller's process, so nothing does.
+   * What agents still run after a restart, and what ended while the controller was away. On the
+   * embedded default the agents lived in the controller's process, so nothing does; remote agents
+   * that rejoined the restarted controller say (org.jdvm.server.remote.Rejoin).
    */
   public interface AgentInventory {
     AgentInventory EMBEDDED = Set::of;
 
     Set<Reconciliation.Running> stillRunning();
+
+    /** Processes that ended meanwhile, with their exit status as a shell reports it. */
+    default Map<Reconciliation.Running, Integer> ended() {
+      return Map.of();
+    }
   }
 
   private Recovering() {}
@@ -103,6 +110,21 @@ public final class Recovering {
       Shell shell,
       SchedulerPort scheduler,
       Set<String> awaitingReattach) {
+    return resume(r, nodes, shell, scheduler, awaitingReattach, AgentInventory.EMBEDDED);
+  }
+
+  /**
+   * As {@link #resume(RecoveredJournal, NodeRegistry, Shell, SchedulerPort, Set)}, with what the
+   * agents that rejoined still run: a job whose processes all still run stays running, one whose
+   * processes ended meanwhile ends now with their statuses.
+   */
+  public static List<Command> resume(
+      RecoveredJournal r,
+      NodeRegistry nodes,
+      Shell shell,
+      SchedulerPort scheduler,
+      Set<String> awaitingReattach,
+      AgentInventory inventory) {
     Core core = r.core();
     for (NodeView n : core.view().nodes()) {
       if (nodes.get(n.name()) == null) {
@@ -142,12 +164,9 @@ public final class Recovering {
         awaitingReattach.add(j.namespace());
       }
     }
-    // TODO(issue 14): remote agents (org.jdvm.server.remote) re-register with what they still run;
-    // their inventory replaces EMBEDDED here, and a job whose processes all still run stays
-    // running.
     List<Report> reports =
         Reconciliation.afterRestart(
-            core.view(), AgentInventory.EMBEDDED.stillRunning(), relaunching);
+            core.view(), inventory.stillRunning(), inventory.ended(), relaunching);
     LOG.log(
         System.Logger.Level.WARNING,
         "recovered=journal batches="
@@ -168,6 +187,8 @@ public final class Recovering {
             + warnings
             + " tools_awaited="
             + awaitingReattach.size()
+            + " procs_still_running="
+            + inventory.stillRunning().size()
             + " procs_reconciled="
             + reports.size());
     return new ArrayList<>(reports);

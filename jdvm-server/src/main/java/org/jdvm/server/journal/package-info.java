@@ -2,7 +2,9 @@
  * The journal's files (docs/journal.md): the controller's write-ahead {@link
  * org.jdvm.server.journal.Journal} in {@code DIR/journal/}, its fsync policy, background snapshots,
  * the recovery read at start ({@link org.jdvm.server.journal.RecoveredJournal}) and what the DVM
- * does with it before its controller runs ({@link org.jdvm.server.journal.Recovering}).
+ * does with it before its controller runs ({@link org.jdvm.server.journal.Recovering}), including
+ * the inventory of the agents that rejoined ({@link
+ * org.jdvm.server.journal.Recovering.AgentInventory}).
  *
  * <p>Invariants: a batch is in the file before any of its effects runs; a snapshot is in place
  * (forced, renamed, directory forced) before the files it replaces are removed, and the two newest

@@ -34,12 +34,14 @@ import org.jdvm.server.remote.LinkMessage.Running;
  * same code that runs a virtual node — reporting their output and exits back.
  *
  * <p>When the link breaks (the controller silent for {@code missed} heartbeats, or the connection
- * lost), the processes keep running and the agent connects again for up to {@code reconnect}
- * milliseconds, holding their exit reports and a bounded amount of output meanwhile. Joining again,
- * it lists what it still runs; the controller names what it still counts and the agent ends the
- * rest. A controller that refuses it (the node was declared down: docs/cli.md "Host faults"), says
- * goodbye, or stays unreachable makes it end every process and exit: an agent never outlives its
- * DVM.
+ * lost, or the controller killed), the processes keep running and the agent connects again, to the
+ * same address, for up to {@code reconnect} milliseconds, holding their exit reports and a bounded
+ * amount of output meanwhile. Joining again — the same controller, or one restarted on the DVM's
+ * directory that recovered its journal (docs/journal.md "Agents that outlive the controller") — it
+ * lists what it still runs and what ended meanwhile with its exit status; the controller names what
+ * it still counts and the agent ends the rest. A controller that refuses it (the node was declared
+ * down: docs/cli.md "Host faults"), says goodbye, or stays unreachable makes it end every process
+ * and exit: an agent never outlives its DVM.
  */
 public final class AgentDaemon {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.remote");
@@ -47,7 +49,9 @@ public final class AgentDaemon {
   /** Output bytes held while the link is down; past it, output is dropped (exits never are). */
   public static final int MAX_HELD_OUTPUT_BYTES = 4 << 20;
 
-  /** Exit reports held while the link is down. */
+  /**
+   * Exit reports held while the link is down; they travel in the next {@link LinkMessage.Hello}.
+   */
   public static final int MAX_HELD_EXITS = 1 << 16;
 
   /**
@@ -114,6 +118,10 @@ public final class AgentDaemon {
   private final ProcessHost host = new ProcessHost();
   private final LocalNodeAgent procs;
   private final Map<String, Long> running = new ConcurrentHashMap<>();
+
+  /** Processes this agent ended because the controller no longer counts them. */
+  private final Set<String> disowned = ConcurrentHashMap.newKeySet();
+
   private final Outbox outbox = new Outbox();
   private final RelayPort relayPort = new RelayPort();
   private final UnaryOperator<LaunchRequest> prepare;
@@ -202,6 +210,11 @@ public final class AgentDaemon {
     }
   }
 
+  /** The exit reports held for the next link (tests). */
+  List<LinkMessage.Exited> heldExits() {
+    return outbox.heldExits();
+  }
+
   /** Waits until {@link #run} has returned. */
   public boolean awaitEnd(long millis) throws InterruptedException {
     return ended.await(millis, TimeUnit.MILLISECONDS);
@@ -235,7 +248,12 @@ public final class AgentDaemon {
                 + LinkMessage.VERSION);
       }
       byte[] nonce = Handshake.nonce();
-      List<Running> still = stillRunning();
+      List<Running> still;
+      List<LinkMessage.Exited> ended;
+      synchronized (outbox) { // an exit is in one list or the other, never in neither
+        still = stillRunning();
+        ended = outbox.heldExits();
+      }
       l.send(
           new LinkMessage.Hello(
               LinkMessage.VERSION,
@@ -244,6 +262,7 @@ public final class AgentDaemon {
               options.slots(),
               resources(),
               still,
+              ended,
               nonce,
               Handshake.agentProof(credentials, c.nonce(), options.node(), options.host())));
       LinkMessage answer = l.readNow();
@@ -257,6 +276,7 @@ public final class AgentDaemon {
       s.setSoTimeout(0);
       heartbeatMillis = Math.max(10, w.heartbeatMillis());
       missedHeartbeats = Math.max(1, w.missedHeartbeats());
+      outbox.forget(ended); // the controller has them from the hello
       reconcile(still, w.keep());
       return l;
     } catch (IOException | Refusal | RuntimeException e) {
@@ -282,6 +302,7 @@ public final class AgentDaemon {
     keep.forEach(r -> kept.add(key(r.nspace(), r.rank())));
     for (Running r : still) {
       if (!kept.contains(key(r.nspace(), r.rank()))) {
+        disowned.add(key(r.nspace(), r.rank()));
         procs.signalProc(r.nspace(), r.rank(), org.jdvm.pmix.Signal.KILL.number());
       }
     }
@@ -429,11 +450,16 @@ public final class AgentDaemon {
 
     @Override
     public void exited(String node, String nspace, int rank, int exitCode, int signal) {
-      running.remove(key(nspace, rank));
-      if (prepare instanceof LaunchWatcher w) {
-        w.exited(nspace, rank);
+      synchronized (outbox) {
+        running.remove(key(nspace, rank));
+        if (prepare instanceof LaunchWatcher w) {
+          w.exited(nspace, rank);
+        }
+        if (disowned.remove(key(nspace, rank))) {
+          return; // the controller does not count it: nobody to tell
+        }
+        outbox.send(new LinkMessage.Exited(nspace, rank, exitCode, signal));
       }
-      outbox.send(new LinkMessage.Exited(nspace, rank, exitCode, signal));
     }
 
     @Override
@@ -468,6 +494,25 @@ public final class AgentDaemon {
         return;
       }
       held.add(m);
+    }
+
+    /** The exit reports held for the next link, in order. */
+    synchronized List<LinkMessage.Exited> heldExits() {
+      List<LinkMessage.Exited> out = new ArrayList<>();
+      for (LinkMessage m : held) {
+        if (m instanceof LinkMessage.Exited x) {
+          out.add(x);
+        }
+      }
+      return out;
+    }
+
+    /** Drops held exit reports the controller received another way (a hello). */
+    synchronized void forget(List<LinkMessage.Exited> sent) {
+      Set<LinkMessage> gone =
+          java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      gone.addAll(sent);
+      held.removeIf(gone::contains);
     }
 
     synchronized void attach(Link l) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.jdvm.server.identity.Credentials;
@@ -70,6 +71,16 @@ public final class AgentHub implements AutoCloseable {
   private volatile boolean closed;
   private Thread monitor;
 
+  /**
+   * Closed while a restarted controller reads its journal: agents that rejoin wait here (bounded)
+   * until it knows what it counts on their nodes.
+   */
+  private final java.util.concurrent.CountDownLatch gate =
+      new java.util.concurrent.CountDownLatch(1);
+
+  private volatile boolean rejoining;
+  private volatile long rejoinMillis;
+
   private AgentHub(
       Credentials credentials, Settings settings, LongSupplier clockNs, ServerSocket server) {
     this.credentials = credentials;
@@ -91,9 +102,109 @@ public final class AgentHub implements AutoCloseable {
       throw new IOException("cannot listen for agents on " + address + ": " + e.getMessage(), e);
     }
     AgentHub hub = new AgentHub(credentials, settings, clockNs, server);
+    hub.gate.countDown();
     Thread.ofPlatform().daemon().name("jdvm-agent-accept").start(hub::acceptLoop);
     hub.monitor = Thread.ofPlatform().daemon().name("jdvm-agent-heartbeats").start(hub::watch);
     return hub;
+  }
+
+  /**
+   * Listens where the agents of a controller that died connect again ({@link AgentRoster}), for a
+   * controller that recovers its journal: it expects {@code nodes}, and holds each agent's join
+   * until {@link #rejoin} says what the recovered state counts on its node.
+   */
+  public static AgentHub openRejoining(
+      Credentials credentials,
+      Settings settings,
+      InetSocketAddress address,
+      List<String> nodes,
+      long rejoinMillis,
+      LongSupplier clockNs)
+      throws IOException {
+    ServerSocket server = new ServerSocket();
+    try {
+      server.setReuseAddress(true);
+      server.bind(address, 4096);
+    } catch (IOException e) {
+      server.close();
+      throw new IOException(
+          "cannot listen for the agents again on " + address + ": " + e.getMessage(), e);
+    }
+    AgentHub hub = new AgentHub(credentials, settings, clockNs, server);
+    hub.rejoining = true;
+    hub.rejoinMillis = rejoinMillis;
+    nodes.forEach(hub::expect);
+    Thread.ofPlatform().daemon().name("jdvm-agent-accept").start(hub::acceptLoop);
+    hub.monitor = Thread.ofPlatform().daemon().name("jdvm-agent-heartbeats").start(hub::watch);
+    return hub;
+  }
+
+  /** Whether this hub waits for the agents of a controller that died. */
+  public boolean rejoining() {
+    return rejoining;
+  }
+
+  /**
+   * What a restarted controller learned from the agents that rejoined it.
+   *
+   * @param stillRunning per node, what its agent still runs that the recovered state counts
+   * @param ended what the state counted that ended meanwhile, with its exit status
+   * @param missing the nodes whose agent did not rejoin in time: now down (a late agent is refused
+   *     and ends what it runs)
+   */
+  public record Rejoined(
+      Map<String, List<Running>> stillRunning, Map<Running, Integer> ended, List<String> missing) {}
+
+  /**
+   * Opens the gate of {@link #openRejoining}: each expected node's agent may rejoin and keeps what
+   * {@code counted} holds for its node (node → nspace.rank → pid); a node {@code counted} does not
+   * name left the DVM before the controller died and is down. Waits up to the rejoin time of {@link
+   * #openRejoining} for every agent, then declares the rest down.
+   */
+  public Rejoined rejoin(Map<String, Map<String, Long>> counted) throws InterruptedException {
+    long waitMillis = rejoinMillis;
+    Map<String, RemoteNodeAgent.Rejoin> waiting = new LinkedHashMap<>();
+    for (RemoteNodeAgent a : nodes.values()) {
+      Map<String, Long> procs = counted.get(a.node());
+      if (procs == null) {
+        a.down();
+      } else {
+        waiting.put(a.node(), a.expectRejoin(procs));
+      }
+    }
+    gate.countDown();
+    long deadline = System.nanoTime() + waitMillis * 1_000_000;
+    Map<String, List<Running>> still = new LinkedHashMap<>();
+    Map<Running, Integer> ended = new LinkedHashMap<>();
+    List<String> missing = new ArrayList<>();
+    for (Map.Entry<String, RemoteNodeAgent.Rejoin> e : waiting.entrySet()) {
+      RemoteNodeAgent.Rejoin r = e.getValue();
+      try {
+        r.joined().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        still.put(e.getKey(), List.copyOf(r.kept()));
+        ended.putAll(r.ended());
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException x) {
+        RemoteNodeAgent a = nodes.get(e.getKey());
+        synchronized (a) {
+          if (r.joined().isDone()) { // joined just now
+            still.put(e.getKey(), List.copyOf(r.kept()));
+            ended.putAll(r.ended());
+            continue;
+          }
+          a.down();
+        }
+        missing.add(e.getKey());
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "node="
+                + e.getKey()
+                + " down: its agent did not rejoin within "
+                + waitMillis
+                + " ms of the restart");
+      }
+    }
+    rejoining = false;
+    return new Rejoined(still, ended, missing);
   }
 
   /** Where agents connect to. */
@@ -183,6 +294,10 @@ public final class AgentHub implements AutoCloseable {
   private void handshake(Socket s) {
     String from = s.getInetAddress().getHostAddress();
     try {
+      if (!gate.await(Handshake.TIMEOUT_MILLIS / 2, TimeUnit.MILLISECONDS)) {
+        close(s); // the agent tries again
+        return;
+      }
       s.setTcpNoDelay(true);
       s.setSoTimeout(Handshake.TIMEOUT_MILLIS);
       Link l = new Link(s, clockNs, from);
@@ -243,6 +358,8 @@ public final class AgentHub implements AutoCloseable {
               + keep.size());
       joined.forEach(j -> j.accept(agent));
     } catch (SocketTimeoutException e) {
+      close(s);
+    } catch (InterruptedException e) {
       close(s);
     } catch (IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.DEBUG, "agent from " + from + " dropped: " + e);
@@ -328,6 +445,28 @@ public final class AgentHub implements AutoCloseable {
   /** A snapshot for listings: node → state, host, last heartbeat. */
   public Map<String, RemoteNodeAgent> snapshot() {
     return new LinkedHashMap<>(nodes);
+  }
+
+  /**
+   * Drops the listener and every link without a goodbye, as a controller killed with SIGKILL does:
+   * the agents keep their processes and try to join again (tests).
+   */
+  void abandon() {
+    closed = true;
+    try {
+      server.close();
+    } catch (IOException e) {
+      // Dropping it anyway.
+    }
+    for (RemoteNodeAgent a : nodes.values()) {
+      Link l = a.link();
+      if (l != null) {
+        l.close();
+      }
+    }
+    if (monitor != null) {
+      monitor.interrupt();
+    }
   }
 
   /**

@@ -160,6 +160,13 @@ public final class LinkCodec {
         o.writeInt(h.slots());
         map(o, h.resources());
         running(o, h.running());
+        o.writeInt(h.ended().size());
+        for (Exited x : h.ended()) {
+          string(o, x.nspace());
+          o.writeInt(x.rank());
+          o.writeInt(x.exitCode());
+          o.writeInt(x.signal());
+        }
         bytes(o, h.nonce());
         bytes(o, h.proof());
       }
@@ -277,7 +284,15 @@ public final class LinkCodec {
       case CHALLENGE -> new Challenge(b.getInt(), bytes(b));
       case HELLO ->
           new Hello(
-              b.getInt(), string(b), string(b), b.getInt(), map(b), running(b), bytes(b), bytes(b));
+              b.getInt(),
+              string(b),
+              string(b),
+              b.getInt(),
+              map(b),
+              running(b),
+              ended(b),
+              bytes(b),
+              bytes(b));
       case WELCOME -> new Welcome(string(b), b.getLong(), b.getInt(), running(b), bytes(b));
       case REFUSED -> new Refused(string(b));
       case HEARTBEAT -> new Heartbeat(b.getLong());
@@ -389,6 +404,15 @@ public final class LinkCodec {
       if (v.put(key, string(b)) != null) {
         throw new Malformed("the key " + key + " twice in one map");
       }
+    }
+    return v;
+  }
+
+  private static List<Exited> ended(ByteBuffer b) throws Malformed {
+    int n = count(b, 16);
+    List<Exited> v = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      v.add(new Exited(string(b), b.getInt(), b.getInt(), b.getInt()));
     }
     return v;
   }

@@ -14,8 +14,8 @@ import java.util.Objects;
  * RelayChannel}).
  */
 public sealed interface LinkMessage {
-  /** The link's version; a {@link Hello} of another version is refused. */
-  int VERSION = 1;
+  /** The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. */
+  int VERSION = 2;
 
   // ---- handshake -------------------------------------------------------------------------------
 
@@ -31,6 +31,8 @@ public sealed interface LinkMessage {
    * @param slots the slots it offers (0: let the controller decide)
    * @param resources free-form facts about the host (cpus, memory), for listings
    * @param running the processes it still runs from an earlier link (empty on a first join)
+   * @param ended the processes that ended while it had no link, with their exit status (their
+   *     {@link Exited} reports, which it then does not send)
    * @param nonce a fresh nonce the controller must sign back
    * @param proof HMAC of the controller's nonce, the node and the host, with the DVM secret
    */
@@ -41,12 +43,14 @@ public sealed interface LinkMessage {
       int slots,
       Map<String, String> resources,
       List<Running> running,
+      List<Exited> ended,
       byte[] nonce,
       byte[] proof)
       implements LinkMessage {
     public Hello {
       resources = Map.copyOf(resources);
       running = List.copyOf(running);
+      ended = List.copyOf(ended);
     }
   }
 
@@ -142,7 +146,12 @@ public sealed interface LinkMessage {
   record Output(String nspace, int rank, boolean stderr, byte[] chunk) implements LinkMessage {}
 
   /** A process ended: it exited with {@code exitCode}, or {@code signal} (non-zero) killed it. */
-  record Exited(String nspace, int rank, int exitCode, int signal) implements LinkMessage {}
+  record Exited(String nspace, int rank, int exitCode, int signal) implements LinkMessage {
+    /** The status as a shell reports it: 128 + the signal if one killed it. */
+    public int exitStatus() {
+      return signal != 0 ? 128 + signal : exitCode;
+    }
+  }
 
   // ---- the relay (both directions; ids are the agent's) ----------------------------------------
 

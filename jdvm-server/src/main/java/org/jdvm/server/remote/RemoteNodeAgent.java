@@ -113,6 +113,10 @@ public final class RemoteNodeAgent implements NodeAgent {
   }
 
   synchronized void attach(Link l, LinkMessage.Hello hello, List<Running> kept) {
+    if (state == NodeState.DOWN) {
+      l.close(); // declared down while it joined: its next join is refused
+      return;
+    }
     Link old = link;
     this.link = l;
     relay.attach(l);
@@ -124,23 +128,73 @@ public final class RemoteNodeAgent implements NodeAgent {
     if (old != null && old != l) {
       old.close();
     }
-    // What the DVM counted but the agent no longer runs ended while the link was down, and its
-    // exit report is lost with the old link.
+    // What the DVM counted but the agent no longer runs ended while the link was down: with the
+    // exit status the agent held for it, else (its report lost) as killed.
+    Map<String, Integer> endedStatus = new java.util.HashMap<>();
+    hello.ended().forEach(x -> endedStatus.put(key(x.nspace(), x.rank()), x.exitStatus()));
     List<String> gone = new ArrayList<>();
     running.forEach(
         (k, pid) -> {
-          if (kept.stream().noneMatch(r -> key(r.nspace(), r.rank()).equals(k))) {
+          if (endedStatus.containsKey(k)
+              || kept.stream().noneMatch(r -> key(r.nspace(), r.rank()).equals(k))) {
             gone.add(k);
           }
         });
+    Rejoin r = rejoin;
+    rejoin = null;
     for (String k : gone) {
       running.remove(k);
       int dot = k.lastIndexOf('.');
+      String nspace = k.substring(0, dot);
+      int rank = Integer.parseInt(k.substring(dot + 1));
+      Integer status = endedStatus.get(k);
+      if (r != null) {
+        // A restarted controller: the reconciliation reports these, once, with the rest.
+        if (status != null) {
+          r.ended().put(new Running(nspace, rank, 0), status);
+        }
+        continue;
+      }
       NodeEvents e = events;
       if (e != null) {
-        e.exited(node, k.substring(0, dot), Integer.parseInt(k.substring(dot + 1)), 137);
+        e.exited(node, nspace, rank, status != null ? status : 137);
       }
     }
+    if (r != null) {
+      r.kept().addAll(kept.stream().filter(x -> !endedStatus.containsKey(key(x))).toList());
+      r.joined().complete(null);
+    }
+  }
+
+  /**
+   * What the agent of this node said when it rejoined a restarted controller.
+   *
+   * @param kept what it still runs that the recovered state counts (pids are the agent's)
+   * @param ended what the recovered state counted that ended meanwhile, with its exit status
+   * @param joined completes when the agent has rejoined
+   */
+  record Rejoin(List<Running> kept, Map<Running, Integer> ended, CompletableFuture<Void> joined) {}
+
+  private volatile Rejoin rejoin;
+
+  /**
+   * A restarted controller expects this node's agent back, still running {@code counted}
+   * (nspace.rank → pid, as the recovered state has them); returns what it will say.
+   */
+  synchronized Rejoin expectRejoin(Map<String, Long> counted) {
+    running.clear();
+    running.putAll(counted);
+    Rejoin r =
+        new Rejoin(
+            java.util.Collections.synchronizedList(new ArrayList<>()),
+            new ConcurrentHashMap<>(),
+            new CompletableFuture<>());
+    rejoin = r;
+    return r;
+  }
+
+  private static String key(Running r) {
+    return key(r.nspace(), r.rank());
   }
 
   /** Called by the hub for every message but the relay's. */

@@ -53,6 +53,7 @@ public final class SimulatedAgent implements AutoCloseable {
               1,
               Map.of("cpus", "1"),
               List.of(),
+              List.of(),
               Handshake.nonce(),
               Handshake.agentProof(credentials, c.nonce(), node, node)));
       if (!(l.readNow() instanceof LinkMessage.Welcome w)) {

@@ -20,6 +20,11 @@
  * and points each launch at it, and makes and removes job directories on the agent's host; {@link
  * org.jdvm.server.remote.AgentRelays} serves every agent's relay at the controller. {@link
  * org.jdvm.server.remote.SimulatedAgent} is an agent without processes, for the scale benchmark.
+ * {@link org.jdvm.server.remote.AgentRoster} ({@code DIR/agents}) records where the agents connect
+ * back, so that a controller restarted after a crash listens there ({@link
+ * org.jdvm.server.remote.AgentHub#openRejoining}) and takes them back with what they still run
+ * ({@link org.jdvm.server.remote.AgentHub#rejoin}; docs/journal.md "Agents that outlive the
+ * controller").
  *
  * <p>{@link org.jdvm.server.remote.RelayChannel} carries the PMIx frames of an agent's local peers,
  * each tagged by a connection id the agent chose. On the agent, {@link
@@ -40,9 +45,11 @@
  * one closes its link; a node is declared down only after the configured silence, counted while the
  * controller itself was running; a node declared down never joins again, and its agent then ends
  * what it runs; an agent never outlives its DVM (goodbye, refusal, or its controller unreachable
- * past the reconnect time all end its processes); nothing from a host list reaches a shell
- * unquoted. Relay: a peer's frames reach the controller only after the controller answered its
- * handshake; what one peer can make either side hold is bounded (peers, frame size, bytes queued
- * each way, cached job data); a refused peer's socket is closed, the only refusal libpmix notices.
+ * past the reconnect time all end its processes); an exit an agent saw while it had no link reaches
+ * the controller once, in its next hello; a restarted controller waits a bounded time for its
+ * agents; nothing from a host list reaches a shell unquoted. Relay: a peer's frames reach the
+ * controller only after the controller answered its handshake; what one peer can make either side
+ * hold is bounded (peers, frame size, bytes queued each way, cached job data); a refused peer's
+ * socket is closed, the only refusal libpmix notices.
  */
 package org.jdvm.server.remote;

@@ -188,11 +188,12 @@ class AgentLinkTest {
       LinkMessage.Challenge c = (LinkMessage.Challenge) l.readNow();
       l.send(
           new LinkMessage.Hello(
-              2,
+              LinkMessage.VERSION + 1,
               "h",
               "n1",
               1,
               Map.of(),
+              List.of(),
               List.of(),
               Handshake.nonce(),
               Handshake.agentProof(credentials, c.nonce(), "n1", "h")));
@@ -230,11 +231,12 @@ class AgentLinkTest {
     LinkMessage.Challenge c = (LinkMessage.Challenge) l.readNow();
     l.send(
         new LinkMessage.Hello(
-            1,
+            LinkMessage.VERSION,
             "h",
             "n1",
             1,
             Map.of(),
+            List.of(),
             List.of(),
             Handshake.nonce(),
             Handshake.agentProof(credentials, c.nonce(), "n1", "h")));
@@ -363,5 +365,87 @@ class AgentLinkTest {
     assertThat(a2.exit()[0]).isEqualTo(AgentDaemon.Exit.BYE);
     await("gone", () -> ProcessHandle.of(p1).isEmpty() || !ProcessHandle.of(p1).get().isAlive());
     await("gone", () -> ProcessHandle.of(p2).isEmpty() || !ProcessHandle.of(p2).get().isAlive());
+  }
+
+  @Test
+  void aRestartedControllerTakesTheAgentBackWithWhatStillRunsAndWhatEndedWhileItWasAway()
+      throws Exception {
+    AgentHub first = hub(200, 5);
+    RemoteNodeAgent n1 = first.expect("n1");
+    n1.bind(sink);
+    Running agent = agent(first, "n1", credentials, 30_000);
+    await("n1 up", () -> n1.state() == NodeState.UP);
+    java.nio.file.Path go = java.nio.file.Files.createTempDirectory("rejoin").resolve("go");
+    long stays = launch(n1, "d@1", 0, false, "/bin/sleep", "30");
+    long ends =
+        launch(
+            n1,
+            "d@1",
+            1,
+            false,
+            "/bin/sh",
+            "-c",
+            "while [ ! -e '" + go + "' ]; do sleep 0.02; done; echo bye; exit 7");
+    long stranger = launch(n1, "d@2", 0, false, "/bin/sleep", "30");
+    int port = first.address().getPort();
+
+    first.abandon(); // the controller is killed
+    await("the agent noticed", () -> agent.daemon().link() == null);
+    java.nio.file.Files.createFile(go);
+    await("rank 1 ended meanwhile", () -> !agent.daemon().heldExits().isEmpty());
+    AgentHub second =
+        AgentHub.openRejoining(
+            credentials,
+            new AgentHub.Settings(200, 5),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+            List.of("n1"),
+            15_000,
+            System::nanoTime);
+    toClose.add(second);
+    RemoteNodeAgent m1 = second.get("n1");
+    m1.bind(sink);
+    // The recovered state counts ranks 0 and 1 of d@1, and a rank 2 the agent never ran; not d@2.
+    AgentHub.Rejoined back =
+        second.rejoin(Map.of("n1", Map.of("d@1.0", stays, "d@1.1", ends, "d@1.2", 999_999L)));
+
+    assertThat(back.missing()).isEmpty();
+    assertThat(back.stillRunning().get("n1"))
+        .as("%s %s", back, events)
+        .containsExactly(new LinkMessage.Running("d@1", 0, stays));
+    assertThat(back.ended())
+        .as("%s %s", back, events)
+        .containsExactly(Map.entry(new LinkMessage.Running("d@1", 1, 0), 7));
+    assertThat(m1.state()).isEqualTo(NodeState.UP);
+    await("the agent ends what the DVM does not count", () -> ProcessHandle.of(stranger).isEmpty());
+    await("held output flows on the new link", () -> events.contains("n1 d@1.1 STDOUT bye"));
+    // What kept running reports through the new link; what ended is reported once, by the
+    // reconciliation, not again as an exit.
+    m1.signalProc("d@1", 0, 15);
+    await("rank 0 ends on the new link", () -> events.contains("n1 d@1.0 exited 143"));
+    assertThat(events).noneMatch(e -> e.contains("d@1.1 exited") || e.contains("d@2.0 exited"));
+  }
+
+  @Test
+  void anAgentThatDoesNotRejoinARestartedControllerInTimeLeavesItsNodeDown() throws Exception {
+    AgentHub hub =
+        AgentHub.openRejoining(
+            credentials,
+            new AgentHub.Settings(200, 5),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            List.of("n1", "n2"),
+            100,
+            System::nanoTime);
+    toClose.add(hub);
+
+    AgentHub.Rejoined back = hub.rejoin(Map.of("n1", Map.of("d@1.0", 4242L)));
+
+    assertThat(back.missing()).containsExactly("n1");
+    assertThat(hub.get("n1").state()).isEqualTo(NodeState.DOWN);
+    assertThat(hub.get("n2").state())
+        .as("a node the recovered state no longer holds")
+        .isEqualTo(NodeState.DOWN);
+    Running late = agent(hub, "n1", credentials, 1000);
+    late.thread().join(15_000);
+    assertThat(late.exit()[0]).isEqualTo(AgentDaemon.Exit.REFUSED);
   }
 }

@@ -19,7 +19,17 @@ class LinkCodecTest {
     LinkMessage.Running r = new LinkMessage.Running("d@1", 3, 4242);
     return List.of(
         new LinkMessage.Challenge(1, B),
-        new LinkMessage.Hello(1, "host2", "host2", 4, Map.of("cpus", "2"), List.of(r), B, B),
+        new LinkMessage.Hello(
+            2,
+            "host2",
+            "host2",
+            4,
+            Map.of("cpus", "2"),
+            List.of(r),
+            List.of(
+                new LinkMessage.Exited("a@1", 1, 3, 0), new LinkMessage.Exited("a@1", 2, 0, 15)),
+            B,
+            B),
         new LinkMessage.Welcome("host2", 500, 5, List.of(r), B),
         new LinkMessage.Refused("no"),
         new LinkMessage.Heartbeat(Long.MAX_VALUE),

@@ -421,8 +421,14 @@ class AgentLinkTest {
     // What kept running reports through the new link; what ended is reported once, by the
     // reconciliation, not again as an exit.
     m1.signalProc("d@1", 0, 15);
-    await("rank 0 ends on the new link", () -> events.contains("n1 d@1.0 exited 143"));
-    assertThat(events).noneMatch(e -> e.contains("d@1.1 exited") || e.contains("d@2.0 exited"));
+    await("rank 0 ends on the new link", () -> events.contains("n1 d@1.0 killed by 15"));
+    assertThat(events)
+        .noneMatch(
+            e ->
+                e.contains("d@1.1 exited")
+                    || e.contains("d@1.1 killed")
+                    || e.contains("d@2.0 exited")
+                    || e.contains("d@2.0 killed"));
   }
 
   @Test

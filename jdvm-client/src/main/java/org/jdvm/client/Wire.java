@@ -114,9 +114,7 @@ final class Wire {
       throws PmixException {
     String nonce = null;
     if (proofKey != null) {
-      byte[] n = new byte[16];
-      RANDOM.nextBytes(n);
-      nonce = java.util.HexFormat.of().formatHex(n);
+      nonce = java.util.HexFormat.of().formatHex(nonce16());
       blob = new ArrayList<>(blob);
       blob.add(Info.of(JdvmProtocol.CHALLENGE, Value.string(nonce)));
     }
@@ -179,7 +177,23 @@ final class Wire {
     }
   }
 
-  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  /**
+   * 16 bytes from the kernel's random source. Read straight from {@code /dev/urandom}: seeding a
+   * {@link java.security.SecureRandom} costs a fresh {@code jdvm run} about 10 ms of its start-up;
+   * the JDK's own generator is the fallback where the device cannot be read.
+   */
+  private static byte[] nonce16() {
+    byte[] n = new byte[16];
+    try (java.io.InputStream in = new java.io.FileInputStream("/dev/urandom")) {
+      if (in.readNBytes(n, 0, n.length) == n.length) {
+        return n;
+      }
+    } catch (IOException e) {
+      // fall through to the JDK's generator
+    }
+    new java.security.SecureRandom().nextBytes(n);
+    return n;
+  }
 
   /** Reads the server's answer to the challenge; anything but the right one ends the connection. */
   private static void checkProof(SocketChannel channel, Contact contact, byte[] key, String nonce)

@@ -91,7 +91,15 @@ public final class ProcessHost implements AutoCloseable {
   private final Thread poller;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, RunningProc> procs = new ConcurrentHashMap<>();
-  private final java.util.Set<Integer> livePids = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The children every host in this JVM watches itself. One set for the JVM, not one per host: a
+   * host's sweep reaps zombie children nobody watches (orphans it adopted), and with two hosts in
+   * one JVM (an agent and a DVM in a test, say) a per-host set let one host reap the other's child
+   * and steal its exit status.
+   */
+  private static final java.util.Set<Integer> livePids = ConcurrentHashMap.newKeySet();
+
   private final Map<String, int[]> liveByGroup = new HashMap<>();
   private final ExecutorService groupEnds = Executors.newVirtualThreadPerTaskExecutor();
   private final List<RunningProc> reapSoon = new ArrayList<>(); // poller thread only

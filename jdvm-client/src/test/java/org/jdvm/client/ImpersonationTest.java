@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.server.OtherUser;
 import org.jdvm.server.identity.Credentials;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,10 @@
 package org.jdvm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.jdvm.cli.Listings.jobOf;
+import static org.jdvm.cli.Listings.jobs;
+import static org.jdvm.cli.Listings.list;
+import static org.jdvm.cli.Listings.without;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +21,6 @@ import org.jdvm.client.AllocationRequest;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.PmixException;
 import org.jdvm.pmix.AllocInheritance;
-import org.jdvm.pmix.json.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,41 +180,7 @@ class ControllerCrashEndToEndTest {
     return String.valueOf(jobOf(c, ns).get("state"));
   }
 
-  private static Map<String, Object> jobOf(JdvmClient c, String ns) {
-    for (Map<String, Object> j : jobs(c)) {
-      if (ns.equals(j.get("nspace"))) {
-        return j;
-      }
-    }
-    return Map.of();
-  }
-
-  private static List<Map<String, Object>> jobs(JdvmClient c) {
-    try {
-      return list(c.jobsJson());
-    } catch (PmixException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> list(String json) {
-    return (List<Map<String, Object>>) Json.parse(json);
-  }
-
-  private static List<Object> without(Object list, String item) {
-    List<Object> out = new ArrayList<>((List<?>) list);
-    out.remove(item);
-    return out;
-  }
-
   private static void until(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(50);
-    }
+    Listings.until(condition, what, 60);
   }
 }

@@ -1,6 +1,10 @@
 package org.jdvm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.jdvm.cli.Listings.jobOf;
+import static org.jdvm.cli.Listings.jobs;
+import static org.jdvm.cli.Listings.list;
+import static org.jdvm.cli.Listings.without;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
@@ -20,7 +24,6 @@ import org.jdvm.client.AllocationRequest;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.PmixException;
 import org.jdvm.pmix.AllocInheritance;
-import org.jdvm.pmix.json.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -345,41 +348,7 @@ class MultiHostRecoveryTest {
     return out;
   }
 
-  private static Map<String, Object> jobOf(JdvmClient c, String ns) {
-    for (Map<String, Object> j : jobs(c)) {
-      if (ns.equals(j.get("nspace"))) {
-        return j;
-      }
-    }
-    return Map.of();
-  }
-
-  private static List<Map<String, Object>> jobs(JdvmClient c) {
-    try {
-      return list(c.jobsJson());
-    } catch (PmixException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> list(String json) {
-    return (List<Map<String, Object>>) Json.parse(json);
-  }
-
-  private static List<Object> without(Object list, String item) {
-    List<Object> out = new ArrayList<>((List<?>) list);
-    out.remove(item);
-    return out;
-  }
-
   private static void until(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(50);
-    }
+    Listings.until(condition, what, 40);
   }
 }

@@ -80,87 +80,73 @@ public record DvmConfig(
   }
 
   public DvmConfig withName(String n) {
-    return new DvmConfig(
-        n,
-        startupNodes,
-        spareNodes,
-        scheduler,
-        disabledFeatures,
-        home,
-        shrinkGraceMillis,
-        limits,
-        fsync);
+    return edit(e -> e.name = n);
   }
 
   public DvmConfig withScheduler(SchedulerKind kind) {
-    return new DvmConfig(
-        name,
-        startupNodes,
-        spareNodes,
-        kind,
-        disabledFeatures,
-        home,
-        shrinkGraceMillis,
-        limits,
-        fsync);
+    return edit(e -> e.scheduler = kind);
   }
 
   public DvmConfig without(Set<Feature> features) {
-    return new DvmConfig(
-        name,
-        startupNodes,
-        spareNodes,
-        scheduler,
-        features,
-        home,
-        shrinkGraceMillis,
-        limits,
-        fsync);
+    return edit(e -> e.disabledFeatures = features);
   }
 
   public DvmConfig withShrinkGrace(long millis) {
-    return new DvmConfig(
-        name, startupNodes, spareNodes, scheduler, disabledFeatures, home, millis, limits, fsync);
+    return edit(e -> e.shrinkGraceMillis = millis);
   }
 
   /** With this journal fsync policy (docs/journal.md "Durability"). */
   public DvmConfig withFsync(FsyncPolicy policy) {
-    return new DvmConfig(
-        name,
-        startupNodes,
-        spareNodes,
-        scheduler,
-        disabledFeatures,
-        home,
-        shrinkGraceMillis,
-        limits,
-        policy);
+    return edit(e -> e.fsync = policy);
   }
 
   public DvmConfig limitedBy(Limits l) {
-    return new DvmConfig(
-        name,
-        startupNodes,
-        spareNodes,
-        scheduler,
-        disabledFeatures,
-        home,
-        shrinkGraceMillis,
-        l,
-        fsync);
+    return edit(e -> e.limits = l);
   }
 
   /** The same configuration with these start-up nodes (a Slurm allocation's, say). */
   public DvmConfig withStartupNodes(List<NodeSpec> nodes) {
+    return edit(e -> e.startupNodes = nodes);
+  }
+
+  /** This configuration with {@code change} applied: every wither in one place. */
+  private DvmConfig edit(java.util.function.Consumer<Edit> change) {
+    Edit e = new Edit(this);
+    change.accept(e);
     return new DvmConfig(
-        name,
-        nodes,
-        spareNodes,
-        scheduler,
-        disabledFeatures,
-        home,
-        shrinkGraceMillis,
-        limits,
-        fsync);
+        e.name,
+        e.startupNodes,
+        e.spareNodes,
+        e.scheduler,
+        e.disabledFeatures,
+        e.home,
+        e.shrinkGraceMillis,
+        e.limits,
+        e.fsync);
+  }
+
+  /** The components of a configuration being copied with a change. */
+  private static final class Edit {
+    String name;
+    List<NodeSpec> startupNodes;
+    List<NodeGrant> spareNodes;
+    SchedulerKind scheduler;
+    Set<Feature> disabledFeatures;
+    Path home;
+    long shrinkGraceMillis;
+    Limits limits;
+    FsyncPolicy fsync;
+
+    Edit(DvmConfig c) {
+      name = c.name;
+      startupNodes = c.startupNodes;
+      spareNodes = c.spareNodes;
+      scheduler = c.scheduler;
+      disabledFeatures = c.disabledFeatures;
+      home = c.home;
+      shrinkGraceMillis = c.shrinkGraceMillis;
+      limits = c.limits;
+      fsync = c.fsync;
+    }
   }
 }

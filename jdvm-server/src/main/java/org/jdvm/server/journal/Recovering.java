@@ -91,7 +91,13 @@ public final class Recovering {
           answers(r));
     }
     if (journal != null) {
-      port.persistWith((saved, answers) -> journal.notes(slurmNotes(saved, answers)));
+      // The DVM's stop closes the journal before the port gives its jobs back: nothing to keep.
+      port.persistWith(
+          (saved, answers) -> {
+            if (!journal.isClosed()) {
+              journal.notes(slurmNotes(saved, answers));
+            }
+          });
     }
   }
 

@@ -479,6 +479,11 @@ public final class SlurmSchedulerPort implements SchedulerPort {
                 }
                 pending.clear();
                 List<String> jobs = new ArrayList<>();
+                adopted.values().forEach(w -> jobs.add(w.jobId()));
+                adopted.clear();
+                restoredWaiting.stream()
+                    .filter(w -> w.jobId() != null)
+                    .forEach(w -> jobs.add(w.jobId()));
                 allocations.values().forEach(a -> jobs.addAll(a.jobs.keySet()));
                 allocations.clear();
                 jobOfNode.clear();

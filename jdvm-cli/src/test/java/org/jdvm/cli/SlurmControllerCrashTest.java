@@ -40,6 +40,7 @@ class SlurmControllerCrashTest {
   private Path home;
   private final List<Process> started = new ArrayList<>();
   private final List<JdvmClient> clients = new ArrayList<>();
+  private final List<Long> pids = new ArrayList<>();
 
   @BeforeEach
   void up() throws Exception {
@@ -77,6 +78,9 @@ class SlurmControllerCrashTest {
     for (Process p : started) {
       p.destroyForcibly();
       p.waitFor(20, TimeUnit.SECONDS);
+    }
+    for (long pid : pids) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
     if (slurmDir != null) {
       ProcessBuilder pb =
@@ -205,31 +209,109 @@ class SlurmControllerCrashTest {
         "nothing of the DVM left in Slurm");
   }
 
+  @Test
+  void theAgentOfAGrantedSlurmNodeOutlivesTheControllerAndRejoinsItWithItsProcess()
+      throws Exception {
+    // As in a batch script: the DVM runs inside an allocation that outlives it.
+    String outerOut = slurm("salloc", "--no-shell", "-N", "1", "-t", "5", "-J", "outer");
+    String outer = outerOut.replaceAll("(?s).*Granted job allocation ([0-9]+).*", "$1");
+    assertThat(outer).as(outerOut).matches("[0-9]+");
+    Map<String, String> inside =
+        Map.of(
+            "SLURM_JOB_ID",
+            outer,
+            "SLURM_JOB_NODELIST",
+            slurm("squeue", "-h", "-j", outer, "-o", "%N"),
+            "SLURM_TASKS_PER_NODE",
+            "4");
+    Process dvm = startDvm(inside, "--listen", "127.0.0.1");
+    java("alloc", "new", "--dir", home.toString(), "--nodes", "1", "--", "sleep", "120");
+    long[] procPid = new long[1];
+    String[] where = new String[2];
+    until(
+        () -> {
+          for (Map<String, Object> j : Listings.list(cli("jobs", "--json"))) {
+            for (Object p : (List<?>) j.get("procs")) {
+              Map<?, ?> pm = (Map<?, ?>) p;
+              if (String.valueOf(pm.get("node")).matches("node[1-4]")
+                  && "running".equals(pm.get("state"))) {
+                procPid[0] = ((Number) pm.get("pid")).longValue();
+                where[0] = (String) pm.get("node");
+                where[1] = (String) j.get("nspace");
+                return true;
+              }
+            }
+          }
+          return false;
+        },
+        "the held command to run on a Slurm node");
+    String node = where[0];
+    String job = where[1];
+    long agent = agentOf(procPid[0], node);
+    pids.addAll(List.of(procPid[0], agent));
+    assertThat(Files.readString(home.resolve("agents"))).contains("granted=" + node);
+
+    dvm.destroyForcibly(); // SIGKILL
+    assertThat(dvm.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    assertThat(ProcessHandle.of(agent).map(ProcessHandle::isAlive)).contains(true);
+
+    startDvm(inside, "--listen", "127.0.0.1");
+    assertThat(Files.readString(home.resolve("dvm.log")))
+        .contains("agents rejoined=2 missing=0 procs_running=1", "jobs_readopted=1");
+    assertThat(ProcessHandle.of(procPid[0]).map(ProcessHandle::isAlive))
+        .as("the process ran on through the restart")
+        .contains(true);
+    Map<String, Object> back =
+        Listings.list(cli("nodes", "--json")).stream()
+            .filter(n -> node.equals(n.get("name")))
+            .findFirst()
+            .orElseThrow();
+    assertThat(back.get("agent")).isEqualTo("up");
+    Map<String, Object> j =
+        Listings.list(cli("jobs", "--json")).stream()
+            .filter(x -> job.equals(x.get("nspace")))
+            .findFirst()
+            .orElseThrow();
+    assertThat(j.get("state")).isEqualTo("running");
+
+    assertThat(CliRun.of("stop", "--dir", home.toString()).status()).isZero();
+    until(
+        () -> !ProcessHandle.of(procPid[0]).map(ProcessHandle::isAlive).orElse(false),
+        "the held command's process ended by the stop");
+    until(() -> !ProcessHandle.of(agent).map(ProcessHandle::isAlive).orElse(false), "agent gone");
+    until(
+        () -> slurm("squeue", "-h", "-t", "PD,R,CG", "-o", "%i").equals(outer),
+        "nothing of the DVM left in Slurm but the allocation it ran in");
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   private Process startDvm() throws Exception {
+    return startDvm(Map.of(), "--scheduler", "slurm", "--nodes", "1");
+  }
+
+  private Process startDvm(Map<String, String> env, String... options) throws Exception {
     List<String> cmd =
-        List.of(
-            ProcessHandle.current().info().command().orElse("java"),
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            Main.class.getName(),
-            "start",
-            "--scheduler",
-            "slurm",
-            "--nodes",
-            "1",
-            "--dir",
-            home.toString(),
-            "--name",
-            "slurmcrash");
+        new ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "start",
+                "--dir",
+                home.toString(),
+                "--name",
+                "slurmcrash"));
+    cmd.addAll(List.of(options));
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     pb.environment().put("SLURM_CONF", slurmDir.resolve("etc/slurm.conf").toString());
     pb.environment().put("JDVM_SLURM_POLL_MS", "200");
+    pb.environment().putAll(env);
     Process p = pb.start();
     started.add(p);
     until(
@@ -243,6 +325,48 @@ class SlurmControllerCrashTest {
         },
         "the DVM to accept connections");
     return p;
+  }
+
+  private String cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(1, List.of("--dir", home.toString()));
+    CliRun r = CliRun.of(all.toArray(String[]::new));
+    assertThat(r.status()).as(r.err()).isZero();
+    return r.out();
+  }
+
+  private Process java(String... args) throws IOException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+    cmd.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    started.add(p);
+    return p;
+  }
+
+  /** The pid of the {@code jdvm agent} of {@code node} that {@code pid} runs under. */
+  private static long agentOf(long pid, String node) throws IOException {
+    java.util.Optional<ProcessHandle> p = ProcessHandle.of(pid).flatMap(ProcessHandle::parent);
+    for (int up = 0; up < 3 && p.isPresent(); up++) {
+      String cmd =
+          Files.readString(Path.of("/proc", Long.toString(p.get().pid()), "cmdline"))
+              .replace('\0', ' ');
+      if (cmd.contains(" agent --controller ") && cmd.contains(" --node " + node + " ")) {
+        return p.get().pid();
+      }
+      p = p.get().parent();
+    }
+    throw new AssertionError("no agent of " + node + " above pid " + pid);
   }
 
   private JdvmClient connect(String namespace) throws PmixException {

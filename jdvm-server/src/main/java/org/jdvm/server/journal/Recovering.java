@@ -30,9 +30,10 @@ import org.jdvm.server.shell.Shell;
 /**
  * What a DVM does when it starts on a journal its controller left behind (docs/journal.md
  * "Recovery"), before its controller takes commands: agents for the nodes the state holds, the
- * effects the journal had not seen executed, the scheduler asked again for every waiting request, a
- * timeout warning that went out but never reached the core sent again, tools given a grace period
- * to reconnect, and the reports that reconcile the state with the processes that still exist.
+ * effects the journal had not seen executed, the Slurm port's jobs re-adopted or reclaimed, the
+ * scheduler asked again for every waiting request, a timeout warning that went out but never
+ * reached the core sent again, tools given a grace period to reconnect, and the reports that
+ * reconcile the state with the processes that still exist.
  */
 public final class Recovering {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");

@@ -117,6 +117,9 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   /** Answers a previous controller gave that its core may not have heard, by ask id. */
   private final Map<String, SchedulerEvent> answers = new LinkedHashMap<>();
 
+  /** Asks recovery answered with the job Slurm granted meanwhile: asked again, they get nothing. */
+  private final Set<String> answeredAtRecovery = new java.util.HashSet<>();
+
   /** Events of the current step: they leave once its state is journaled. */
   private final List<SchedulerEvent> outbox = new ArrayList<>();
 
@@ -343,6 +346,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
                   + x.askId()
                   + " gets it");
           grant(waitingById.get(x.askId()).ask(), x.job());
+          answeredAtRecovery.add(x.askId());
         }
         case SlurmRecovery.AskAgain x ->
             LOG.log(
@@ -506,8 +510,10 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       emit(again); // answered before the restart; the core had not heard
       return;
     }
-    if (adopted.containsKey(ask.askId())) {
-      return; // its job still waits in Slurm's queue
+    if (adopted.containsKey(ask.askId())
+        || pending.containsKey(ask.askId())
+        || answeredAtRecovery.remove(ask.askId())) {
+      return; // its job still waits in Slurm's queue, or it was answered by the recovery
     }
     switch (ask.kind()) {
       case LEND ->

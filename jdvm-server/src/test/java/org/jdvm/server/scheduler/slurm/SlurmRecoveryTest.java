@@ -229,7 +229,9 @@ class SlurmRecoveryTest {
       assertThat(now.allocations()).extracting(Held::id).containsExactly("11", "16");
       assertThat(now.waiting()).containsExactly(new Waiting(newAsk("5"), "13"));
 
-      // Asked again: the answer it had, nothing for the one still queued in Slurm.
+      // Asked again: the answer it had; nothing for the one still queued in Slurm, nor for the
+      // one the recovery just answered.
+      port.ask(newAsk("6"));
       port.ask(new Ask("4", Ask.Kind.NEW, null, 1, List.of(), 60L, null, true));
       port.ask(newAsk("5"));
       assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo(oldAnswer);

@@ -191,7 +191,10 @@ public final class Recovering {
       core.pendingAsks().forEach(a -> waiting.add(Long.toString(a.askId())));
       Map<String, List<String>> holds = new java.util.HashMap<>();
       for (org.jdvm.core.query.AllocationView a : core.view().allocations()) {
-        if (a.schedulerAllocId() != null && !a.schedulerAllocId().isEmpty()) {
+        // A terminating allocation already gave its nodes back (the port's end or release).
+        if (a.schedulerAllocId() != null
+            && !a.schedulerAllocId().isEmpty()
+            && "ACTIVE".equals(a.state())) {
           holds.put(a.schedulerAllocId(), a.nodes().stream().map(NodeView::name).toList());
         }
       }

@@ -179,6 +179,38 @@ class SlurmRecoveryTest {
   }
 
   @Test
+  void aWarningTheCoreRelayedBeforeTheCrashIsNotSentAgainAndTheExpiryStillComes() throws Exception {
+    ScriptedSlurm slurm = new ScriptedSlurm();
+    slurm.squeue.put("11", "11|RUNNING|4000000000|1:00|node1");
+    long s = 1_000_000_000L;
+    long[] now = {0};
+    LinkedBlockingQueue<SchedulerEvent> events = new LinkedBlockingQueue<>();
+    try (SlurmSchedulerPort port =
+        new SlurmSchedulerPort(
+            slurm,
+            new SlurmSchedulerPort.Config(null, 20, 1000),
+            () -> now[0],
+            () -> 3_999_999_950_000L + now[0] / 1_000_000)) {
+      port.restore(
+          new Saved(
+              "abc",
+              List.of(new Held("11", List.of(new Job("11", List.of("node1"))), 50 * s, 60L, true)),
+              List.of()),
+          List.of());
+      port.start(events::add);
+      assertThat(port.recover(Set.of(), Map.of("11", List.of("node1")), Set.of("11")))
+          .isEqualTo(new SlurmSchedulerPort.Recovered(1, 0, 0, 0, 0));
+      assertThat(events)
+          .as("no warning again (recover's events left before it returned)")
+          .isEmpty();
+      now[0] = 50 * s; // Slurm's EndTime: the next poll re-arms the timer on the moved clock
+      SchedulerEvent e = events.poll(10, TimeUnit.SECONDS);
+      assertThat(e).isEqualTo(new SchedulerEvent.Reclaimed("11", List.of("node1"), true));
+      assertThat(slurm.ran("scancel")).containsExactly(List.of("scancel", "11"));
+    }
+  }
+
+  @Test
   void aRestartedPortAdoptsRunningJobsReclaimsEndedOnesAndCancelsWhatNobodyJournaled()
       throws Exception {
     ScriptedSlurm slurm = new ScriptedSlurm();

@@ -147,6 +147,9 @@ public final class Dvm implements AutoCloseable {
     if (journal != null && scheduler instanceof EmbeddedSchedulerPort port) {
       port.persistWith((saved, answers) -> journal.notes(Recovering.notes(saved, answers)));
     }
+    if (scheduler instanceof SlurmSchedulerPort port) {
+      Recovering.slurmScheduler(recovered, port, journal);
+    }
   }
 
   /** Where the journal lies: {@code journal/} in the DVM's directory (docs/journal.md). */

@@ -112,7 +112,7 @@ public final class DvmServer implements AutoCloseable {
                 home.credentials(),
                 roster.settings(),
                 roster.listen(),
-                roster.agents(),
+                roster.rejoining(),
                 rejoinMillis,
                 System::nanoTime);
         config =
@@ -182,21 +182,67 @@ public final class DvmServer implements AutoCloseable {
   private static Dvm.GrantedNodes grantedAgents(
       AgentHub hub, RemoteHosts remote, SlurmSchedulerPort slurm, DvmHome home) {
     AgentStarter srun = slurm.agentStarter(SlurmSchedulerPort.systemCommands(Map.of()));
-    return nodes ->
-        HostStart.joinLater(
-            hub,
-            new RemoteHosts(
-                nodes.stream()
-                    .filter(n -> !RemoteHosts.isThisHost(n.name()))
-                    .map(n -> new HostList.Host(n.name(), n.slots()))
-                    .toList(),
-                srun,
-                remote.listen(),
-                remote.agentCommand(),
-                remote.settings(),
-                remote.joinTimeoutMillis(),
-                line -> LOG.log(System.Logger.Level.INFO, line)),
-            home.credentials());
+    return nodes -> {
+      List<HostList.Host> hosts =
+          nodes.stream()
+              .filter(n -> !RemoteHosts.isThisHost(n.name()))
+              .map(n -> new HostList.Host(n.name(), n.slots()))
+              .toList();
+      Map<String, String> failed =
+          HostStart.joinLater(
+              hub,
+              new RemoteHosts(
+                  hosts,
+                  srun,
+                  remote.listen(),
+                  remote.agentCommand(),
+                  remote.settings(),
+                  remote.joinTimeoutMillis(),
+                  line -> LOG.log(System.Logger.Level.INFO, line)),
+              home.credentials());
+      List<String> joined =
+          hosts.stream().map(HostList.Host::name).filter(n -> !failed.containsKey(n)).toList();
+      rosterAdds(home, joined);
+      return failed;
+    };
+  }
+
+  /**
+   * Agents Slurm's grants brought rejoin a restarted controller too (docs/journal.md "Slurm"): they
+   * join the roster, if the DVM keeps one (it journals).
+   */
+  private static void rosterAdds(DvmHome home, List<String> joined) {
+    if (joined.isEmpty()) {
+      return;
+    }
+    synchronized (AgentRoster.class) {
+      try {
+        if (!Files.isRegularFile(home.dir().resolve(AgentRoster.FILE))) {
+          return;
+        }
+        AgentRoster r = AgentRoster.read(home.dir());
+        java.util.LinkedHashSet<String> granted = new java.util.LinkedHashSet<>(r.granted());
+        if (granted.addAll(joined)) {
+          new AgentRoster(
+                  r.listen(),
+                  r.settings(),
+                  r.scheduler(),
+                  r.pool(),
+                  r.agents(),
+                  List.copyOf(granted))
+              .write(home.dir());
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "the agents of "
+                + joined
+                + " are not in DIR/agents ("
+                + e.getMessage()
+                + "): "
+                + "they will not rejoin a restarted controller");
+      }
+    }
   }
 
   /** The start-up pool of a DVM across hosts, once their agents joined. */

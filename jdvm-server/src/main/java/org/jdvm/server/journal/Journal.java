@@ -398,6 +398,11 @@ public final class Journal implements Controller.Journal, AutoCloseable {
    * Closes the journal. After a clean stop (the DVM tore down) the files are removed: there is
    * nothing to recover, and the next start begins afresh.
    */
+  /** Whether the journal is closed (the DVM stops): nothing more is recorded. */
+  public synchronized boolean isClosed() {
+    return closed;
+  }
+
   public void close(boolean cleanStop) {
     synchronized (this) {
       if (closed) {

@@ -11,8 +11,15 @@ public final class Notes {
   public static final String EMBEDDED_SCHEDULER = "embedded-scheduler";
 
   /**
-   * An answer the embedded scheduler gave to the ask named by the key; removed once the core closed
-   * that ask, so only answers a restart may have to give again are kept.
+   * The Slurm scheduler port's state (key empty), after each of its steps that changed it: its
+   * allocations' Slurm jobs with their nodes and deadlines, the asks waiting in Slurm's queue with
+   * their job ids, and the tag its jobs are named with.
+   */
+  public static final String SLURM_SCHEDULER = "slurm-scheduler";
+
+  /**
+   * An answer the embedded or Slurm scheduler gave to the ask named by the key; removed once the
+   * core closed that ask, so only answers a restart may have to give again are kept.
    */
   public static final String SCHEDULER_ANSWER = "scheduler-answer";
 }

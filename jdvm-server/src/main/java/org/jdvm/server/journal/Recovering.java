@@ -22,15 +22,18 @@ import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.server.scheduler.NodeGrant;
 import org.jdvm.server.scheduler.SchedulerEvent;
 import org.jdvm.server.scheduler.SchedulerPort;
+import org.jdvm.server.scheduler.slurm.SlurmRecovery;
+import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.NodeRegistry;
 import org.jdvm.server.shell.Shell;
 
 /**
  * What a DVM does when it starts on a journal its controller left behind (docs/journal.md
  * "Recovery"), before its controller takes commands: agents for the nodes the state holds, the
- * effects the journal had not seen executed, the scheduler asked again for every waiting request, a
- * timeout warning that went out but never reached the core sent again, tools given a grace period
- * to reconnect, and the reports that reconcile the state with the processes that still exist.
+ * effects the journal had not seen executed, the Slurm port's jobs re-adopted or reclaimed, the
+ * scheduler asked again for every waiting request, a timeout warning that went out but never
+ * reached the core sent again, tools given a grace period to reconnect, and the reports that
+ * reconcile the state with the processes that still exist.
  */
 public final class Recovering {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
@@ -76,6 +79,59 @@ public final class Recovering {
     return new EmbeddedSchedulerPort(EmbeddedScheduler.restore(saved, answers), clockNs);
   }
 
+  /**
+   * Gives {@code port} the state the journal left (docs/journal.md "Slurm"), if any, and journals
+   * its state and answers from now on when {@code journal} is not null. Before the port starts.
+   */
+  public static void slurmScheduler(RecoveredJournal r, SlurmSchedulerPort port, Journal journal) {
+    Entry.Note n = r.notes().get(Notes.SLURM_SCHEDULER + "\u0000");
+    if (n != null) {
+      port.restore(
+          (SlurmRecovery.Saved)
+              RecordCodec.read(new Bytes.In(n.value()), SlurmRecovery.Saved.class),
+          answers(r));
+    }
+    if (journal != null) {
+      // The DVM's stop closes the journal before the port gives its jobs back: nothing to keep.
+      port.persistWith(
+          (saved, answers) -> {
+            if (!journal.isClosed()) {
+              journal.notes(slurmNotes(saved, answers));
+            }
+          });
+    }
+  }
+
+  private static List<SchedulerEvent> answers(RecoveredJournal r) {
+    List<SchedulerEvent> answers = new ArrayList<>();
+    for (Entry.Note a : r.notes().values()) {
+      if (a.kind().equals(Notes.SCHEDULER_ANSWER) && a.value().length > 0) {
+        answers.add(
+            (SchedulerEvent) RecordCodec.read(new Bytes.In(a.value()), SchedulerEvent.class));
+      }
+    }
+    return answers;
+  }
+
+  /** The notes that journal one step of the Slurm port: its state and its answers. */
+  public static List<Entry.Note> slurmNotes(
+      SlurmRecovery.Saved saved, List<SchedulerEvent> answers) {
+    List<Entry.Note> out = new ArrayList<>(1 + answers.size());
+    Bytes.Out b = new Bytes.Out(1024);
+    RecordCodec.write(b, SlurmRecovery.Saved.class, saved);
+    out.add(new Entry.Note(Notes.SLURM_SCHEDULER, "", b.toByteArray()));
+    answerNotes(answers, b, out);
+    return out;
+  }
+
+  private static void answerNotes(List<SchedulerEvent> answers, Bytes.Out b, List<Entry.Note> out) {
+    for (SchedulerEvent a : answers) {
+      b.reset();
+      RecordCodec.write(b, SchedulerEvent.class, a);
+      out.add(new Entry.Note(Notes.SCHEDULER_ANSWER, askIdOf(a), b.toByteArray()));
+    }
+  }
+
   /** The notes that journal one step of the embedded scheduler: its state and its answers. */
   public static List<Entry.Note> notes(
       EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers) {
@@ -83,11 +139,7 @@ public final class Recovering {
     Bytes.Out b = new Bytes.Out(1024);
     RecordCodec.write(b, EmbeddedScheduler.Saved.class, saved);
     out.add(new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", b.toByteArray()));
-    for (SchedulerEvent a : answers) {
-      b.reset();
-      RecordCodec.write(b, SchedulerEvent.class, a);
-      out.add(new Entry.Note(Notes.SCHEDULER_ANSWER, askIdOf(a), b.toByteArray()));
-    }
+    answerNotes(answers, b, out);
     return out;
   }
 
@@ -131,6 +183,29 @@ public final class Recovering {
         nodes.add(n.name());
       }
     }
+    SlurmSchedulerPort.Recovered slurm = null;
+    if (scheduler instanceof SlurmSchedulerPort port) {
+      // Before anything is asked again: each journaled Slurm job re-adopted, reclaimed or
+      // cancelled by what Slurm says of it now.
+      Set<String> waiting = new java.util.HashSet<>();
+      core.pendingAsks().forEach(a -> waiting.add(Long.toString(a.askId())));
+      Map<String, List<String>> holds = new java.util.HashMap<>();
+      for (org.jdvm.core.query.AllocationView a : core.view().allocations()) {
+        // A terminating allocation already gave its nodes back (the port's end or release).
+        if (a.schedulerAllocId() != null
+            && !a.schedulerAllocId().isEmpty()
+            && "ACTIVE".equals(a.state())) {
+          holds.put(a.schedulerAllocId(), a.nodes().stream().map(NodeView::name).toList());
+        }
+      }
+      Set<String> relayed = new java.util.HashSet<>();
+      for (String key : r.notes().keySet()) {
+        if (key.startsWith(Notes.WARNED + "\u0000")) {
+          relayed.add(key.substring(Notes.WARNED.length() + 1));
+        }
+      }
+      slurm = port.recover(waiting, holds, relayed);
+    }
     List<Effect> again = new ArrayList<>();
     Set<String> relaunching = Set.of(); // the embedded default launches nothing again
     for (Effect e : r.undispatched()) {
@@ -158,6 +233,19 @@ public final class Recovering {
         }
       }
       port.resume();
+    }
+    if (slurm != null) {
+      warnings = slurm.resent();
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "recovered=slurm jobs_readopted="
+              + slurm.adopted()
+              + " reclaimed="
+              + slurm.reclaimed()
+              + " asks_still_queued="
+              + slurm.waiting()
+              + " jobs_cancelled="
+              + slurm.cancelled());
     }
     for (JobView j : core.view().jobs()) {
       if (j.kind() != JobKind.APPLICATION && j.state() != JobView.State.TERMINATED) {

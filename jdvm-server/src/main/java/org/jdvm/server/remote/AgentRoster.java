@@ -24,13 +24,15 @@ import org.jdvm.core.NodeSpec;
  * @param scheduler the scheduler kind's name, as {@code jdvm start --scheduler} takes it
  * @param pool the start-up pool, the controller's own node first
  * @param agents the nodes of the pool that run an agent
+ * @param granted nodes a scheduler granted later that run an agent (Slurm's, started with srun)
  */
 public record AgentRoster(
     InetSocketAddress listen,
     AgentHub.Settings settings,
     String scheduler,
     List<NodeSpec> pool,
-    List<String> agents) {
+    List<String> agents,
+    List<String> granted) {
   /** The file's name in the DVM's directory. */
   public static final String FILE = "agents";
 
@@ -40,6 +42,24 @@ public record AgentRoster(
   public AgentRoster {
     pool = List.copyOf(pool);
     agents = List.copyOf(agents);
+    granted = List.copyOf(granted);
+  }
+
+  /** A roster of the start-up pool's agents only. */
+  public AgentRoster(
+      InetSocketAddress listen,
+      AgentHub.Settings settings,
+      String scheduler,
+      List<NodeSpec> pool,
+      List<String> agents) {
+    this(listen, settings, scheduler, pool, agents, List.of());
+  }
+
+  /** Every node whose agent may rejoin: the pool's, then the granted ones. */
+  public List<String> rejoining() {
+    java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(agents);
+    all.addAll(granted);
+    return List.copyOf(all);
   }
 
   /** Writes the roster in place of any earlier one (atomically). */
@@ -62,6 +82,9 @@ public record AgentRoster(
           .append(' ')
           .append(n.slots())
           .append('\n');
+    }
+    for (String g : granted) {
+      b.append("granted=").append(g).append('\n');
     }
     Path tmp = dir.resolve(FILE + ".tmp");
     Files.writeString(tmp, b, StandardCharsets.UTF_8);
@@ -86,6 +109,7 @@ public record AgentRoster(
     String scheduler = "none";
     List<NodeSpec> pool = new ArrayList<>();
     List<String> agents = new ArrayList<>();
+    List<String> granted = new ArrayList<>();
     try {
       for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
         int eq = line.indexOf('=');
@@ -107,6 +131,12 @@ public record AgentRoster(
             }
             pool.add(new NodeSpec(v[0], Integer.parseInt(v[1])));
           }
+          case "granted" -> {
+            HostList.checkName(v[0]);
+            if (granted.size() < HostList.MAX_HOSTS) {
+              granted.add(v[0]);
+            }
+          }
           default -> {} // a later version's: ignored
         }
       }
@@ -116,7 +146,7 @@ public record AgentRoster(
     if (listen == null || settings == null || pool.isEmpty()) {
       throw new IOException(f + " is not a roster of agents: it lacks listen, heartbeat or nodes");
     }
-    return new AgentRoster(listen, settings, scheduler, pool, agents);
+    return new AgentRoster(listen, settings, scheduler, pool, agents, granted);
   }
 
   /** Removes the roster (a clean stop: nobody will rejoin). */

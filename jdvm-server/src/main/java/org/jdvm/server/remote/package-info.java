@@ -21,7 +21,8 @@
  * org.jdvm.server.remote.AgentRelays} serves every agent's relay at the controller. {@link
  * org.jdvm.server.remote.SimulatedAgent} is an agent without processes, for the scale benchmark.
  * {@link org.jdvm.server.remote.AgentRoster} ({@code DIR/agents}) records where the agents connect
- * back, so that a controller restarted after a crash listens there ({@link
+ * back and which nodes run one (the start-up pool's, and those a scheduler granted later with an
+ * srun agent), so that a controller restarted after a crash listens there ({@link
  * org.jdvm.server.remote.AgentHub#openRejoining}) and takes them back with what they still run
  * ({@link org.jdvm.server.remote.AgentHub#rejoin}; docs/journal.md "Agents that outlive the
  * controller").

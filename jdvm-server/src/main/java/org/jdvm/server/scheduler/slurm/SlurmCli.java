@@ -46,7 +46,20 @@ final class SlurmCli {
    */
   static List<String> salloc(
       int count, List<String> names, Long minutes, boolean immediate, String partition) {
-    List<String> argv = new ArrayList<>(List.of("salloc", "--no-shell", "--job-name=jdvm"));
+    return salloc(count, names, minutes, immediate, partition, "jdvm");
+  }
+
+  /** As above, the job named {@code jobName} ({@link #jobName}: the DVM's jobs carry its tag). */
+  static List<String> salloc(
+      int count,
+      List<String> names,
+      Long minutes,
+      boolean immediate,
+      String partition,
+      String jobName) {
+    List<String> argv =
+        new ArrayList<>(
+            List.of("salloc", "--no-shell", "--job-name=" + SlurmNames.jobName(jobName)));
     if (names.isEmpty()) {
       if (count < 1) {
         throw new IllegalArgumentException("ask for at least one node");
@@ -101,6 +114,27 @@ final class SlurmCli {
         "--noheader",
         "--states=all",
         "--jobs=" + String.join(",", jobIds),
+        "--format=" + SQUEUE_FORMAT);
+  }
+
+  /**
+   * The name every Slurm job of one DVM carries, {@code jdvm-TAG}: a restarted controller finds by
+   * it the jobs its predecessor made, also those it died before journaling.
+   */
+  static String jobName(String tag) {
+    if (tag == null || !tag.matches("[a-z0-9]{1,32}")) {
+      throw new IllegalArgumentException("'" + SlurmNames.shown(tag) + "' is not a DVM's job tag");
+    }
+    return "jdvm-" + tag;
+  }
+
+  /** Every job named {@code jobName}, in any state still known to Slurm. */
+  static List<String> squeueNamed(String jobName) {
+    return List.of(
+        "squeue",
+        "--noheader",
+        "--states=all",
+        "--name=" + SlurmNames.jobName(jobName),
         "--format=" + SQUEUE_FORMAT);
   }
 

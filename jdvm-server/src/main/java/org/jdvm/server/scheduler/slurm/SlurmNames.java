@@ -42,6 +42,14 @@ public final class SlurmNames {
     return name;
   }
 
+  /** {@code name} if it is a plain job name (as a partition's), else refused. */
+  public static String jobName(String name) {
+    if (name == null || !PARTITION.matcher(name).matches()) {
+      throw new IllegalArgumentException("'" + shown(name) + "' is not a plain Slurm job name");
+    }
+    return name;
+  }
+
   /** True if {@code name} would pass {@link #node}. */
   public static boolean isNode(String name) {
     return name != null && NODE.matcher(name).matches();

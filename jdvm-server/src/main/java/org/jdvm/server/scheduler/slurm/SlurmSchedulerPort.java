@@ -7,11 +7,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
@@ -108,9 +110,27 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   private final Map<String, SallocAsk> pending = new LinkedHashMap<>();
   private final Map<String, HeldAllocation> allocations = new LinkedHashMap<>();
   private final Map<String, String> jobOfNode = new ConcurrentHashMap<>();
+
+  /** Asks a previous controller left waiting in Slurm's queue, by ask id (no salloc watches). */
+  private final Map<String, SlurmRecovery.Waiting> adopted = new LinkedHashMap<>();
+
+  /** Answers a previous controller gave that its core may not have heard, by ask id. */
+  private final Map<String, SchedulerEvent> answers = new LinkedHashMap<>();
+
+  /** Asks recovery answered with the job Slurm granted meanwhile: asked again, they get nothing. */
+  private final Set<String> answeredAtRecovery = new java.util.HashSet<>();
+
+  /** Events of the current step: they leave once its state is journaled. */
+  private final List<SchedulerEvent> outbox = new ArrayList<>();
+
   private Consumer<SchedulerEvent> listener;
   private ScheduledFuture<?> timer;
   private boolean pollFailing;
+  private String tag = newTag();
+  private List<SlurmRecovery.Waiting> restoredWaiting = List.of();
+  private boolean awaitingRecovery;
+  private volatile BiConsumer<SlurmRecovery.Saved, List<SchedulerEvent>> persist = (s, a) -> {};
+  private SlurmRecovery.Saved lastSaved;
 
   /**
    * @param commands Slurm's client commands (their output must use {@code SLURM_TIME_FORMAT=%s};
@@ -133,9 +153,99 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     return SlurmCommands.system(env);
   }
 
+  private static String newTag() {
+    byte[] b = new byte[6];
+    new java.security.SecureRandom().nextBytes(b);
+    return java.util.HexFormat.of().formatHex(b);
+  }
+
+  /** The name of this DVM's Slurm jobs, {@code jdvm-TAG} (its tag is journaled). */
+  public String jobName() {
+    return SlurmCli.jobName(tag);
+  }
+
+  /**
+   * Journals the port's state (its allocations with their Slurm jobs, nodes and deadlines, the asks
+   * waiting in Slurm's queue with their job ids, the DVM's job tag) and each step's answers, after
+   * the step and before its events leave, so no grant is given that a restart would forget. Set
+   * before {@link #start}.
+   */
+  public void persistWith(BiConsumer<SlurmRecovery.Saved, List<SchedulerEvent>> persist) {
+    this.persist = persist;
+  }
+
+  /**
+   * After a controller restart, before {@link #start}: the state its predecessor journaled, and the
+   * answers it gave that the core had not yet closed (given again when asked again). Nothing is
+   * trusted until {@link #recover} has asked Slurm.
+   */
+  public void restore(SlurmRecovery.Saved saved, List<SchedulerEvent> given) {
+    tag = saved.tag();
+    SlurmCli.jobName(tag);
+    for (SlurmRecovery.Held h : saved.allocations()) {
+      HeldAllocation a = new HeldAllocation(h.id());
+      for (SlurmRecovery.Job j : h.jobs()) {
+        a.jobs.put(SlurmNames.jobId(j.id()), new LinkedHashSet<>(j.nodes()));
+        j.nodes().forEach(n -> jobOfNode.put(n, j.id()));
+      }
+      a.deadlineNs = h.deadlineNs();
+      a.warnSeconds = h.warnSeconds();
+      a.warned = h.warned();
+      if (!a.jobs.isEmpty()) {
+        allocations.put(a.id, a);
+      }
+    }
+    restoredWaiting = saved.waiting();
+    awaitingRecovery = true;
+    for (SchedulerEvent e : given) {
+      answers.put(askIdOf(e), e);
+    }
+    lastSaved = saved;
+  }
+
+  /** What a restart's recovery did, for its log line. */
+  public record Recovered(int adopted, int reclaimed, int waiting, int cancelled, int resent) {}
+
+  /**
+   * After {@link #restore} and {@link #start}, before the core's waiting asks are sent again: asks
+   * Slurm ({@code squeue --name=jdvm-TAG}) about every job of this DVM and applies {@link
+   * SlurmRecovery#decide}: running jobs are adopted (their EndTime read again), jobs that ended
+   * while the controller was away are reclaimed now, a waiting ask keeps its queued job (or gets
+   * it, if Slurm granted it meanwhile), and a job nobody holds or waits for is cancelled. Then
+   * sends again a timeout warning that went out but that the core never relayed ({@code relayed}
+   * are those it did). Blocks until done (bounded by the command timeout).
+   *
+   * @param stillWaiting ask ids the recovered core still waits on
+   * @param coreHolds the recovered core's allocations from this scheduler, with their nodes
+   */
+  public Recovered recover(
+      Set<String> stillWaiting, Map<String, List<String>> coreHolds, Set<String> relayed) {
+    try {
+      return thread
+          .submit(
+              () -> {
+                try {
+                  return onRecover(stillWaiting, coreHolds, relayed);
+                } finally {
+                  flush();
+                }
+              })
+          .get(config.commandTimeoutMs * 3 + 5000, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException
+        | java.util.concurrent.TimeoutException
+        | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      LOG.log(System.Logger.Level.ERROR, "slurm: recovering the Slurm jobs failed: " + e);
+      return new Recovered(0, 0, 0, 0, 0);
+    }
+  }
+
   @Override
   public void start(Consumer<SchedulerEvent> listener) {
     this.listener = listener;
+    run(() -> {}); // the tag is journaled before any salloc can run
     thread.scheduleWithFixedDelay(
         () -> guarded(this::poll), config.pollMs, config.pollMs, TimeUnit.MILLISECONDS);
   }
@@ -160,6 +270,166 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   @Override
   public void ask(Ask ask) {
     run(() -> onAsk(ask));
+  }
+
+  // ---- recovery --------------------------------------------------------------------------------
+
+  private Recovered onRecover(
+      Set<String> stillWaiting, Map<String, List<String>> coreHolds, Set<String> relayed) {
+    awaitingRecovery = false;
+    SlurmCommands.Result r = runQuietly(SlurmCli.squeueNamed(jobName()));
+    if (r.exit() != 0) {
+      // Slurm does not answer: keep everything; the poll reconciles once it does.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          SlurmCli.failure("squeue failed at recovery", r.lastLine()).reason()
+              + "; the journaled Slurm jobs are kept until Slurm answers");
+      for (SlurmRecovery.Waiting w : restoredWaiting) {
+        if (w.jobId() != null && stillWaiting.contains(w.ask().askId())) {
+          adopted.put(w.ask().askId(), w);
+        }
+      }
+      restoredWaiting = List.of();
+      return new Recovered(allocations.size(), 0, adopted.size(), 0, resendWarnings(relayed));
+    }
+    Map<String, SlurmCli.JobRow> rows = SlurmCli.parseSqueue(r.out());
+    SlurmRecovery.Saved saved = new SlurmRecovery.Saved(tag, save().allocations(), restoredWaiting);
+    restoredWaiting = List.of();
+    Map<String, SlurmRecovery.Waiting> waitingById = new LinkedHashMap<>();
+    saved.waiting().forEach(w -> waitingById.put(w.ask().askId(), w));
+    int adoptedJobs = 0;
+    int reclaimed = 0;
+    int cancelled = 0;
+    List<SlurmRecovery.Decision> decisions =
+        SlurmRecovery.decide(saved, rows, stillWaiting, coreHolds);
+    for (SlurmRecovery.Decision d : decisions) {
+      switch (d) {
+        case SlurmRecovery.ReclaimUnheld u -> {
+          reclaimed++;
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "slurm: allocation "
+                  + u.allocation()
+                  + " ended before the controller died, unheard: reclaimed now");
+          emit(new SchedulerEvent.Reclaimed(u.allocation(), u.nodes(), true));
+        }
+        case SlurmRecovery.Adopt x -> {
+          adoptedJobs++;
+          LOG.log(
+              System.Logger.Level.INFO,
+              "slurm: job " + x.job() + " still runs: re-adopted for allocation " + x.allocation());
+        }
+        case SlurmRecovery.Reclaim x -> {
+          reclaimed++;
+          if (x.whole()) {
+            // A grant the core never heard of must not be given again for a job that is gone.
+            answers
+                .values()
+                .removeIf(
+                    e ->
+                        e instanceof SchedulerEvent.Granted g
+                            && g.allocation().equals(x.allocation()));
+          }
+        }
+        case SlurmRecovery.KeepWaiting x -> {
+          adopted.put(x.askId(), waitingById.get(x.askId()));
+          LOG.log(
+              System.Logger.Level.INFO,
+              "slurm: job " + x.job() + " still waits in Slurm's queue for request " + x.askId());
+        }
+        case SlurmRecovery.GrantNow x -> {
+          LOG.log(
+              System.Logger.Level.INFO,
+              "slurm: job "
+                  + x.job()
+                  + " was granted while the controller was away: request "
+                  + x.askId()
+                  + " gets it");
+          grant(waitingById.get(x.askId()).ask(), x.job());
+          answeredAtRecovery.add(x.askId());
+        }
+        case SlurmRecovery.AskAgain x ->
+            LOG.log(
+                System.Logger.Level.INFO,
+                "slurm: request " + x.askId() + " lost its Slurm job: it is asked for again");
+        case SlurmRecovery.Cancel x -> {
+          cancelled++;
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "slurm: job " + x.job() + " cancelled at recovery: " + x.why());
+          scancel(List.of(x.job()));
+        }
+      }
+    }
+    // The jobs that ended are reclaimed as the poll reclaims them (an admin's scancel): the same
+    // events, once; nodes Slurm took from a running job are reclaimed too, EndTime read again.
+    for (HeldAllocation a : List.copyOf(allocations.values())) {
+      reconcile(a, rows);
+    }
+    rearm();
+    return new Recovered(
+        adoptedJobs, reclaimed, adopted.size(), cancelled, resendWarnings(relayed));
+  }
+
+  /** Warnings that went out that the core never relayed go out again; none twice. */
+  private int resendWarnings(Set<String> relayed) {
+    int n = 0;
+    long now = clockNs.getAsLong();
+    for (HeldAllocation a : allocations.values()) {
+      if (a.warned && !relayed.contains(a.id) && a.deadlineNs != null && a.deadlineNs > now) {
+        emit(new SchedulerEvent.Warning(a.id, Math.ceilDiv(a.deadlineNs - now, NS_PER_SECOND)));
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static String askIdOf(SchedulerEvent e) {
+    return switch (e) {
+      case SchedulerEvent.Granted g -> g.askId();
+      case SchedulerEvent.Refused x -> x.askId();
+      case SchedulerEvent.Cancelled c -> c.askId();
+      default -> throw new IllegalArgumentException("not an answer: " + e);
+    };
+  }
+
+  private static boolean isAnswer(SchedulerEvent e) {
+    return e instanceof SchedulerEvent.Granted
+        || e instanceof SchedulerEvent.Refused
+        || e instanceof SchedulerEvent.Cancelled;
+  }
+
+  /** The state as the journal keeps it. */
+  private SlurmRecovery.Saved save() {
+    List<SlurmRecovery.Held> held = new ArrayList<>();
+    for (HeldAllocation a : allocations.values()) {
+      List<SlurmRecovery.Job> jobs = new ArrayList<>();
+      a.jobs.forEach((id, nodes) -> jobs.add(new SlurmRecovery.Job(id, List.copyOf(nodes))));
+      held.add(new SlurmRecovery.Held(a.id, jobs, a.deadlineNs, a.warnSeconds, a.warned));
+    }
+    List<SlurmRecovery.Waiting> waiting = new ArrayList<>(restoredWaiting);
+    for (SallocAsk p : pending.values()) {
+      if (!p.answered && !p.cancelled) {
+        waiting.add(new SlurmRecovery.Waiting(p.ask, p.jobId));
+      }
+    }
+    waiting.addAll(adopted.values());
+    return new SlurmRecovery.Saved(tag, held, waiting);
+  }
+
+  /** After each step: the state journaled if it changed, then the step's events leave. */
+  private void flush() {
+    List<SchedulerEvent> out = List.copyOf(outbox);
+    outbox.clear();
+    List<SchedulerEvent> given = out.stream().filter(SlurmSchedulerPort::isAnswer).toList();
+    SlurmRecovery.Saved now = save();
+    if (!now.equals(lastSaved) || !given.isEmpty()) {
+      persist.accept(now, given);
+      lastSaved = now;
+    }
+    for (SchedulerEvent e : out) {
+      listener.accept(e);
+    }
   }
 
   @Override
@@ -213,6 +483,11 @@ public final class SlurmSchedulerPort implements SchedulerPort {
                 }
                 pending.clear();
                 List<String> jobs = new ArrayList<>();
+                adopted.values().forEach(w -> jobs.add(w.jobId()));
+                adopted.clear();
+                restoredWaiting.stream()
+                    .filter(w -> w.jobId() != null)
+                    .forEach(w -> jobs.add(w.jobId()));
                 allocations.values().forEach(a -> jobs.addAll(a.jobs.keySet()));
                 allocations.clear();
                 jobOfNode.clear();
@@ -230,6 +505,16 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   // ---- asks ------------------------------------------------------------------------------------
 
   private void onAsk(Ask ask) {
+    SchedulerEvent again = answers.remove(ask.askId());
+    if (again != null) {
+      emit(again); // answered before the restart; the core had not heard
+      return;
+    }
+    if (adopted.containsKey(ask.askId())
+        || pending.containsKey(ask.askId())
+        || answeredAtRecovery.remove(ask.askId())) {
+      return; // its job still waits in Slurm's queue, or it was answered by the recovery
+    }
     switch (ask.kind()) {
       case LEND ->
           refuse(
@@ -262,7 +547,12 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       }
       argv =
           SlurmCli.salloc(
-              ask.count(), ask.names(), minutesFor(ask, a), ask.required(), config.partition);
+              ask.count(),
+              ask.names(),
+              minutesFor(ask, a),
+              ask.required(),
+              config.partition,
+              jobName());
     } catch (IllegalArgumentException e) {
       refuse(ask, PmixStatus.ERR_BAD_PARAM, e.getMessage());
       return;
@@ -403,6 +693,12 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   }
 
   private void onCancel(String askId) {
+    SlurmRecovery.Waiting w = adopted.remove(askId);
+    if (w != null) {
+      scancel(List.of(w.jobId()));
+      emit(new SchedulerEvent.Cancelled(askId));
+      return;
+    }
     SallocAsk p = pending.get(askId);
     if (p == null || p.answered || p.cancelled) {
       return;
@@ -468,11 +764,12 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   }
 
   private void poll() {
-    if (allocations.isEmpty()) {
+    if (awaitingRecovery || (allocations.isEmpty() && adopted.isEmpty())) {
       return;
     }
     List<String> ids = new ArrayList<>();
     allocations.values().forEach(a -> ids.addAll(a.jobs.keySet()));
+    adopted.values().forEach(w -> ids.add(w.jobId()));
     SlurmCommands.Result r = runQuietly(SlurmCli.squeue(ids));
     if (r.exit() != 0 && !r.err().contains("Invalid job id")) {
       if (pollFailing) {
@@ -489,6 +786,25 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     Map<String, SlurmCli.JobRow> rows = SlurmCli.parseSqueue(r.out());
     for (HeldAllocation a : List.copyOf(allocations.values())) {
       reconcile(a, rows);
+    }
+    for (SlurmRecovery.Waiting w : List.copyOf(adopted.values())) {
+      SlurmCli.JobRow row = rows.get(w.jobId());
+      if (SlurmRecovery.pending(row)) {
+        continue;
+      }
+      adopted.remove(w.ask().askId());
+      if (SlurmRecovery.holds(row)) {
+        grant(w.ask(), w.jobId());
+      } else {
+        LOG.log(
+            System.Logger.Level.INFO,
+            "slurm: job "
+                + w.jobId()
+                + " of request "
+                + w.ask().askId()
+                + " ended while it waited: asked for again");
+        allocate(w.ask());
+      }
     }
     rearm();
   }
@@ -605,7 +921,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
   }
 
   private void emit(SchedulerEvent e) {
-    listener.accept(e);
+    outbox.add(e);
   }
 
   private void run(Runnable step) {
@@ -616,12 +932,20 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     }
   }
 
-  /** A bug in one step is logged and the port goes on: the thread must not die. */
-  private static void guarded(Runnable step) {
+  /**
+   * A bug in one step is logged and the port goes on: the thread must not die. The step's state is
+   * journaled and its events leave after it.
+   */
+  private void guarded(Runnable step) {
     try {
       step.run();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "slurm scheduler port: " + e, e);
+    }
+    try {
+      flush();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "slurm scheduler port: journaling failed: " + e, e);
     }
   }
 }

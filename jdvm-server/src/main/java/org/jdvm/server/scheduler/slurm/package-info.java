@@ -14,9 +14,18 @@
  * org.jdvm.server.scheduler.slurm.SlurmSchedulerPort#agentStarter}, used by {@code DvmServer} for a
  * DVM with agents, through {@code Dvm.onGranted}, before the core hears of the grant).
  *
+ * <p>The port journals its map (allocations → Slurm jobs, nodes, deadlines, warnings; queued asks →
+ * pending job ids; the DVM's tag, which names every job it submits {@code jdvm-TAG}) through a
+ * {@code slurm-scheduler} note after each step, before the step's events leave; a restarted
+ * controller gives it back ({@code restore}) and {@code recover} re-adopts, reclaims, waits for or
+ * cancels each job by what {@code squeue} says of it now, as {@link
+ * org.jdvm.server.scheduler.slurm.SlurmRecovery#decide} (pure) decides (docs/journal.md "Slurm").
+ *
  * <p>Invariants: every Slurm command is an argv list (no shell), and every value in it that did not
  * come from jdvm's own constants passed {@link org.jdvm.server.scheduler.slurm.SlurmNames}; every
  * list read from Slurm is bounded; every job the port got from Slurm is cancelled when its
- * allocation ends, is released, expires or the port closes.
+ * allocation ends, is released, expires or the port closes; no event leaves the port before the
+ * state it follows from is journaled; after a controller crash, no job named with the DVM's tag is
+ * left in Slurm that the recovered DVM neither holds nor waits for.
  */
 package org.jdvm.server.scheduler.slurm;

@@ -258,9 +258,19 @@ public final class AgentHub implements AutoCloseable {
     lost.add(action);
   }
 
-  /** Adds what runs when an agent joins or joins again (start-up progress, the relay). */
-  public void onJoined(Consumer<RemoteNodeAgent> action) {
+  /**
+   * Adds what runs when an agent joins or joins again (start-up progress, the relay).
+   *
+   * @return what removes it again (each scheduler grant's join adds one while it waits)
+   */
+  public Runnable onJoined(Consumer<RemoteNodeAgent> action) {
     joined.add(action);
+    return () -> joined.remove(action);
+  }
+
+  /** How many join actions are registered (tests: a grant's join leaves none behind). */
+  int joinActions() {
+    return joined.size();
   }
 
   // ---- accepting ------------------------------------------------------------------------------

@@ -173,6 +173,31 @@ class AgentLinkTest {
   }
 
   @Test
+  void aGrantsJoinLeavesNoJoinActionBehindWhetherItsAgentsJoinOrNot() throws Exception {
+    AgentHub hub = hub(200, 5);
+    int before = hub.joinActions();
+    AgentStarter unreachable =
+        (host, argv, secret) -> {
+          throw new java.io.IOException("ssh: connect to host " + host + ": No route to host");
+        };
+    RemoteHosts grant =
+        new RemoteHosts(
+            List.of(new HostList.Host("g1", 1), new HostList.Host("g2", 1)),
+            unreachable,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            List.of("jdvm"),
+            new AgentHub.Settings(200, 5),
+            2_000,
+            line -> {});
+    for (int i = 0; i < 3; i++) {
+      Map<String, String> failed = HostStart.joinLater(hub, grant, credentials);
+      assertThat(failed).containsOnlyKeys("g1", "g2");
+      assertThat(failed.get("g1")).contains("No route to host");
+    }
+    assertThat(hub.joinActions()).isEqualTo(before);
+  }
+
+  @Test
   void aWrongSecretAnUnknownNodeAndAnotherVersionAreRefused() throws Exception {
     AgentHub hub = hub(200, 5);
     hub.expect("n1");
@@ -402,7 +427,11 @@ class AgentLinkTest {
     first.abandon(); // the controller is killed
     await("the agent noticed", () -> agent.daemon().link() == null);
     java.nio.file.Files.createFile(go);
-    await("ranks 1 and 3 ended meanwhile", () -> agent.daemon().heldExits().size() == 2);
+    try {
+      await("ranks 1 and 3 ended meanwhile", () -> agent.daemon().heldExits().size() == 2);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + ": " + agent.daemon().heldExits(), e);
+    }
     AgentHub second =
         AgentHub.openRejoining(
             credentials,

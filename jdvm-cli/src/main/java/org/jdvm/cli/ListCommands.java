@@ -158,37 +158,16 @@ final class ListCommands {
               r ->
                   r.get("parent") == null
                       ? null
-                      : r.get("parent") + (r.get(GONE) != null ? " (gone)" : "")),
+                      : r.get("parent") + (Boolean.TRUE.equals(r.get(GONE)) ? " (gone)" : "")),
           Column.allocation(),
           new Column("PROCS", r -> procs(r.get("procs"))));
     }
 
-    private static final String GONE = "parentGone";
-
     /**
-     * Marks a job still running whose parent has terminated, e.g. the job of a {@code jdvm run}
-     * that was killed with SIGKILL (docs/spec/decisions.md #11): its parent shows as {@code
-     * (gone)}.
+     * A job still running whose parent has terminated, e.g. the job of a {@code jdvm run} that was
+     * killed with SIGKILL (docs/spec/decisions.md #11), shows its parent as {@code NSPACE (gone)}.
      */
-    @Override
-    List<Map<String, Object>> prepare(List<Map<String, Object>> rows) {
-      java.util.Set<Object> ended = new java.util.HashSet<>();
-      for (Map<String, Object> r : rows) {
-        if ("terminated".equalsIgnoreCase(String.valueOf(r.get("state")))) {
-          ended.add(r.get("nspace"));
-        }
-      }
-      List<Map<String, Object>> out = new java.util.ArrayList<>(rows.size());
-      for (Map<String, Object> r : rows) {
-        Map<String, Object> row = new java.util.LinkedHashMap<>(r);
-        if (ended.contains(r.get("parent"))
-            && !"terminated".equalsIgnoreCase(String.valueOf(r.get("state")))) {
-          row.put(GONE, true);
-        }
-        out.add(row);
-      }
-      return out;
-    }
+    private static final String GONE = "parentGone";
 
     /** e.g. {@code 0@node4,1@node5 exit 0}. */
     @SuppressWarnings("unchecked")

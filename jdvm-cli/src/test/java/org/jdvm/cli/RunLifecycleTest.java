@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -264,6 +265,18 @@ class RunLifecycleTest {
     await(
         () -> CliRun.of("jobs", "--dir", dir.toString()).out().contains("(gone)"),
         "jobs to show the job's parent gone");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> rows =
+        (List<Map<String, Object>>)
+            org.jdvm.pmix.json.Json.parse(
+                CliRun.of("jobs", "--dir", dir.toString(), "--json").out());
+    assertThat(rows)
+        .as("--json says it too")
+        .anySatisfy(
+            r -> {
+              assertThat(r.get("nspace")).isEqualTo(job);
+              assertThat(r.get("parentGone")).isEqualTo(true);
+            });
     assertThat(state(job)).isNotEqualTo(JobView.State.TERMINATED); // decisions.md #11
   }
 

@@ -100,8 +100,8 @@ public final class Connector {
 
   public JdvmClient connect() throws PmixException {
     Contact c = contact != null ? contact : Contact.discover(dvm, dir);
-    ContactCheck.verify(c);
     Role r = role != null ? role : fromEnvironment();
+    ContactCheck.verify(c, c.unixDial(r != Role.APPLICATION));
     List<Info> blob = new ArrayList<>(2);
     Wire w;
     if (r == Role.APPLICATION) {

@@ -17,8 +17,8 @@ import org.jdvm.pmix.json.JsonException;
  * <p>{@link #discover} looks, in this order, at an explicit contact file or URI, then the
  * environment variable {@code JDVM_URI} (a contact file or a URI), then {@code <dir>/dvm.json}
  * (default {@code ~/.jdvm}); a process jdvm launched finally falls back to {@code
- * PMIX_SERVER_URI41}. A client prefers loopback TCP, and uses the Unix socket when the DVM has no
- * loopback address.
+ * PMIX_SERVER_URI41}. A tool or scheduler uses the DVM's Unix socket when it has one, else loopback
+ * TCP; a launched process uses loopback TCP ({@link #unixDial}).
  *
  * <pre>{@code
  * Contact dvm = Contact.discover(null, null);              // JDVM_URI or ~/.jdvm/dvm.json
@@ -38,6 +38,22 @@ public record Contact(
 
   /** The contact file's name in a DVM's directory. */
   public static final String CONTACT_FILE = "dvm.json";
+
+  /**
+   * Whether a client dials the Unix socket: a tool or scheduler ({@code tool}) does when the DVM
+   * has one, or when there is no loopback address. The socket lies in the DVM's directory, which
+   * only its user may enter, so the kernel's {@code SO_PEERCRED} and the directory vouch for both
+   * ends, and the client skips reading the loopback socket table ({@code /proc/net/tcp}) that a TCP
+   * contact must be checked against: several milliseconds of a fresh {@code jdvm run}. A launched
+   * process stays on TCP, where the socket table names which process of the job it is.
+   */
+  boolean unixDial(boolean tool) {
+    if (unixSocket == null || !Files.exists(unixSocket)) {
+      return false;
+    }
+    boolean loopback = tcp.getAddress() != null && tcp.getAddress().isLoopbackAddress();
+    return tool || !loopback;
+  }
 
   /** {@code ~/.jdvm}. */
   public static Path defaultDir() {

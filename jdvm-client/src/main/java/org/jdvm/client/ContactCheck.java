@@ -14,17 +14,22 @@ import org.jdvm.pmix.PmixStatus;
 
 /**
  * Whether a contact file still names a running DVM (docs/protocol.md "Who the DVM is"), checked
- * before a byte is sent: its pid must be alive, and the socket listening on its loopback port must
- * belong to that process — owned by the process's user, and among its open files when this user may
- * look. A contact left behind by a DVM that was killed, whose port another user has since bound, is
- * reported as {@code the DVM (pid N) is not running}, never connected to.
+ * before a byte is sent: its pid must be alive, and, when the client dials loopback TCP, the socket
+ * listening on its port must belong to that process — owned by the process's user, and among its
+ * open files when this user may look. A contact left behind by a DVM that was killed, whose port
+ * another user has since bound, is reported as {@code the DVM (pid N) is not running}, never
+ * connected to. The Unix socket needs no such check: it lies in the DVM's directory, which only the
+ * DVM's user may enter.
  */
 final class ContactCheck {
   private static final Path PROC = Path.of("/proc");
 
   private ContactCheck() {}
 
-  static void verify(Contact c) throws PmixException {
+  /**
+   * @param unix the client will dial the Unix socket: the pid is checked, not the TCP port
+   */
+  static void verify(Contact c, boolean unix) throws PmixException {
     if (c.pid() == null || !Files.isDirectory(PROC.resolve("self"))) {
       return; // a bare URI, or no /proc to ask
     }
@@ -33,7 +38,7 @@ final class ContactCheck {
     if (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) {
       throw notRunning(c, "");
     }
-    if (c.tcp().getAddress() == null || !c.tcp().getAddress().isLoopbackAddress()) {
+    if (unix || c.tcp().getAddress() == null || !c.tcp().getAddress().isLoopbackAddress()) {
       return; // the Unix socket is used, in a directory only the DVM's user can enter
     }
     Optional<long[]> listener = listener(c.tcp()); // {uid, inode}

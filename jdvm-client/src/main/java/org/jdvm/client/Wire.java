@@ -2,7 +2,6 @@ package org.jdvm.client;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -118,7 +117,7 @@ final class Wire {
       blob = new ArrayList<>(blob);
       blob.add(Info.of(JdvmProtocol.CHALLENGE, Value.string(nonce)));
     }
-    SocketChannel channel = dial(contact);
+    SocketChannel channel = dial(contact, flag);
     try {
       long[] ids = ids();
       ConnectRequest request =
@@ -216,17 +215,28 @@ final class Wire {
       got = new byte[0];
     }
     if (!java.security.MessageDigest.isEqual(expected, got)) {
+      String where = where(channel, contact);
       close(channel);
       throw new PmixException(
           PmixStatus.ERR_UNREACH,
           "the server at "
-              + contact.tcp().getHostString()
-              + ":"
-              + contact.tcp().getPort()
+              + where
               + " could not prove it is the DVM"
               + (contact.dir() == null ? "" : " of " + contact.dir())
               + "; nothing was sent to it");
     }
+  }
+
+  private static String where(SocketChannel channel, Contact contact) {
+    try {
+      java.net.SocketAddress a = channel.getRemoteAddress();
+      if (a instanceof UnixDomainSocketAddress u) {
+        return u.getPath().toString();
+      }
+    } catch (IOException e) {
+      // cannot tell: name the TCP address
+    }
+    return contact.tcp().getHostString() + ":" + contact.tcp().getPort();
   }
 
   private static PmixException refused(int status) {
@@ -234,20 +244,17 @@ final class Wire {
   }
 
   /**
-   * Loopback TCP first, the Unix socket when there is no loopback address. Both are authenticated
-   * by the kernel, but a JVM's first Unix-domain socket initializes the JDK's security providers
-   * (for temporary socket names), some 20 ms of CPU that a fresh {@code jdvm run} would pay.
+   * The Unix socket for a tool or scheduler when the DVM has one ({@link Contact#unixDial}),
+   * loopback TCP otherwise. A launched process ({@link ConnectFlag#SIMPLE_CLIENT}) keeps TCP: on
+   * the Unix socket the kernel names its uid but not which process of the job it is, so it would
+   * have to present {@code jdvm.cred} (docs/protocol.md "Who may connect").
    */
-  private static SocketChannel dial(Contact contact) throws PmixException {
-    Path unix = contact.unixSocket();
-    InetSocketAddress tcpAddress = contact.tcp();
-    boolean loopback =
-        tcpAddress.getAddress() != null && tcpAddress.getAddress().isLoopbackAddress();
+  private static SocketChannel dial(Contact contact, ConnectFlag flag) throws PmixException {
     try {
-      if (!loopback && unix != null && Files.exists(unix)) {
-        return SocketChannel.open(UnixDomainSocketAddress.of(unix));
+      if (contact.unixDial(flag != ConnectFlag.SIMPLE_CLIENT)) {
+        return SocketChannel.open(UnixDomainSocketAddress.of(contact.unixSocket()));
       }
-      SocketChannel tcp = SocketChannel.open(tcpAddress);
+      SocketChannel tcp = SocketChannel.open(contact.tcp());
       tcp.setOption(StandardSocketOptions.TCP_NODELAY, true);
       return tcp;
     } catch (IOException e) {

@@ -14,9 +14,10 @@
  * tool's stdin forwarding. Failures are {@link org.jdvm.client.PmixException}s carrying the PMIx
  * status.
  *
- * <p>Before a byte is sent, a contact file's DVM is checked to be alive and to own the port it
- * names; then the server must prove it holds the DVM's secret ({@code ContactCheck},
- * docs/protocol.md "Who the DVM is").
+ * <p>A tool or scheduler dials the DVM's Unix socket when it has one, a launched process loopback
+ * TCP ({@link org.jdvm.client.Contact}). Before a byte is sent, a contact file's DVM is checked to
+ * be alive and, over TCP, to own the port it names; then the server must prove it holds the DVM's
+ * secret ({@code ContactCheck}, docs/protocol.md "Who the DVM is").
  *
  * <p>Invariants: one connection per client, encoded with the jdvm-pmix codec in the format the
  * client announced ({@code v41} by default, so inheritance travels as UINT8); a job's output is

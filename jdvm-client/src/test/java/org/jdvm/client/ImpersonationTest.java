@@ -27,6 +27,10 @@ class ImpersonationTest {
   @TempDir Path dir;
 
   private static void contact(Path home, long pid, int port) throws Exception {
+    contact(home, pid, port, "");
+  }
+
+  private static void contact(Path home, long pid, int port, String unix) throws Exception {
     Files.createDirectories(home);
     Files.writeString(
         home.resolve("dvm.json"),
@@ -36,7 +40,9 @@ class ImpersonationTest {
             + port
             + "\",\"tcp\":\"127.0.0.1:"
             + port
-            + "\",\"unix\":\"\",\"version\":\"0.1.0\"}");
+            + "\",\"unix\":\""
+            + unix
+            + "\",\"version\":\"0.1.0\"}");
     Files.writeString(home.resolve("secret"), Credentials.generate().secretHex());
   }
 
@@ -73,6 +79,25 @@ class ImpersonationTest {
       try (JdvmClient real = JdvmClient.connector().dir(impostor.home).connect()) {
         assertThat(real.self()).isNotNull();
       }
+    }
+  }
+
+  @Test
+  void aToolDialsTheUnixSocketWhereTheServerMustStillProveItHoldsTheSecret() throws Exception {
+    try (TestDvm impostor = TestDvm.start(dir.resolve("impostor"), 1, 1, 0);
+        ServerSocket tcp = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Path home = dir.resolve("victim");
+      contact(
+          home,
+          ProcessHandle.current().pid(),
+          tcp.getLocalPort(),
+          impostor.endpoint.unixSocket().toString());
+      assertThatThrownBy(() -> JdvmClient.connector().dir(home).connect())
+          .isInstanceOf(PmixException.class)
+          .hasMessageContaining(
+              "the server at " + impostor.endpoint.unixSocket() + " could not prove it is the DVM");
+      tcp.setSoTimeout(200);
+      assertThatThrownBy(tcp::accept).isInstanceOf(SocketTimeoutException.class);
     }
   }
 

@@ -320,7 +320,8 @@ public final class Dvm implements AutoCloseable {
                         still.add(
                             new org.jdvm.core.journal.Reconciliation.Running(
                                 r.nspace(), r.rank()))));
-    Map<org.jdvm.core.journal.Reconciliation.Running, Integer> ended = new java.util.HashMap<>();
+    Map<org.jdvm.core.journal.Reconciliation.Running, org.jdvm.core.ProcEnd> ended =
+        new java.util.HashMap<>();
     back.ended()
         .forEach(
             (r, status) ->
@@ -334,7 +335,7 @@ public final class Dvm implements AutoCloseable {
       }
 
       @Override
-      public Map<org.jdvm.core.journal.Reconciliation.Running, Integer> ended() {
+      public Map<org.jdvm.core.journal.Reconciliation.Running, org.jdvm.core.ProcEnd> ended() {
         return ended;
       }
     };

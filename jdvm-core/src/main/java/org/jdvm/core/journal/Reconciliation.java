@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jdvm.core.JobKind;
+import org.jdvm.core.ProcEnd;
 import org.jdvm.core.Report;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.core.query.JobView;
@@ -23,10 +24,10 @@ import org.jdvm.pmix.Signal;
  * started, whose launch is not being sent again, never started: its launch failed.
  *
  * <p>A remote agent that outlived the controller says what it still runs and which of the processes
- * the state counts ended while the controller was away, with their exit status: such a process is
- * reported ended with that status, once, as if its exit had arrived on time. On the embedded
- * default every agent lives in the controller's process, so nothing still runs and every live job
- * ends.
+ * the state counts ended while the controller was away, with their exit code or the signal that
+ * killed them: such a process is reported ended that way, once, as if its exit had arrived on time.
+ * On the embedded default every agent lives in the controller's process, so nothing still runs and
+ * every live job ends.
  */
 public final class Reconciliation {
   private Reconciliation() {}
@@ -45,15 +46,14 @@ public final class Reconciliation {
 
   /**
    * @param stillRunning the processes agents re-registered with (empty on the embedded default)
-   * @param ended processes agents saw end while the controller was away, with their exit status as
-   *     a shell reports it ({@code 128 + N} for signal N); one the state does not count as running
-   *     is ignored
+   * @param ended processes agents saw end while the controller was away, with how they ended (exit
+   *     code, or the signal that killed them); one the state does not count as running is ignored
    * @param relaunching namespaces whose launch is sent again (an undispatched {@code LaunchProcs})
    */
   public static List<Report> afterRestart(
       CoreView view,
       Set<Running> stillRunning,
-      Map<Running, Integer> ended,
+      Map<Running, ProcEnd> ended,
       Set<String> relaunching) {
     List<Report> out = new ArrayList<>();
     for (JobView job : view.jobs()) {
@@ -64,7 +64,8 @@ public final class Reconciliation {
       for (ProcView p : job.procs()) {
         Running r = new Running(job.namespace(), p.rank());
         if (p.state() == ProcView.State.RUNNING && ended.containsKey(r)) {
-          out.add(new Report.ProcExited(job.namespace(), p.rank(), ended.get(r), 0));
+          ProcEnd end = ended.get(r);
+          out.add(new Report.ProcExited(job.namespace(), p.rank(), end.exitCode(), end.signal()));
         } else if (p.state() == ProcView.State.RUNNING && !stillRunning.contains(r)) {
           out.add(new Report.ProcExited(job.namespace(), p.rank(), 0, Signal.KILL.number()));
         } else if (p.state() == ProcView.State.PLACED && !relaunching.contains(job.namespace())) {

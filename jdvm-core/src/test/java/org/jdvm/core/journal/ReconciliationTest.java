@@ -9,6 +9,7 @@ import java.util.Set;
 import org.jdvm.core.Change;
 import org.jdvm.core.Effect;
 import org.jdvm.core.Outcome;
+import org.jdvm.core.ProcEnd;
 import org.jdvm.core.Report;
 import org.jdvm.core.Request;
 import org.jdvm.core.TestDvm;
@@ -65,7 +66,8 @@ class ReconciliationTest {
     Reconciliation.Running rank1 = new Reconciliation.Running(job, 1);
 
     List<Report> reports =
-        Reconciliation.afterRestart(dvm.core().view(), Set.of(rank1), Map.of(rank0, 3), Set.of());
+        Reconciliation.afterRestart(
+            dvm.core().view(), Set.of(rank1), Map.of(rank0, ProcEnd.exited(3, 0)), Set.of());
 
     assertThat(reports).containsExactly(new Report.ProcExited(job, 0, 3, 0));
     reports.forEach(dvm::handle);
@@ -74,9 +76,24 @@ class ReconciliationTest {
     assertThat(ended.exitCode()).isEqualTo(3);
     assertThat(
             Reconciliation.afterRestart(
-                dvm.core().view(), Set.of(rank1), Map.of(rank0, 3), Set.of()))
+                dvm.core().view(), Set.of(rank1), Map.of(rank0, ProcEnd.exited(3, 0)), Set.of()))
         .as("a process already ended is not reported again")
         .isEmpty();
+  }
+
+  @Test
+  void aProcessASignalKilledWhileTheControllerWasAwayIsReportedKilledByThatSignal() {
+    TestDvm dvm = TestDvm.withNodes(1, 4);
+    String job = dvm.spawnLaunched(dvm.tool(), 1);
+    Reconciliation.Running rank0 = new Reconciliation.Running(job, 0);
+
+    List<Report> reports =
+        Reconciliation.afterRestart(
+            dvm.core().view(), Set.of(), Map.of(rank0, ProcEnd.exited(0, 11)), Set.of());
+
+    assertThat(reports)
+        .as("SIGSEGV, not the shell's 139")
+        .containsExactly(new Report.ProcExited(job, 0, 0, 11));
   }
 
   @Test
@@ -86,7 +103,8 @@ class ReconciliationTest {
       String tool = dvm.tool();
       String owner = dvm.spawnLaunched(tool, 1);
       dvm.reserve(owner, how.code(), "s1");
-      Map<Reconciliation.Running, Integer> ended = Map.of(new Reconciliation.Running(owner, 0), 0);
+      Map<Reconciliation.Running, ProcEnd> ended =
+          Map.of(new Reconciliation.Running(owner, 0), ProcEnd.exited(0, 0));
 
       List<Report> reports =
           Reconciliation.afterRestart(dvm.core().view(), Set.of(), ended, Set.of());

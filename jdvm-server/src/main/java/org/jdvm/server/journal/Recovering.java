@@ -52,7 +52,7 @@ public final class Recovering {
     Set<Reconciliation.Running> stillRunning();
 
     /** Processes that ended meanwhile, with their exit status as a shell reports it. */
-    default Map<Reconciliation.Running, Integer> ended() {
+    default Map<Reconciliation.Running, org.jdvm.core.ProcEnd> ended() {
       return Map.of();
     }
   }

@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.jdvm.core.ProcEnd;
 import org.jdvm.server.identity.Credentials;
 import org.jdvm.server.remote.LinkMessage.Running;
 
@@ -148,12 +149,12 @@ public final class AgentHub implements AutoCloseable {
    * What a restarted controller learned from the agents that rejoined it.
    *
    * @param stillRunning per node, what its agent still runs that the recovered state counts
-   * @param ended what the state counted that ended meanwhile, with its exit status
+   * @param ended what the state counted that ended meanwhile, and how (exit code or signal)
    * @param missing the nodes whose agent did not rejoin in time: now down (a late agent is refused
    *     and ends what it runs)
    */
   public record Rejoined(
-      Map<String, List<Running>> stillRunning, Map<Running, Integer> ended, List<String> missing) {}
+      Map<String, List<Running>> stillRunning, Map<Running, ProcEnd> ended, List<String> missing) {}
 
   /**
    * Opens the gate of {@link #openRejoining}: each expected node's agent may rejoin and keeps what
@@ -175,7 +176,7 @@ public final class AgentHub implements AutoCloseable {
     gate.countDown();
     long deadline = System.nanoTime() + waitMillis * 1_000_000;
     Map<String, List<Running>> still = new LinkedHashMap<>();
-    Map<Running, Integer> ended = new LinkedHashMap<>();
+    Map<Running, ProcEnd> ended = new LinkedHashMap<>();
     List<String> missing = new ArrayList<>();
     for (Map.Entry<String, RemoteNodeAgent.Rejoin> e : waiting.entrySet()) {
       RemoteNodeAgent.Rejoin r = e.getValue();
@@ -257,9 +258,19 @@ public final class AgentHub implements AutoCloseable {
     lost.add(action);
   }
 
-  /** Adds what runs when an agent joins or joins again (start-up progress, the relay). */
-  public void onJoined(Consumer<RemoteNodeAgent> action) {
+  /**
+   * Adds what runs when an agent joins or joins again (start-up progress, the relay).
+   *
+   * @return what removes it again (each scheduler grant's join adds one while it waits)
+   */
+  public Runnable onJoined(Consumer<RemoteNodeAgent> action) {
     joined.add(action);
+    return () -> joined.remove(action);
+  }
+
+  /** How many join actions are registered (tests: a grant's join leaves none behind). */
+  int joinActions() {
+    return joined.size();
   }
 
   // ---- accepting ------------------------------------------------------------------------------

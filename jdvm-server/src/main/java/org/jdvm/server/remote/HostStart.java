@@ -68,82 +68,87 @@ public final class HostStart {
       joining.put(h.name(), new CompletableFuture<>());
     }
     AtomicInteger count = new AtomicInteger();
-    hub.onJoined(
-        a -> {
-          CompletableFuture<RemoteNodeAgent> f = joining.get(a.node());
-          if (f != null && f.complete(a)) {
-            remote
-                .progress()
-                .accept(
-                    "jdvm start: "
-                        + a.node()
-                        + " joined ("
-                        + count.incrementAndGet()
-                        + "/"
-                        + hosts.size()
-                        + ")");
-          }
-        });
-    Map<String, AgentStarter.Handle> started = new ConcurrentHashMap<>();
-    byte[] secret = (credentials.secretHex() + "\n").getBytes(StandardCharsets.US_ASCII);
-    String controller =
-        remote.listen().getAddress().getHostAddress() + ":" + hub.address().getPort();
-    for (HostList.Host h : hosts) {
-      List<String> argv = new ArrayList<>(remote.agentCommand());
-      argv.addAll(
-          List.of(
-              "agent",
-              "--controller",
-              controller,
-              "--node",
+    Runnable stopListening =
+        hub.onJoined(
+            a -> {
+              CompletableFuture<RemoteNodeAgent> f = joining.get(a.node());
+              if (f != null && f.complete(a)) {
+                remote
+                    .progress()
+                    .accept(
+                        "jdvm start: "
+                            + a.node()
+                            + " joined ("
+                            + count.incrementAndGet()
+                            + "/"
+                            + hosts.size()
+                            + ")");
+              }
+            });
+    try {
+      Map<String, AgentStarter.Handle> started = new ConcurrentHashMap<>();
+      byte[] secret = (credentials.secretHex() + "\n").getBytes(StandardCharsets.US_ASCII);
+      String controller =
+          remote.listen().getAddress().getHostAddress() + ":" + hub.address().getPort();
+      for (HostList.Host h : hosts) {
+        List<String> argv = new ArrayList<>(remote.agentCommand());
+        argv.addAll(
+            List.of(
+                "agent",
+                "--controller",
+                controller,
+                "--node",
+                h.name(),
+                "--slots",
+                Integer.toString(h.slots())));
+        CompletableFuture<RemoteNodeAgent> f = joining.get(h.name());
+        try {
+          AgentStarter.Handle handle = remote.starter().start(h.name(), argv, secret);
+          started.put(h.name(), handle);
+          hub.adopt(handle);
+          handle
+              .onExit()
+              .thenAccept(
+                  status ->
+                      f.completeExceptionally(
+                          new IOException(
+                              h.name()
+                                  + ": the launcher exited with "
+                                  + status
+                                  + oneLine(handle.lastOutput()))));
+        } catch (IOException e) {
+          f.completeExceptionally(new IOException(h.name() + ": " + e.getMessage()));
+        }
+      }
+      long deadline = System.nanoTime() + remote.joinTimeoutMillis() * 1_000_000;
+      Map<String, String> failures = new LinkedHashMap<>();
+      List<NodeSpec> nodes = new ArrayList<>();
+      for (HostList.Host h : hosts) {
+        try {
+          long left = Math.max(0, deadline - System.nanoTime());
+          RemoteNodeAgent a = joining.get(h.name()).get(left, TimeUnit.NANOSECONDS);
+          nodes.add(new NodeSpec(h.name(), slots(h, a)));
+        } catch (ExecutionException e) {
+          failures.put(h.name(), e.getCause().getMessage());
+        } catch (TimeoutException e) {
+          AgentStarter.Handle handle = started.get(h.name());
+          failures.put(
               h.name(),
-              "--slots",
-              Integer.toString(h.slots())));
-      CompletableFuture<RemoteNodeAgent> f = joining.get(h.name());
-      try {
-        AgentStarter.Handle handle = remote.starter().start(h.name(), argv, secret);
-        started.put(h.name(), handle);
-        hub.adopt(handle);
-        handle
-            .onExit()
-            .thenAccept(
-                status ->
-                    f.completeExceptionally(
-                        new IOException(
-                            h.name()
-                                + ": the launcher exited with "
-                                + status
-                                + oneLine(handle.lastOutput()))));
-      } catch (IOException e) {
-        f.completeExceptionally(new IOException(h.name() + ": " + e.getMessage()));
+              h.name()
+                  + ": no agent joined within "
+                  + remote.joinTimeoutMillis()
+                  + " ms"
+                  + (handle == null ? "" : oneLine(handle.lastOutput())));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          failures.put(h.name(), h.name() + ": interrupted");
+          break;
+        }
       }
+      return new Joined(nodes, failures, started);
+    } finally {
+      stopListening.run();
     }
-    long deadline = System.nanoTime() + remote.joinTimeoutMillis() * 1_000_000;
-    Map<String, String> failures = new LinkedHashMap<>();
-    List<NodeSpec> nodes = new ArrayList<>();
-    for (HostList.Host h : hosts) {
-      try {
-        long left = Math.max(0, deadline - System.nanoTime());
-        RemoteNodeAgent a = joining.get(h.name()).get(left, TimeUnit.NANOSECONDS);
-        nodes.add(new NodeSpec(h.name(), slots(h, a)));
-      } catch (ExecutionException e) {
-        failures.put(h.name(), e.getCause().getMessage());
-      } catch (TimeoutException e) {
-        AgentStarter.Handle handle = started.get(h.name());
-        failures.put(
-            h.name(),
-            h.name()
-                + ": no agent joined within "
-                + remote.joinTimeoutMillis()
-                + " ms"
-                + (handle == null ? "" : oneLine(handle.lastOutput())));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failures.put(h.name(), h.name() + ": interrupted");
-        break;
-      }
-    }
-    return new Joined(nodes, failures, started);
   }
 
   private static int slots(HostList.Host h, RemoteNodeAgent a) {

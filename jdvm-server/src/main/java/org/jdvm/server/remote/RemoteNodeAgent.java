@@ -9,6 +9,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jdvm.core.ProcEnd;
+import org.jdvm.pmix.Signal;
 import org.jdvm.server.node.Cleanup;
 import org.jdvm.server.node.LaunchException;
 import org.jdvm.server.node.LaunchRequest;
@@ -129,9 +131,14 @@ public final class RemoteNodeAgent implements NodeAgent {
       old.close();
     }
     // What the DVM counted but the agent no longer runs ended while the link was down: with the
-    // exit status the agent held for it, else (its report lost) as killed.
-    Map<String, Integer> endedStatus = new java.util.HashMap<>();
-    hello.ended().forEach(x -> endedStatus.put(key(x.nspace(), x.rank()), x.exitStatus()));
+    // exit code or signal the agent held for it, else (its report lost) as killed.
+    Map<String, ProcEnd> endedStatus = new java.util.HashMap<>();
+    hello
+        .ended()
+        .forEach(
+            x ->
+                endedStatus.put(
+                    key(x.nspace(), x.rank()), ProcEnd.exited(x.exitCode(), x.signal())));
     List<String> gone = new ArrayList<>();
     running.forEach(
         (k, pid) -> {
@@ -147,7 +154,7 @@ public final class RemoteNodeAgent implements NodeAgent {
       int dot = k.lastIndexOf('.');
       String nspace = k.substring(0, dot);
       int rank = Integer.parseInt(k.substring(dot + 1));
-      Integer status = endedStatus.get(k);
+      ProcEnd status = endedStatus.get(k);
       if (r != null) {
         // A restarted controller: the reconciliation reports these, once, with the rest.
         if (status != null) {
@@ -157,7 +164,8 @@ public final class RemoteNodeAgent implements NodeAgent {
       }
       NodeEvents e = events;
       if (e != null) {
-        e.exited(node, nspace, rank, status != null ? status : 137);
+        ProcEnd end = status != null ? status : ProcEnd.exited(0, Signal.KILL.number());
+        e.exited(node, nspace, rank, end.exitCode(), end.signal());
       }
     }
     if (r != null) {
@@ -170,10 +178,10 @@ public final class RemoteNodeAgent implements NodeAgent {
    * What the agent of this node said when it rejoined a restarted controller.
    *
    * @param kept what it still runs that the recovered state counts (pids are the agent's)
-   * @param ended what the recovered state counted that ended meanwhile, with its exit status
+   * @param ended what the recovered state counted that ended meanwhile, and how
    * @param joined completes when the agent has rejoined
    */
-  record Rejoin(List<Running> kept, Map<Running, Integer> ended, CompletableFuture<Void> joined) {}
+  record Rejoin(List<Running> kept, Map<Running, ProcEnd> ended, CompletableFuture<Void> joined) {}
 
   private volatile Rejoin rejoin;
 

@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
+import org.jdvm.core.ProcEnd;
 import org.jdvm.server.identity.Credentials;
 import org.jdvm.server.node.LaunchException;
 import org.jdvm.server.node.LaunchRequest;
@@ -169,6 +170,31 @@ class AgentLinkTest {
                     List.of(),
                     false)))
         .contains("outside");
+  }
+
+  @Test
+  void aGrantsJoinLeavesNoJoinActionBehindWhetherItsAgentsJoinOrNot() throws Exception {
+    AgentHub hub = hub(200, 5);
+    int before = hub.joinActions();
+    AgentStarter unreachable =
+        (host, argv, secret) -> {
+          throw new java.io.IOException("ssh: connect to host " + host + ": No route to host");
+        };
+    RemoteHosts grant =
+        new RemoteHosts(
+            List.of(new HostList.Host("g1", 1), new HostList.Host("g2", 1)),
+            unreachable,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            List.of("jdvm"),
+            new AgentHub.Settings(200, 5),
+            2_000,
+            line -> {});
+    for (int i = 0; i < 3; i++) {
+      Map<String, String> failed = HostStart.joinLater(hub, grant, credentials);
+      assertThat(failed).containsOnlyKeys("g1", "g2");
+      assertThat(failed.get("g1")).contains("No route to host");
+    }
+    assertThat(hub.joinActions()).isEqualTo(before);
   }
 
   @Test
@@ -386,13 +412,26 @@ class AgentLinkTest {
             "/bin/sh",
             "-c",
             "while [ ! -e '" + go + "' ]; do sleep 0.02; done; echo bye; exit 7");
+    long segv =
+        launch(
+            n1,
+            "d@1",
+            3,
+            false,
+            "/bin/sh",
+            "-c",
+            "while [ ! -e '" + go + "' ]; do sleep 0.02; done; kill -SEGV $$");
     long stranger = launch(n1, "d@2", 0, false, "/bin/sleep", "30");
     int port = first.address().getPort();
 
     first.abandon(); // the controller is killed
     await("the agent noticed", () -> agent.daemon().link() == null);
     java.nio.file.Files.createFile(go);
-    await("rank 1 ended meanwhile", () -> !agent.daemon().heldExits().isEmpty());
+    try {
+      await("ranks 1 and 3 ended meanwhile", () -> agent.daemon().heldExits().size() == 2);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + ": " + agent.daemon().heldExits(), e);
+    }
     AgentHub second =
         AgentHub.openRejoining(
             credentials,
@@ -404,9 +443,11 @@ class AgentLinkTest {
     toClose.add(second);
     RemoteNodeAgent m1 = second.get("n1");
     m1.bind(sink);
-    // The recovered state counts ranks 0 and 1 of d@1, and a rank 2 the agent never ran; not d@2.
+    // The recovered state counts ranks 0, 1 and 3 of d@1, and a rank 2 the agent never ran; not
+    // d@2.
     AgentHub.Rejoined back =
-        second.rejoin(Map.of("n1", Map.of("d@1.0", stays, "d@1.1", ends, "d@1.2", 999_999L)));
+        second.rejoin(
+            Map.of("n1", Map.of("d@1.0", stays, "d@1.1", ends, "d@1.2", 999_999L, "d@1.3", segv)));
 
     assertThat(back.missing()).isEmpty();
     assertThat(back.stillRunning().get("n1"))
@@ -414,7 +455,10 @@ class AgentLinkTest {
         .containsExactly(new LinkMessage.Running("d@1", 0, stays));
     assertThat(back.ended())
         .as("%s %s", back, events)
-        .containsExactly(Map.entry(new LinkMessage.Running("d@1", 1, 0), 7));
+        .as("an exit code, and a signal as the signal, not the shell's 128 + 11")
+        .containsOnly(
+            Map.entry(new LinkMessage.Running("d@1", 1, 0), ProcEnd.exited(7, 0)),
+            Map.entry(new LinkMessage.Running("d@1", 3, 0), ProcEnd.exited(0, 11)));
     assertThat(m1.state()).isEqualTo(NodeState.UP);
     await("the agent ends what the DVM does not count", () -> ProcessHandle.of(stranger).isEmpty());
     await("held output flows on the new link", () -> events.contains("n1 d@1.1 STDOUT bye"));

@@ -143,6 +143,12 @@ final class Listings {
     for (AllocationView a : v.allocations()) {
       allocBySession.put(a.sessionId(), a.allocId());
     }
+    java.util.Set<String> terminated = new java.util.HashSet<>();
+    for (JobView j : v.jobs()) {
+      if (j.state() == JobView.State.TERMINATED) {
+        terminated.add(j.namespace());
+      }
+    }
     List<Object> out = new ArrayList<>();
     for (JobView j : v.jobs()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -170,6 +176,8 @@ final class Listings {
       boolean ended = j.state() == JobView.State.TERMINATED;
       m.put("status", ended ? j.status() : null);
       m.put("exitCode", ended ? j.exitCode() : null);
+      // A live job whose parent ended, e.g. that of a SIGKILLed jdvm run (decisions.md #11).
+      m.put("parentGone", !ended && terminated.contains(j.parent()));
       out.add(m);
     }
     return Json.write(out);

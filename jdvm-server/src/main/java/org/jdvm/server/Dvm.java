@@ -220,7 +220,9 @@ public final class Dvm implements AutoCloseable {
             + " "
             + dvm.host.isolation()
             + " maxProcs="
-            + dvm.host.maxProcs());
+            + dvm.host.maxProcs()
+            + " maxMergedProcs="
+            + dvm.host.maxMergedProcs());
     return dvm;
   }
 

@@ -149,9 +149,65 @@ class ProcessHostMergeTest {
     Await.until(() -> openFds() == fdsEmpty, "the descriptors to be closed");
   }
 
+  @Test
+  void concurrentStartsNeverPassTheBudgetTogether() throws Exception {
+    ProcessHost h = host(24);
+    long fdsEmpty = openFds();
+    List<ProcessHost.RunningProc> admitted =
+        java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicInteger refused =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+    List<Thread> starters = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      starters.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      go.await();
+                      for (int i = 0; i < 6; i++) {
+                        try {
+                          admitted.add(h.start("node0/race", sleeper(true), new Streams()));
+                        } catch (LaunchException e) {
+                          refused.incrementAndGet();
+                        }
+                      }
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }));
+    }
+    go.countDown();
+    for (Thread t : starters) {
+      t.join(30_000);
+    }
+    started.addAll(admitted);
+    // 48 attempts on room for 22: exactly 22 run, whatever the interleaving.
+    assertThat(admitted).hasSize(22);
+    assertThat(refused.get()).isEqualTo(48 - 22);
+    assertThat(h.fdsInUse()).isEqualTo(24);
+    assertThat(openFds() - fdsEmpty).as("descriptors the host opened").isEqualTo(24);
+    h.terminate(admitted, 0);
+    Await.until(() -> h.liveProcs() == 0 && h.fdsInUse() == 0, "every process reported");
+  }
+
+  /**
+   * The pipes and pidfds this JVM holds: what the host opens for processes, and nothing the JVM
+   * opens or closes on its own meanwhile (jars, class files, sockets).
+   */
   private static long openFds() {
     try (var s = Files.list(Path.of("/proc/self/fd"))) {
-      return s.count();
+      return s.filter(
+              fd -> {
+                try {
+                  String target = Files.readSymbolicLink(fd).toString();
+                  return target.startsWith("pipe:") || target.equals("anon_inode:[pidfd]");
+                } catch (java.io.IOException e) {
+                  return false; // the listing's own descriptor, closed by now
+                }
+              })
+          .count();
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
     }

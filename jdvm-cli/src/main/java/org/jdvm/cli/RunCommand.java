@@ -79,6 +79,14 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
               + " job is ended then, as mpirun ends it).")
   boolean keepGoing;
 
+  @Option(
+      names = {"--merge-stderr", "--merge-stderr-to-stdout"},
+      description =
+          "Each process's stderr is its stdout: both arrive in order on this command's stdout"
+              + " (PMIX_IOF_MERGE_STDERR_STDOUT). A node then holds each process with one open"
+              + " file instead of two, so about twice as many of them.")
+  boolean mergeStderr;
+
   @Parameters(
       paramLabel = "CMD",
       arity = "1..*",
@@ -132,6 +140,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
         }
         case "--detach" -> r.detach = true;
         case "--keep-going", "--enable-recovery" -> r.keepGoing = true;
+        case "--merge-stderr", "--merge-stderr-to-stdout" -> r.mergeStderr = true;
         default -> {
           if (a.startsWith("-")) {
             return null;
@@ -329,6 +338,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     }
     if (keepGoing) {
       b.recoverable(true);
+    }
+    if (mergeStderr) {
+      b.mergeStderr(true);
     }
     return b.forwardOutput(true).notifyCompletion(true).build();
   }

@@ -62,6 +62,24 @@ class CliEndToEndTest {
   }
 
   @Test
+  void mergeStderrSendsBothStreamsInTheOrderWrittenToStdoutAndNothingToStderr() {
+    String script = "for i in 1 2 3 4 5; do echo out$i; echo err$i >&2; done";
+    StringBuilder inOrder = new StringBuilder();
+    for (int i = 1; i <= 5; i++) {
+      inOrder.append("out").append(i).append('\n').append("err").append(i).append('\n');
+    }
+    for (String option : List.of("--merge-stderr", "--merge-stderr-to-stdout")) {
+      CliRun merged = jdvm("run", option, "--", "sh", "-c", script);
+      assertThat(merged.status()).as(merged.err()).isZero();
+      assertThat(merged.out()).as(option).isEqualTo(inOrder.toString());
+      assertThat(merged.err()).as(option).doesNotContain("err1");
+    }
+    CliRun apart = jdvm("run", "--", "sh", "-c", script);
+    assertThat(apart.out()).doesNotContain("err1");
+    assertThat(apart.err()).contains("err1", "err5");
+  }
+
+  @Test
   void aBareAllocNewFromAToolSaysWhatBecomesOfTheAllocationUnderItsInheritance() {
     CliRun kept = jdvm("alloc", "new", "--nodes", "1");
     assertThat(kept.status()).as(kept.err()).isZero();
@@ -437,6 +455,8 @@ class CliEndToEndTest {
         "true"
       },
       {"run", "--detach", "--dir", "/tmp/x", "--dvm", "/tmp/x/dvm.json", "true", "-a"},
+      {"run", "--merge-stderr", "--", "true"},
+      {"run", "-n", "2", "--merge-stderr-to-stdout", "true"},
     };
     for (String[] args : cases) {
       RunCommand lean = RunCommand.parseLean(args);
@@ -449,6 +469,7 @@ class CliEndToEndTest {
       assertThat(lean.targets).isEqualTo(pico.targets);
       assertThat(lean.mapBy).isEqualTo(pico.mapBy);
       assertThat(lean.detach).isEqualTo(pico.detach);
+      assertThat(lean.mergeStderr).isEqualTo(pico.mergeStderr);
       assertThat(lean.dvm.dvm).isEqualTo(pico.dvm.dvm);
       assertThat(lean.dvm.dir).isEqualTo(pico.dvm.dir);
     }

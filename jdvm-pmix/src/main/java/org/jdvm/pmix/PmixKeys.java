@@ -107,6 +107,12 @@ public final class PmixKeys {
   public static final String FWD_STDOUT = "pmix.fwd.stdout";
   public static final String FWD_STDERR = "pmix.fwd.stderr";
 
+  /** The processes' stderr is their stdout (one stream, in order), forwarded as stdout. */
+  public static final String IOF_MERGE_STDERR_STDOUT = "pmix.iof.mrg";
+
+  /** The older name of {@link #IOF_MERGE_STDERR_STDOUT}, still in libpmix 4.2.2's dictionary. */
+  public static final String MERGE_STDERR_STDOUT = "pmix.mergeerrout";
+
   // Published data, connect, log (docs/wireup.md §c.4–§c.6)
   public static final String RANGE = "pmix.range";
   public static final String PERSISTENCE = "pmix.persist";

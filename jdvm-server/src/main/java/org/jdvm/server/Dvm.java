@@ -223,7 +223,9 @@ public final class Dvm implements AutoCloseable {
             + " "
             + dvm.host.isolation()
             + " maxProcs="
-            + dvm.host.maxProcs());
+            + dvm.host.maxProcs()
+            + " maxMergedProcs="
+            + dvm.host.maxMergedProcs());
     return dvm;
   }
 

@@ -31,7 +31,8 @@ final class IofAttributes {
           pmix.iof.tagfull | PMIX_IOF_TAG_FULLNAME_OUTPUT | BOOL | BOOL | Tag each line with the full namespace of the process.
           pmix.iof.rank | PMIX_IOF_RANK_OUTPUT | BOOL | BOOL | Tag each line with the rank of the process.
           pmix.iof.ts | PMIX_IOF_TIMESTAMP_OUTPUT | BOOL | BOOL | Put a time stamp on each line of output.
-          pmix.iof.mrg | PMIX_IOF_MERGE_STDERR_STDOUT | BOOL | BOOL | Deliver standard error with standard output.
+          pmix.iof.mrg | PMIX_IOF_MERGE_STDERR_STDOUT | BOOL | BOOL | Deliver standard error with standard output: one stream, in the order it was written.
+          pmix.mergeerrout | PMIX_MERGE_STDERR_STDOUT | BOOL | BOOL | The older name of PMIX_IOF_MERGE_STDERR_STDOUT.
           pmix.iof.xml | PMIX_IOF_XML_OUTPUT | BOOL | BOOL | Format output as XML.
           pmix.iof.file | PMIX_IOF_OUTPUT_TO_FILE | STRING | STRING | Write output to files with this name prefix.
           pmix.iof.fpt | PMIX_IOF_FILE_PATTERN | BOOL | BOOL | The output file name is a pattern to expand per process.

@@ -13,9 +13,16 @@ import java.util.Objects;
  * @param workingDirectory where it starts, or {@code null} for the controller's directory
  * @param stdin whether its standard input is a pipe its spawner feeds ({@link StdinPipe}); else it
  *     reads {@code /dev/null}
+ * @param mergeStderr {@code PMIX_IOF_MERGE_STDERR_STDOUT}: its standard error is its standard
+ *     output (one pipe, fd 2 a copy of fd 1), so what it writes to either arrives in order, as
+ *     stdout; the host holds one descriptor for its output instead of two
  */
 public record LaunchRequest(
-    List<String> argv, Map<String, String> environment, Path workingDirectory, boolean stdin) {
+    List<String> argv,
+    Map<String, String> environment,
+    Path workingDirectory,
+    boolean stdin,
+    boolean mergeStderr) {
   public LaunchRequest {
     argv = List.copyOf(argv);
     environment = Map.copyOf(environment);
@@ -25,8 +32,19 @@ public record LaunchRequest(
     Objects.requireNonNull(argv.get(0));
   }
 
+  /** A process with its stdout and stderr apart. */
+  public LaunchRequest(
+      List<String> argv, Map<String, String> environment, Path workingDirectory, boolean stdin) {
+    this(argv, environment, workingDirectory, stdin, false);
+  }
+
   /** A process that reads {@code /dev/null}. */
   public LaunchRequest(List<String> argv, Map<String, String> environment, Path workingDirectory) {
     this(argv, environment, workingDirectory, false);
+  }
+
+  /** The same launch with this environment (a relay rewriting the server's address). */
+  public LaunchRequest withEnvironment(Map<String, String> env) {
+    return new LaunchRequest(argv, env, workingDirectory, stdin, mergeStderr);
   }
 }

@@ -48,11 +48,13 @@ import org.jdvm.server.node.os.Posix;
  * the controller was killed, when the next host opens on the same DVM directory.
  *
  * <p>Processes are counted against the open-file limit (raised as far as the process may at start):
- * each holds 2 descriptors (its stdout and stderr pipes), 3 with its pidfd (the first eighth of the
- * budget: past it the exit is found when both pipes close, or, while a descendant holds them, by a
- * sweep every {@link #SWEEP_MS} ms), and one more for a stdin pipe. A start that would leave fewer
- * than the reserve for the controller's own files and connections is refused ({@link
- * LaunchException.Kind#OUT_OF_RESOURCE}).
+ * each holds 2 descriptors (its stdout and stderr pipes), or 1 if its stderr is merged into its
+ * stdout ({@link LaunchRequest#mergeStderr}, {@code PMIX_IOF_MERGE_STDERR_STDOUT}); one more for
+ * its pidfd while the host is in the first eighth of its budget (past it the exit is found when its
+ * pipes close, or, while a descendant holds them, by a sweep every {@link #SWEEP_MS} ms); and one
+ * more for a stdin pipe. A start is counted before anything is opened, and one that would leave
+ * fewer than the reserve for the controller's own files and connections is refused ({@link
+ * LaunchException.Kind#OUT_OF_RESOURCE}) with nothing started.
  */
 public final class ProcessHost implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
@@ -60,7 +62,10 @@ public final class ProcessHost implements AutoCloseable {
   /** How long a process's output may keep flowing after it exited (descendants holding a pipe). */
   static final long DRAIN_AFTER_EXIT_MS = 500;
 
-  /** Descriptors one process holds in the controller: stdout, stderr, pidfd, and stdin if piped. */
+  /**
+   * The most descriptors one process holds in the controller: stdout, stderr, pidfd, and stdin if
+   * piped (one fewer with its stderr merged into its stdout).
+   */
   public static final int FDS_PER_PROC = 4;
 
   /**
@@ -166,8 +171,27 @@ public final class ProcessHost implements AutoCloseable {
    * after (without stdin pipes).
    */
   public long maxProcs() {
-    long withPidfd = fdBudget / PIDFD_SHARE / 3;
-    return Math.min(maxProcs, withPidfd + (fdBudget - withPidfd * 3) / 2);
+    return maxProcs(2);
+  }
+
+  /**
+   * {@link #maxProcs()} for processes whose stderr is merged into their stdout: 2 descriptors a
+   * process for the first eighth, 1 after.
+   */
+  public long maxMergedProcs() {
+    return maxProcs(1);
+  }
+
+  private long maxProcs(int outputFds) {
+    long share = fdBudget / PIDFD_SHARE;
+    long withPidfd = (share + outputFds) / (outputFds + 1); // started while below the share
+    long left = Math.max(0, fdBudget - withPidfd * (outputFds + 1));
+    return Math.min(maxProcs, withPidfd + left / outputFds);
+  }
+
+  /** The descriptors held for processes now (tests: the accounting against what is open). */
+  long fdsInUse() {
+    return fdsInUse.get();
   }
 
   /** The processes running (or draining their output) now. */
@@ -199,21 +223,38 @@ public final class ProcessHost implements AutoCloseable {
       throw new LaunchException(
           LaunchException.Kind.INTERRUPTED, "the host is closing; " + cmd + " not started", null);
     }
-    int need = 3 + (request.stdin() ? 1 : 0);
-    if (procs.size() >= maxProcs || fdsInUse.get() + need > fdBudget) {
-      throw new LaunchException(
-          LaunchException.Kind.OUT_OF_RESOURCE,
-          "cannot start "
-              + cmd
-              + ": this host runs "
-              + procs.size()
-              + " processes, its limit (open files: "
-              + fdsInUse.get()
-              + " of "
-              + Posix.fileLimit()[0]
-              + " in use for processes, less a reserve)",
-          null);
-    }
+    boolean merge = request.mergeStderr();
+    // The descriptors this process will hold are counted before any is opened, so that
+    // concurrent starts never pass the budget together; a failure below gives them back.
+    boolean withPidfd;
+    int need;
+    long before;
+    do {
+      before = fdsInUse.get();
+      // A pidfd reports the exit at once, even while a descendant holds the pipes; past an eighth
+      // of the descriptor budget it is left out, and the exit is found when the pipes close, or
+      // by the sweep.
+      withPidfd = before < fdBudget / PIDFD_SHARE;
+      need = (merge ? 1 : 2) + (withPidfd ? 1 : 0) + (request.stdin() ? 1 : 0);
+      if (procs.size() >= maxProcs || before + need > fdBudget) {
+        throw new LaunchException(
+            LaunchException.Kind.OUT_OF_RESOURCE,
+            "cannot start "
+                + cmd
+                + ": this host runs "
+                + procs.size()
+                + " processes, its limit (open files: "
+                + before
+                + " of the "
+                + fdBudget
+                + " it may hold for processes in use, "
+                + need
+                + " more needed; the open-file limit is "
+                + Posix.fileLimit()[0]
+                + (merge ? ")" : "; merging stderr into stdout halves a process's share)"),
+            null);
+      }
+    } while (!fdsInUse.compareAndSet(before, before + need));
     int[] out = null;
     int[] err = null;
     int[] in = null;
@@ -229,13 +270,20 @@ public final class ProcessHost implements AutoCloseable {
     groupStarting(group);
     try {
       out = Posix.pipe(0);
-      err = Posix.pipe(0);
+      err = merge ? null : Posix.pipe(0);
       in = request.stdin() ? Posix.pipe(1) : null;
       pid =
           Posix.spawn(
-              exe, argv, env, request.workingDirectory(), in == null ? -1 : in[0], out[1], err[1]);
+              exe,
+              argv,
+              env,
+              request.workingDirectory(),
+              in == null ? -1 : in[0],
+              out[1],
+              merge ? out[1] : err[1]);
     } catch (Posix.PosixException e) {
       closeAll(out, err, in);
+      fdsInUse.addAndGet(-need);
       groupEnded(group);
       int errno = e.errno();
       boolean resources =
@@ -249,16 +297,15 @@ public final class ProcessHost implements AutoCloseable {
           e);
     }
     Posix.close(out[1]);
-    Posix.close(err[1]);
+    if (err != null) {
+      Posix.close(err[1]);
+    }
     if (in != null) {
       Posix.close(in[0]);
     }
     livePids.add(pid);
     containment.adopt(pid, group);
-    // A pidfd reports the exit at once, even while a descendant holds the pipes; past an eighth
-    // of the descriptor budget it is left out (2 descriptors a process instead of 3), and the exit
-    // is found when the pipes close, or by the sweep.
-    int pidfd = fdsInUse.get() < fdBudget / PIDFD_SHARE ? Posix.pidfdOpen(pid) : NO_PIDFD;
+    int pidfd = withPidfd ? Posix.pidfdOpen(pid) : NO_PIDFD;
     if (pidfd < 0 && pidfd != NO_PIDFD) {
       // Out of descriptors between the check and here: the process cannot be watched, so it
       // must not run. It is our unreaped child, so its pid is still its own.
@@ -266,8 +313,9 @@ public final class ProcessHost implements AutoCloseable {
       Posix.kill(pid, Signal.KILL.number());
       closeAll(
           new int[] {out[0], -1},
-          new int[] {err[0], -1},
+          err == null ? null : new int[] {err[0], -1},
           in == null ? null : new int[] {-1, in[1]});
+      fdsInUse.addAndGet(-need);
       reapBlocking(pid);
       livePids.remove(pid);
       groupEnded(group);
@@ -276,15 +324,17 @@ public final class ProcessHost implements AutoCloseable {
           "cannot watch " + cmd + ": " + Posix.strerror(-pidfd),
           null);
     }
-    fdsInUse.addAndGet(2 + (pidfd >= 0 ? 1 : 0) + (in != null ? 1 : 0));
     long id = ids.incrementAndGet();
-    RunningProc p = new RunningProc(this, id, pid, pidfd, out[0], err[0], group, listener);
+    RunningProc p =
+        new RunningProc(this, id, pid, pidfd, out[0], err == null ? -1 : err[0], group, listener);
     if (in != null) {
       p.stdin = new StdinPipe(new FdOutput(p, in[1]), cmd + "[" + pid + "]");
     }
     procs.put(id, p);
     Posix.epollCtl(epfd, true, out[0], Posix.EPOLLIN, (id << 2) | OUT);
-    Posix.epollCtl(epfd, true, err[0], Posix.EPOLLIN, (id << 2) | ERR);
+    if (err != null) {
+      Posix.epollCtl(epfd, true, err[0], Posix.EPOLLIN, (id << 2) | ERR);
+    }
     if (pidfd >= 0) {
       Posix.epollCtl(epfd, true, pidfd, Posix.EPOLLIN, (id << 2) | EXIT);
     }

@@ -10,14 +10,19 @@
  * after a controller was killed outright, when the next host opens on its DVM directory. {@link
  * org.jdvm.server.node.LocalNodeAgent} is one virtual node of the embedded default. A process that
  * is its job's stdin target reads a {@link org.jdvm.server.node.StdinPipe} its spawner feeds; every
- * other one reads {@code /dev/null}. {@link org.jdvm.server.node.Cleanup} removes what a job
- * registered once its processes on the node have ended (docs/protocol.md "Cleanup").
+ * other one reads {@code /dev/null}. A process launched with {@link
+ * org.jdvm.server.node.LaunchRequest#mergeStderr} ({@code PMIX_IOF_MERGE_STDERR_STDOUT}) has one
+ * pipe for stdout and stderr (fd 2 a copy of fd 1), forwarded as stdout in the order written; the
+ * host holds it with one descriptor instead of two. {@link org.jdvm.server.node.Cleanup} removes
+ * what a job registered once its processes on the node have ended (docs/protocol.md "Cleanup").
  *
  * <p>Invariants: every output chunk of a process is delivered before its exit; an exit reports the
  * signal that ended the process, whoever sent it; a process that exits at once never lingers in an
  * agent's table; a process is signalled only until it is reaped, never a process that reused its
  * pid; ending a node's processes continues stopped ones and escalates to KILL after the grace
- * period; a start past the host's limit (open files) is refused and starts nothing; at most {@link
+ * period; a start past the host's limit (open files, each process counted at what it will hold — 2
+ * output pipes or 1 merged, a pidfd in the first eighth, a stdin pipe — before anything is opened)
+ * is refused as out of resource and starts nothing; at most {@link
  * org.jdvm.server.node.StdinPipe#MAX_QUEUED_BYTES} wait for a process's stdin, a feeder past it
  * waits; nothing outside the allowed places is removed, and no symbolic link is followed.
  */

@@ -406,7 +406,8 @@ public final class AgentDaemon {
             m.argv(),
             m.environment(),
             m.workingDirectory().isEmpty() ? null : Path.of(m.workingDirectory()),
-            m.stdin());
+            m.stdin(),
+            m.mergeStderr());
     LaunchWatcher watcher = prepare instanceof LaunchWatcher w ? w : null;
     long started = -1;
     try {

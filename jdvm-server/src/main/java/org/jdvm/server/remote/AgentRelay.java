@@ -86,8 +86,7 @@ public final class AgentRelay implements AgentDaemon.LaunchWatcher {
     Map<String, String> rewritten = new HashMap<>(env);
     String uri = r.uri();
     SERVER_URI_VARIABLES.forEach(v -> rewritten.put(v, uri));
-    return new LaunchRequest(
-        request.argv(), rewritten, request.workingDirectory(), request.stdin());
+    return request.withEnvironment(rewritten);
   }
 
   /** The relay, opened at the first launch; {@code null} when it cannot be. */

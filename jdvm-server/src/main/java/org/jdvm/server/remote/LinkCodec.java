@@ -199,6 +199,7 @@ public final class LinkCodec {
         map(o, l.environment());
         string(o, l.workingDirectory());
         o.writeBoolean(l.stdin());
+        o.writeBoolean(l.mergeStderr());
       }
       case Signal s -> {
         o.writeByte(SIGNAL);
@@ -298,7 +299,8 @@ public final class LinkCodec {
       case HEARTBEAT -> new Heartbeat(b.getLong());
       case BYE -> new Bye(string(b));
       case LAUNCH ->
-          new Launch(b.getLong(), string(b), b.getInt(), strings(b), map(b), string(b), bool(b));
+          new Launch(
+              b.getLong(), string(b), b.getInt(), strings(b), map(b), string(b), bool(b), bool(b));
       case SIGNAL -> new Signal(string(b), b.getInt(), b.getInt());
       case STDIN -> new Stdin(b.getLong(), string(b), b.getInt(), bytes(b), b.getLong());
       case CLEANUP ->

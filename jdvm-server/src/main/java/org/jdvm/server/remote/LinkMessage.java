@@ -14,8 +14,11 @@ import java.util.Objects;
  * RelayChannel}).
  */
 public sealed interface LinkMessage {
-  /** The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. */
-  int VERSION = 2;
+  /**
+   * The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. 3:
+   * {@link Launch#mergeStderr}.
+   */
+  int VERSION = 3;
 
   // ---- handshake -------------------------------------------------------------------------------
 
@@ -87,7 +90,10 @@ public sealed interface LinkMessage {
 
   // ---- controller → agent ----------------------------------------------------------------------
 
-  /** Start one process; answered by {@link Launched} or {@link LaunchFailed} with the same id. */
+  /**
+   * Start one process; answered by {@link Launched} or {@link LaunchFailed} with the same id.
+   * {@code mergeStderr}: its stderr is its stdout (node.LaunchRequest#mergeStderr).
+   */
   record Launch(
       long requestId,
       String nspace,
@@ -95,7 +101,8 @@ public sealed interface LinkMessage {
       List<String> argv,
       Map<String, String> environment,
       String workingDirectory,
-      boolean stdin)
+      boolean stdin,
+      boolean mergeStderr)
       implements LinkMessage {
     public Launch {
       argv = List.copyOf(argv);

@@ -345,7 +345,8 @@ public final class RemoteNodeAgent implements NodeAgent {
                           request.workingDirectory() == null
                               ? ""
                               : request.workingDirectory().toString(),
-                          request.stdin())),
+                          request.stdin(),
+                          request.mergeStderr())),
               ANSWER_TIMEOUT_MILLIS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -25,6 +25,9 @@ import org.jdvm.core.Effect.SignalProcs;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Report;
 import org.jdvm.pmix.App;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Signal;
 import org.jdvm.server.controller.EffectSink;
@@ -241,7 +244,23 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
         argv,
         environment.of(l.namespace(), p.rank(), l.node(), app.env(), p.env()),
         app.cwd() == null || app.cwd().isEmpty() ? null : java.nio.file.Path.of(app.cwd()),
-        p.stdin());
+        p.stdin(),
+        mergesStderr(app));
+  }
+
+  /**
+   * {@code PMIX_IOF_MERGE_STDERR_STDOUT} true in the app's info, where the PMIx endpoint puts it
+   * for a spawn that asked for it in its job's info or the app's ({@code JobOps.mergeStderr}).
+   */
+  static boolean mergesStderr(App app) {
+    for (Info i : app.info()) {
+      if (i.key().equals(PmixKeys.IOF_MERGE_STDERR_STDOUT)
+          && i.value().type() == DataType.BOOL
+          && i.value().asBoolean()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void signal(String node, String nspace, List<Integer> ranks, int signal) {

@@ -137,6 +137,15 @@ class AgentLinkTest {
     launch(n1, "d@1", 0, false, "/bin/sh", "-c", "echo hello; echo oops >&2; exit 3");
     await("exit", () -> events.contains("n1 d@1.0 exited 3"));
     assertThat(events).contains("n1 d@1.0 STDOUT hello", "n1 d@1.0 STDERR oops");
+    // Merged over the link: the agent gives the process one pipe, so stderr arrives as stdout.
+    pids.add(
+        n1.launch(
+            "d@1",
+            4,
+            new LaunchRequest(
+                List.of("/bin/sh", "-c", "echo oops >&2; exit 4"), Map.of(), null, false, true)));
+    await("merged exit", () -> events.contains("n1 d@1.4 exited 4"));
+    assertThat(events).contains("n1 d@1.4 STDOUT oops").doesNotContain("n1 d@1.4 STDERR oops");
 
     long sleeper = launch(n1, "d@1", 1, false, "/bin/sleep", "30");
     assertThat(n1.runningProcs()).isEqualTo(1);
@@ -347,7 +356,7 @@ class AgentLinkTest {
           return r -> {
             Map<String, String> env = new java.util.HashMap<>(r.environment());
             env.put("RELAYED", "yes");
-            return new LaunchRequest(r.argv(), env, r.workingDirectory(), r.stdin());
+            return r.withEnvironment(env);
           };
         });
     // The controller may see the agent up before the agent's side has attached its link.

@@ -35,7 +35,7 @@ class LinkCodecTest {
         new LinkMessage.Heartbeat(Long.MAX_VALUE),
         new LinkMessage.Bye("stop"),
         new LinkMessage.Launch(
-            7, "d@1", 0, List.of("/bin/echo", "a b"), Map.of("K", "v"), "", true),
+            7, "d@1", 0, List.of("/bin/echo", "a b"), Map.of("K", "v"), "", true, true),
         new LinkMessage.Signal("d@1", -1, 9),
         new LinkMessage.Stdin(8, "d@1", 0, B, 100),
         new LinkMessage.Cleanup(9, "d@1", "/tmp/x", true, true, false, false, List.of("a"), false),

@@ -292,7 +292,8 @@ public final class Posix {
    *
    * @param stdin the fd it reads, or -1 for {@code /dev/null}
    * @param stdout the fd it writes to as 1
-   * @param stderr the fd it writes to as 2
+   * @param stderr the fd it writes to as 2; {@code stdout} itself makes fd 2 a copy of fd 1
+   *     (merged)
    * @param cwd where it starts, or {@code null} for here
    * @return the pid
    */
@@ -319,7 +320,9 @@ public final class Posix {
           check("posix_spawn_file_actions_adddup2", (int) FA_DUP2.invokeExact(fa, stdin, 0));
         }
         check("posix_spawn_file_actions_adddup2", (int) FA_DUP2.invokeExact(fa, stdout, 1));
-        check("posix_spawn_file_actions_adddup2", (int) FA_DUP2.invokeExact(fa, stderr, 2));
+        // stderr the same pipe as stdout: fd 2 a copy of fd 1, one stream in the written order.
+        int errFrom = stderr == stdout ? 1 : stderr;
+        check("posix_spawn_file_actions_adddup2", (int) FA_DUP2.invokeExact(fa, errFrom, 2));
         if (FA_CLOSEFROM != null) {
           check("posix_spawn_file_actions_addclosefrom_np", (int) FA_CLOSEFROM.invokeExact(fa, 3));
         }

@@ -16,6 +16,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Signal;
+import org.jdvm.pmix.Value;
 import org.jdvm.server.node.Cleanup;
 import org.jdvm.server.pmix.deliver.OutcomeWatcher;
 import org.jdvm.server.pmix.deliver.OutputRouter;
@@ -71,9 +72,10 @@ public final class JobOps {
   /**
    * {@code PMIx_Spawn}: targeting (decisions.md #15), the mapping policy, output forwarding,
    * completion notice, which rank reads forwarded stdin ({@code PMIX_STDIN_TGT}, or rank 0 with
-   * {@code PMIX_FWD_STDIN}) and whether a failing process leaves the others running ({@code
-   * PMIX_JOB_RECOVERABLE}, or {@code PMIX_ABORT_NON_ZERO_TERM} false). A tool gets its job's output
-   * unless it says otherwise, as a 4.2.2 server forwards to a tool requester whatever its flags
+   * {@code PMIX_FWD_STDIN}), whether a failing process leaves the others running ({@code
+   * PMIX_JOB_RECOVERABLE}, or {@code PMIX_ABORT_NON_ZERO_TERM} false) and whether the processes'
+   * stderr is merged into their stdout ({@link #mergeStderr}). A tool gets its job's output unless
+   * it says otherwise, as a 4.2.2 server forwards to a tool requester whatever its flags
    * (pmix-interop-notes.md §3); an application only what it asks for.
    */
   static Spawn spawn(
@@ -89,12 +91,15 @@ public final class JobOps {
     boolean recoverable = false;
     Integer stdinRank = null;
     boolean fwdStdin = false;
+    Boolean merge = null;
     for (Info i : jobInfos) {
       switch (i.key()) {
         case PmixKeys.JOB_RECOVERABLE -> recoverable = Values.bool(i);
         case PmixKeys.ABORT_NON_ZERO_TERM -> recoverable = !Values.bool(i);
         case PmixKeys.STDIN_TGT -> stdinRank = stdinRank(i);
         case PmixKeys.FWD_STDIN -> fwdStdin = Values.bool(i);
+        case PmixKeys.IOF_MERGE_STDERR_STDOUT, PmixKeys.MERGE_STDERR_STDOUT ->
+            merge = Values.bool(i);
         case PmixKeys.SPAWN_TARGET -> target = Values.strings(i);
         case PmixKeys.SESSION_ID -> sessionId = Values.unsigned(i);
         case PmixKeys.ALLOC_ID -> allocId = Values.string(i);
@@ -109,6 +114,7 @@ public final class JobOps {
       }
     }
     checkApps(apps);
+    apps = mergeStderr(apps, merge);
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
     }
@@ -117,6 +123,44 @@ public final class JobOps {
             .withRecoverable(recoverable)
             .withStdin(stdinRank);
     return new Spawn(request, channels, notify);
+  }
+
+  /**
+   * {@code PMIX_IOF_MERGE_STDERR_STDOUT} (or its older name {@code PMIX_MERGE_STDERR_STDOUT}), a
+   * spawn directive as PRRTE takes it in the job's info, and taken from an app's own info too,
+   * which wins for that app: its processes' stderr is their stdout (one pipe), forwarded as stdout.
+   * Each app leaves here with the directive in its info once, as {@code
+   * PMIX_IOF_MERGE_STDERR_STDOUT} true, or without it: that is what the launch reads ({@code
+   * shell.Shell}).
+   *
+   * @param job the job-level value, {@code null} when absent
+   */
+  static List<App> mergeStderr(List<App> apps, Boolean job) throws BadRequest {
+    List<App> out = new ArrayList<>(apps.size());
+    for (App a : apps) {
+      Boolean merge = job;
+      List<Info> rest = new ArrayList<>(a.info().size());
+      for (Info i : a.info()) {
+        if (isMergeKey(i.key())) {
+          merge = Values.bool(i);
+        } else {
+          rest.add(i);
+        }
+      }
+      if (merge == null && rest.size() == a.info().size()) {
+        out.add(a);
+        continue;
+      }
+      if (Boolean.TRUE.equals(merge)) {
+        rest.add(Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.bool(true)));
+      }
+      out.add(new App(a.cmd(), a.argv(), a.env(), a.cwd(), a.maxprocs(), rest));
+    }
+    return out;
+  }
+
+  private static boolean isMergeKey(String key) {
+    return key.equals(PmixKeys.IOF_MERGE_STDERR_STDOUT) || key.equals(PmixKeys.MERGE_STDERR_STDOUT);
   }
 
   /**

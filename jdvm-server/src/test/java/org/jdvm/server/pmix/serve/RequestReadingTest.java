@@ -223,6 +223,43 @@ class RequestReadingTest {
     assertThat(fromApp.channels()).as("an application forwards only what it asks for").isZero();
   }
 
+  /** How many times the app's info says merge (as the launch reads it: the current name, true). */
+  private static long merges(App a) {
+    return a.info().stream()
+        .filter(i -> i.equals(Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.bool(true))))
+        .count();
+  }
+
+  private static App app(Info... infos) {
+    return new App("true", List.of("true"), List.of(), null, 1, List.of(infos));
+  }
+
+  @Test
+  void mergeStderrInTheJobsInfoReachesEveryAppOnceAndAnAppsOwnValueWins() throws Exception {
+    Info on = Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.bool(true));
+    Info off = Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.bool(false));
+    Info oldName = Info.of(PmixKeys.MERGE_STDERR_STDOUT, Value.bool(true));
+    List<App> job =
+        JobOps.spawn(ID, TOOL, true, List.of(on), List.of(app(), app(off), app(on)))
+            .request()
+            .apps();
+    assertThat(job).extracting(RequestReadingTest::merges).containsExactly(1L, 0L, 1L);
+    List<App> apps =
+        JobOps.spawn(ID, TOOL, true, List.of(), List.of(app(), app(oldName), app(off)))
+            .request()
+            .apps();
+    assertThat(apps).extracting(RequestReadingTest::merges).containsExactly(0L, 1L, 0L);
+    assertThat(apps.get(1).info()).as("the older name is read as the current one").hasSize(1);
+    assertThat(JobOps.spawn(ID, TOOL, true, List.of(oldName), List.of(app())).request().apps())
+        .extracting(RequestReadingTest::merges)
+        .containsExactly(1L);
+    Info text = Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.string("yes"));
+    assertThat(refusal(() -> JobOps.spawn(ID, TOOL, true, List.of(text), List.of(app()))))
+        .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+    assertThat(refusal(() -> JobOps.spawn(ID, TOOL, true, List.of(), List.of(app(text)))))
+        .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+  }
+
   @Test
   void sessionControlCollectsEveryDirective() throws Exception {
     App app = new App("true", List.of("true"), List.of(), null, 1, List.of());

@@ -70,6 +70,13 @@ final class Reattach {
         again = dvm.reconnect(tool, output);
       } catch (PmixException e) {
         last = e;
+        if (stoppedCleanly(client.contact().dir())) {
+          err.println(
+              "jdvm: the DVM was stopped; job "
+                  + job.nspace()
+                  + " was ended with it (its exit status is unknown)");
+          return Main.EXIT_FAILURE;
+        }
         Thread.sleep(POLL_MS);
         continue;
       }
@@ -90,6 +97,35 @@ final class Reattach {
             + job.nspace()
             + "'s end is unknown");
     return Main.EXIT_FAILURE;
+  }
+
+  /**
+   * Whether the DVM in {@code dir} was stopped rather than killed: {@code jdvm stop} removes the
+   * contact file, a killed controller leaves it, and a {@code jdvm start} that recovers it removes
+   * it only while it holds {@code dvm.lock} (docs/journal.md "Clients"). So no contact file and
+   * nobody holding the lock means nothing will come back. The lock is looked up in {@code
+   * /proc/locks}, never taken: taking it, even for a moment, could make a starting DVM fail.
+   */
+  static boolean stoppedCleanly(java.nio.file.Path dir) {
+    if (dir == null || java.nio.file.Files.exists(dir.resolve("dvm.json"))) {
+      return false;
+    }
+    try {
+      long inode =
+          ((Number) java.nio.file.Files.getAttribute(dir.resolve("dvm.lock"), "unix:ino"))
+              .longValue();
+      String suffix = ":" + inode;
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/locks"))) {
+        for (String field : line.trim().split("\\s+")) {
+          if (field.endsWith(suffix) && field.chars().filter(ch -> ch == ':').count() == 2) {
+            return false; // held: a start is under way
+          }
+        }
+      }
+      return true;
+    } catch (java.io.IOException | RuntimeException e) {
+      return false; // cannot tell: keep trying for the grace period
+    }
   }
 
   /**

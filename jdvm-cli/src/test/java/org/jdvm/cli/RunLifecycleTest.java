@@ -280,6 +280,61 @@ class RunLifecycleTest {
     assertThat(state(job)).isNotEqualTo(JobView.State.TERMINATED); // decisions.md #11
   }
 
+  @Test
+  void aRunWhoseDvmIsStoppedUnderItSaysSoAtOnceInsteadOfTryingToReconnect() throws Exception {
+    Path other = dir.resolve("stopped-under-a-run");
+    DvmServer stopped = DvmServer.start(DvmConfig.embedded("stopped", 1, 1, 0, other));
+    Process p;
+    try {
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
+                  ProcessHandle.current().info().command().orElse("java"),
+                  "-XX:TieredStopAtLevel=1",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  Main.class.getName(),
+                  "run",
+                  "--dir",
+                  other.toString(),
+                  "--stdin",
+                  "none",
+                  "--",
+                  "sleep",
+                  "60"));
+      p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      launched.add(p);
+      await(
+          () -> {
+            try {
+              return stopped
+                  .dvm()
+                  .read(
+                      v ->
+                          v.jobs().stream()
+                              .anyMatch(
+                                  j ->
+                                      j.kind() == JobKind.APPLICATION
+                                          && j.procs().stream()
+                                              .anyMatch(
+                                                  pr -> pr.state() == ProcView.State.RUNNING)))
+                  .get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+              return false;
+            }
+          },
+          "the run's job to start");
+    } finally {
+      stopped.close(); // what jdvm stop does
+    }
+    // A killed controller would be waited for up to a minute (Reattach.RECONNECT_MS).
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("jdvm run ends soon after the stop").isTrue();
+    assertThat(p.exitValue()).isEqualTo(1);
+    assertThat(
+            new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+        .contains("the DVM was stopped");
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   record Ran(int status, String out, String err, long millis) {}

@@ -247,7 +247,7 @@ final class Wire {
    * The Unix socket for a tool or scheduler when the DVM has one ({@link Contact#unixDial}),
    * loopback TCP otherwise. A launched process ({@link ConnectFlag#SIMPLE_CLIENT}) keeps TCP: on
    * the Unix socket the kernel names its uid but not which process of the job it is, so it would
-   * have to present {@code jdvm.cred} (docs/protocol.md "Who may connect").
+   * have to present {@code jdvm.cred} (docs/protocol.md "Who a peer is").
    */
   private static SocketChannel dial(Contact contact, ConnectFlag flag) throws PmixException {
     try {

@@ -161,6 +161,14 @@ public final class RecordCodec {
     Class<?> itemClass = raw(itemType);
     return of(
         (out, v) -> {
+          if (v instanceof List<?> list && v instanceof java.util.RandomAccess) {
+            int n = list.size();
+            out.i32(n);
+            for (int i = 0; i < n; i++) {
+              item.write(out, list.get(i));
+            }
+            return;
+          }
           Collection<?> items = (Collection<?>) v;
           out.i32(items.size());
           for (Object o : items) {
@@ -187,10 +195,22 @@ public final class RecordCodec {
 
   private static Codec sealed(Class<?> raw) {
     Class<?>[] permitted = raw.getPermittedSubclasses();
-    java.util.Map<Class<?>, Integer> tags = new java.util.HashMap<>();
+    java.util.Map<Class<?>, Integer> tags = new java.util.IdentityHashMap<>();
     for (int i = 0; i < permitted.length; i++) {
       tags.put(permitted[i], i);
     }
+    // Each kind's codec, resolved on first use (a kind may name the sealed type itself) and then
+    // kept: the journal writes on the controller's path, and a ClassValue lookup per value showed.
+    Codec[] kinds = new Codec[permitted.length];
+    java.util.function.IntFunction<Codec> kind =
+        tag -> {
+          Codec c = kinds[tag];
+          if (c == null) {
+            c = CODECS.get(permitted[tag]);
+            kinds[tag] = c;
+          }
+          return c;
+        };
     return of(
         (out, v) -> {
           Integer tag = tags.get(v.getClass());
@@ -198,20 +218,58 @@ public final class RecordCodec {
             throw new IllegalArgumentException("not a permitted " + raw.getSimpleName() + ": " + v);
           }
           out.u8(tag);
-          CODECS.get(permitted[tag]).write(out, v);
+          kind.apply(tag).write(out, v);
         },
         in -> {
           int tag = in.u8();
           if (tag >= permitted.length) {
             throw new Bytes.Corrupt("no kind " + tag + " of " + raw.getSimpleName());
           }
-          return CODECS.get(permitted[tag]).read(in);
+          return kind.apply(tag).read(in);
         });
+  }
+
+  /**
+   * A record component's accessor as a plain function: a class spun by {@link
+   * java.lang.invoke.LambdaMetafactory} where this class may see the record, which costs an
+   * interface call instead of a method-handle invocation chain (the controller's JVM runs C1 only,
+   * which does not inline those); otherwise the method handle.
+   */
+  private static java.util.function.Function<Object, Object> getter(
+      MethodHandles.Lookup lookup, Class<?> type, Method m, MethodHandle handle) {
+    try {
+      Class<?> ret = m.getReturnType();
+      Class<?> boxed = ret.isPrimitive() ? MethodType.methodType(ret).wrap().returnType() : ret;
+      @SuppressWarnings("unchecked")
+      java.util.function.Function<Object, Object> f =
+          (java.util.function.Function<Object, Object>)
+              java.lang.invoke.LambdaMetafactory.metafactory(
+                      lookup,
+                      "apply",
+                      MethodType.methodType(java.util.function.Function.class),
+                      MethodType.methodType(Object.class, Object.class),
+                      lookup.unreflect(m),
+                      MethodType.methodType(boxed, type))
+                  .getTarget()
+                  .invokeExact();
+      return f;
+    } catch (Throwable notVisible) {
+      return value -> {
+        try {
+          return handle.invokeExact(value);
+        } catch (Throwable t) {
+          throw new IllegalStateException("cannot read " + m, t);
+        }
+      };
+    }
   }
 
   private static Codec record(Class<?> type) {
     RecordComponent[] rc = type.getRecordComponents();
     MethodHandle[] accessors = new MethodHandle[rc.length];
+    @SuppressWarnings("unchecked")
+    java.util.function.Function<Object, Object>[] getters =
+        new java.util.function.Function[rc.length];
     Codec[] parts = new Codec[rc.length];
     Class<?>[] raw = new Class<?>[rc.length];
     MethodHandle constructor;
@@ -222,6 +280,7 @@ public final class RecordCodec {
         m.setAccessible(true);
         accessors[i] =
             lookup.unreflect(m).asType(MethodType.methodType(Object.class, Object.class));
+        getters[i] = getter(lookup, type, m, accessors[i]);
         raw[i] = rc[i].getType();
       }
       Constructor<?> c = type.getDeclaredConstructor(raw);
@@ -237,14 +296,8 @@ public final class RecordCodec {
     return new Codec() {
       @Override
       public void write(Bytes.Out out, Object value) {
-        for (int i = 0; i < accessors.length; i++) {
-          Object v;
-          try {
-            v = accessors[i].invokeExact(value);
-          } catch (Throwable t) {
-            throw new IllegalStateException("cannot read " + rc[i], t);
-          }
-          part(i).write(out, v);
+        for (int i = 0; i < getters.length; i++) {
+          part(i).write(out, getters[i].apply(value));
         }
       }
 

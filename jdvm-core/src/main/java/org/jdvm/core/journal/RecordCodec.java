@@ -109,7 +109,14 @@ public final class RecordCodec {
           });
     } else if (raw == Value.class) {
       return of(
-          (out, v) -> out.blob(new Packer(VALUE_FORMAT).packValue((Value) v).toByteArray()),
+          (out, v) -> {
+            // The output's packer, packed straight into the record: a reply's infos are many
+            // values, and a new packer and two copies for each showed in the encode time.
+            Packer p = out.packer(VALUE_FORMAT).packValue((Value) v);
+            out.i32(p.size());
+            int at = out.skip(p.size()); // may grow the array: take it after
+            p.copyTo(out.array(), at);
+          },
           in -> {
             byte[] b = in.blob();
             try {

@@ -25,17 +25,8 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
           });
   private Consumer<SchedulerEvent> listener;
   private ScheduledFuture<?> timer;
-  private volatile Persist persist = (s, a, f) -> {};
-
-  /** Saves one step of the scheduler (docs/journal.md "The embedded scheduler"). */
-  public interface Persist {
-    /**
-     * @param eventsFollow whether the step's events go to the controller right after, which
-     *     journals what it does with them: the save may then ride with the controller's next write
-     *     instead of a write of its own
-     */
-    void save(EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers, boolean eventsFollow);
-  }
+  private volatile java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>>
+      persist = (s, a) -> {};
 
   /**
    * @param spareNodes the pool the scheduler grants from
@@ -55,7 +46,8 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
    * Saves the scheduler's state and the step's answers after each step, before its events leave (so
    * no answer is given that a restart would forget). Set before {@link #start}.
    */
-  public void persistWith(Persist persist) {
+  public void persistWith(
+      java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>> persist) {
     this.persist = persist;
   }
 
@@ -126,7 +118,7 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
         () -> {
           List<SchedulerEvent> events = step.get();
           scheduler.remember(events);
-          persist.save(scheduler.save(), EmbeddedScheduler.answersAmong(events), !events.isEmpty());
+          persist.accept(scheduler.save(), EmbeddedScheduler.answersAmong(events));
           for (SchedulerEvent e : events) {
             listener.accept(e);
           }

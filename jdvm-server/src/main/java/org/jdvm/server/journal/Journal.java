@@ -2,10 +2,8 @@ package org.jdvm.server.journal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +55,13 @@ public final class Journal implements Controller.Journal, AutoCloseable {
       Executors.newSingleThreadExecutor(r -> daemon(r, "jdvm-snapshot"));
   private final ScheduledExecutorService syncer;
   private FileChannel segment;
+
+  /**
+   * The same file, for writing: a small {@code write} through a stream skips the channel's
+   * temporary direct buffer and interruptible-I/O bookkeeping.
+   */
+  private java.io.FileOutputStream segmentOut;
+
   private long nextSeq;
   private long lastNowNs;
   private long lastRequestId;
@@ -375,12 +380,8 @@ public final class Journal implements Controller.Journal, AutoCloseable {
 
   private void startSegment() throws UncheckedIOException {
     try {
-      segment =
-          FileChannel.open(
-              files.segment(nextSeq),
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE);
+      segmentOut = new java.io.FileOutputStream(files.segment(nextSeq).toFile());
+      segment = segmentOut.getChannel();
       buffer.reset();
       JournalCodec.frame(
           new Entry.Header(JournalCodec.VOCABULARY, config, nextSeq), scratch, buffer);
@@ -402,10 +403,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
 
   private void write(Bytes.Out out) {
     try {
-      ByteBuffer b = ByteBuffer.wrap(out.array(), 0, out.size());
-      while (b.hasRemaining()) {
-        segment.write(b);
-      }
+      segmentOut.write(out.array(), 0, out.size());
       dirty = true;
     } catch (IOException e) {
       // Without the journal the next effects would not be recoverable: the controller stops.

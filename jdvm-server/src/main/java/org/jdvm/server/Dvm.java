@@ -145,10 +145,14 @@ public final class Dvm implements AutoCloseable {
       controller.journal(journal);
     }
     if (journal != null && scheduler instanceof EmbeddedSchedulerPort port) {
-      // The scheduler acts on the world only through the controller: its step is written before
-      // the controller takes its next command (docs/journal.md "The embedded scheduler").
       port.persistWith(
-          (saved, answers) -> journal.notesWithNextWrite(Recovering.notes(saved, answers)));
+          (saved, answers, eventsFollow) -> {
+            if (eventsFollow) {
+              journal.notesWithNextWrite(Recovering.notes(saved, answers));
+            } else {
+              journal.notes(Recovering.notes(saved, answers));
+            }
+          });
     }
   }
 

@@ -47,10 +47,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   private final Bytes.Out scratch = new Bytes.Out(1 << 12);
   private final Bytes.Out buffer = new Bytes.Out(1 << 14);
   private final Map<String, Entry.Note> notes = new LinkedHashMap<>();
-
-  /** Notes waiting for the next write, by kind and key: a later one replaces an earlier one. */
-  private final Map<String, Entry.Note> pendingNotes = new LinkedHashMap<>();
-
+  private final List<Entry.Note> pendingNotes = new ArrayList<>();
   private final ExecutorService snapshotter =
       Executors.newSingleThreadExecutor(r -> daemon(r, "jdvm-snapshot"));
   private final ScheduledExecutorService syncer;
@@ -199,7 +196,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   private synchronized void append(Outcome outcome, long nowNs, List<Entry.Note> batchNotes) {
     if (!pendingNotes.isEmpty()) {
       List<Entry.Note> all = new ArrayList<>(pendingNotes.size() + batchNotes.size());
-      all.addAll(pendingNotes.values());
+      all.addAll(pendingNotes);
       all.addAll(batchNotes);
       batchNotes = all;
     }
@@ -250,15 +247,15 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   }
 
   /**
-   * {@link #notes} for facts that reach the world only through commands the controller takes after
-   * this call (the embedded scheduler's step: its answers and reclaims become the controller's
-   * commands): they are not written on their own but ride at the head of the next write, before the
-   * effects of any command the controller takes after this call — {@link #record} writes them even
-   * for a command it does not journal. That saves a write and an encode on the path of every
-   * scheduler answer. Until then they count as noted ({@link #record} sees them) and a later note
-   * of the same kind and key replaces a waiting one. The background sync ({@link
-   * FsyncPolicy#INTERVAL}) writes what still waits, as do a snapshot before it rotates the segment
-   * and close. Under {@link FsyncPolicy#ALWAYS} this is {@link #notes}.
+   * {@link #notes} for facts whose only consequence is a command the controller takes next and
+   * journals (the embedded scheduler's step, whose events it hands the controller): they are not
+   * written on their own but ride at the head of the next write — the controller's batch for those
+   * events, before any of its effects run — which saves a write and an encode on the path of every
+   * scheduler answer. Until then they count as noted ({@link #record} sees them). Whatever is still
+   * pending is written by the background sync ({@link FsyncPolicy#INTERVAL}), before a snapshot
+   * rotates the segment, and at close; {@link #record} writes them even for a command that is not
+   * journaled, so they are in the file before the effects of any command the controller takes after
+   * this call. Under {@link FsyncPolicy#ALWAYS} this is {@link #notes}.
    */
   public void notesWithNextWrite(List<Entry.Note> several) {
     if (policy == FsyncPolicy.ALWAYS) {
@@ -266,9 +263,8 @@ public final class Journal implements Controller.Journal, AutoCloseable {
       return;
     }
     synchronized (this) {
+      pendingNotes.addAll(several);
       for (Entry.Note n : several) {
-        pendingNotes.remove(key(n));
-        pendingNotes.put(key(n), n);
         if (n.value().length == 0) {
           notes.remove(key(n));
         } else {

@@ -271,12 +271,39 @@ public final class RecordCodec {
     }
   }
 
+  /**
+   * A {@code long} or {@code int} component's accessor as a {@link
+   * java.util.function.ToLongFunction} spun like {@link #getter}, so the value is written without
+   * boxing it; null where the lookup may not see the record (the boxed getter is used then).
+   */
+  @SuppressWarnings("unchecked")
+  private static java.util.function.ToLongFunction<Object> longGetter(
+      MethodHandles.Lookup lookup, Class<?> type, Method m) {
+    try {
+      return (java.util.function.ToLongFunction<Object>)
+          java.lang.invoke.LambdaMetafactory.metafactory(
+                  lookup,
+                  "applyAsLong",
+                  MethodType.methodType(java.util.function.ToLongFunction.class),
+                  MethodType.methodType(long.class, Object.class),
+                  lookup.unreflect(m),
+                  MethodType.methodType(long.class, type))
+              .getTarget()
+              .invokeExact();
+    } catch (Throwable notVisible) {
+      return null;
+    }
+  }
+
   private static Codec record(Class<?> type) {
     RecordComponent[] rc = type.getRecordComponents();
     MethodHandle[] accessors = new MethodHandle[rc.length];
     @SuppressWarnings("unchecked")
     java.util.function.Function<Object, Object>[] getters =
         new java.util.function.Function[rc.length];
+    @SuppressWarnings("unchecked")
+    java.util.function.ToLongFunction<Object>[] longs =
+        new java.util.function.ToLongFunction[rc.length];
     Codec[] parts = new Codec[rc.length];
     Class<?>[] raw = new Class<?>[rc.length];
     MethodHandle constructor;
@@ -289,6 +316,9 @@ public final class RecordCodec {
             lookup.unreflect(m).asType(MethodType.methodType(Object.class, Object.class));
         getters[i] = getter(lookup, type, m, accessors[i]);
         raw[i] = rc[i].getType();
+        if (raw[i] == long.class || raw[i] == int.class) {
+          longs[i] = longGetter(lookup, type, m);
+        }
       }
       Constructor<?> c = type.getDeclaredConstructor(raw);
       c.setAccessible(true);
@@ -304,7 +334,14 @@ public final class RecordCodec {
       @Override
       public void write(Bytes.Out out, Object value) {
         for (int i = 0; i < getters.length; i++) {
-          part(i).write(out, getters[i].apply(value));
+          java.util.function.ToLongFunction<Object> n = longs[i];
+          if (n == null) {
+            part(i).write(out, getters[i].apply(value));
+          } else if (raw[i] == long.class) {
+            out.i64(n.applyAsLong(value));
+          } else {
+            out.i32((int) n.applyAsLong(value));
+          }
         }
       }
 

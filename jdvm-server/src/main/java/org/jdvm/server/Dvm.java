@@ -145,7 +145,14 @@ public final class Dvm implements AutoCloseable {
       controller.journal(journal);
     }
     if (journal != null && scheduler instanceof EmbeddedSchedulerPort port) {
-      port.persistWith((saved, answers) -> journal.notes(Recovering.notes(saved, answers)));
+      port.persistWith(
+          (saved, answers, eventsFollow) -> {
+            if (eventsFollow) {
+              journal.notesWithNextWrite(Recovering.notes(saved, answers));
+            } else {
+              journal.notes(Recovering.notes(saved, answers));
+            }
+          });
     }
     if (scheduler instanceof SlurmSchedulerPort port) {
       Recovering.slurmScheduler(recovered, port, journal);

@@ -24,6 +24,15 @@ public final class Bytes {
   public static final class Out {
     private byte[] buf;
     private int size;
+    private org.jdvm.pmix.codec.Packer packer;
+
+    /** An empty packer of {@code format} to pack a PMIx value with, reused by this output. */
+    org.jdvm.pmix.codec.Packer packer(org.jdvm.pmix.WireFormat format) {
+      if (packer == null || packer.format() != format) {
+        packer = new org.jdvm.pmix.codec.Packer(format);
+      }
+      return packer.reset();
+    }
 
     public Out(int initialCapacity) {
       buf = new byte[Math.max(16, initialCapacity)];
@@ -112,6 +121,17 @@ public final class Bytes {
     public Out blob(byte[] b) {
       i32(b.length);
       return raw(b, 0, b.length);
+    }
+
+    /**
+     * Makes room for {@code n} bytes and counts them written; returns where they start, for the
+     * caller to fill through {@link #array()} before the next write.
+     */
+    public int skip(int n) {
+      room(n);
+      int at = size;
+      size += n;
+      return at;
     }
 
     public Out raw(byte[] b, int off, int len) {

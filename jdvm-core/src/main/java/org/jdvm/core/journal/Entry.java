@@ -23,7 +23,9 @@ public sealed interface Entry {
 
   /**
    * What one controller command did: its changes (replayed through the one mutator on recovery) and
-   * its effects (re-executed if no {@link Dispatched} follows).
+   * its effects (re-executed if no {@link Dispatched} follows) — only those {@link #kept}: replies
+   * and process notifications go to connections that die with the controller, so a recovery never
+   * executes them again and the batch does not carry them.
    *
    * @param nowNs the DVM time the command was handled at
    * @param wallMillis the wall clock then, so recovery can carry DVM time across the outage
@@ -43,8 +45,23 @@ public sealed interface Entry {
       implements Entry {
     public Batch {
       changes = List.copyOf(changes);
-      effects = List.copyOf(effects);
+      effects = kept(effects);
       notes = List.copyOf(notes);
+    }
+
+    /**
+     * The effects a batch keeps: all but {@link Effect.Reply} and {@link Effect.NotifyProc}, whose
+     * clients' connections die with the controller (docs/journal.md "Recovery"). Leaving them out
+     * spares the journal encoding their PMIx values on the path of every reply.
+     */
+    public static List<Effect> kept(List<Effect> effects) {
+      List<Effect> kept = new java.util.ArrayList<>(effects.size());
+      for (Effect e : effects) {
+        if (!(e instanceof Effect.Reply) && !(e instanceof Effect.NotifyProc)) {
+          kept.add(e);
+        }
+      }
+      return List.copyOf(kept);
     }
   }
 

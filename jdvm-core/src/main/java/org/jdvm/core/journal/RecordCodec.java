@@ -109,7 +109,14 @@ public final class RecordCodec {
           });
     } else if (raw == Value.class) {
       return of(
-          (out, v) -> out.blob(new Packer(VALUE_FORMAT).packValue((Value) v).toByteArray()),
+          (out, v) -> {
+            // The output's packer, packed straight into the record: a reply's infos are many
+            // values, and a new packer and two copies for each showed in the encode time.
+            Packer p = out.packer(VALUE_FORMAT).packValue((Value) v);
+            out.i32(p.size());
+            int at = out.skip(p.size()); // may grow the array: take it after
+            p.copyTo(out.array(), at);
+          },
           in -> {
             byte[] b = in.blob();
             try {
@@ -161,6 +168,14 @@ public final class RecordCodec {
     Class<?> itemClass = raw(itemType);
     return of(
         (out, v) -> {
+          if (v instanceof List<?> list && v instanceof java.util.RandomAccess) {
+            int n = list.size();
+            out.i32(n);
+            for (int i = 0; i < n; i++) {
+              item.write(out, list.get(i));
+            }
+            return;
+          }
           Collection<?> items = (Collection<?>) v;
           out.i32(items.size());
           for (Object o : items) {
@@ -187,10 +202,22 @@ public final class RecordCodec {
 
   private static Codec sealed(Class<?> raw) {
     Class<?>[] permitted = raw.getPermittedSubclasses();
-    java.util.Map<Class<?>, Integer> tags = new java.util.HashMap<>();
+    java.util.Map<Class<?>, Integer> tags = new java.util.IdentityHashMap<>();
     for (int i = 0; i < permitted.length; i++) {
       tags.put(permitted[i], i);
     }
+    // Each kind's codec, resolved on first use (a kind may name the sealed type itself) and then
+    // kept: the journal writes on the controller's path, and a ClassValue lookup per value showed.
+    Codec[] kinds = new Codec[permitted.length];
+    java.util.function.IntFunction<Codec> kind =
+        tag -> {
+          Codec c = kinds[tag];
+          if (c == null) {
+            c = CODECS.get(permitted[tag]);
+            kinds[tag] = c;
+          }
+          return c;
+        };
     return of(
         (out, v) -> {
           Integer tag = tags.get(v.getClass());
@@ -198,20 +225,85 @@ public final class RecordCodec {
             throw new IllegalArgumentException("not a permitted " + raw.getSimpleName() + ": " + v);
           }
           out.u8(tag);
-          CODECS.get(permitted[tag]).write(out, v);
+          kind.apply(tag).write(out, v);
         },
         in -> {
           int tag = in.u8();
           if (tag >= permitted.length) {
             throw new Bytes.Corrupt("no kind " + tag + " of " + raw.getSimpleName());
           }
-          return CODECS.get(permitted[tag]).read(in);
+          return kind.apply(tag).read(in);
         });
+  }
+
+  /**
+   * A record component's accessor as a plain function: a class spun by {@link
+   * java.lang.invoke.LambdaMetafactory} where this class may see the record, which costs an
+   * interface call instead of a method-handle invocation chain (the controller's JVM runs C1 only,
+   * which does not inline those); otherwise the method handle.
+   */
+  private static java.util.function.Function<Object, Object> getter(
+      MethodHandles.Lookup lookup, Class<?> type, Method m, MethodHandle handle) {
+    try {
+      Class<?> ret = m.getReturnType();
+      Class<?> boxed = ret.isPrimitive() ? MethodType.methodType(ret).wrap().returnType() : ret;
+      @SuppressWarnings("unchecked")
+      java.util.function.Function<Object, Object> f =
+          (java.util.function.Function<Object, Object>)
+              java.lang.invoke.LambdaMetafactory.metafactory(
+                      lookup,
+                      "apply",
+                      MethodType.methodType(java.util.function.Function.class),
+                      MethodType.methodType(Object.class, Object.class),
+                      lookup.unreflect(m),
+                      MethodType.methodType(boxed, type))
+                  .getTarget()
+                  .invokeExact();
+      return f;
+    } catch (Throwable notVisible) {
+      return value -> {
+        try {
+          return handle.invokeExact(value);
+        } catch (Throwable t) {
+          throw new IllegalStateException("cannot read " + m, t);
+        }
+      };
+    }
+  }
+
+  /**
+   * A {@code long} or {@code int} component's accessor as a {@link
+   * java.util.function.ToLongFunction} spun like {@link #getter}, so the value is written without
+   * boxing it; null where the lookup may not see the record (the boxed getter is used then).
+   */
+  @SuppressWarnings("unchecked")
+  private static java.util.function.ToLongFunction<Object> longGetter(
+      MethodHandles.Lookup lookup, Class<?> type, Method m) {
+    try {
+      return (java.util.function.ToLongFunction<Object>)
+          java.lang.invoke.LambdaMetafactory.metafactory(
+                  lookup,
+                  "applyAsLong",
+                  MethodType.methodType(java.util.function.ToLongFunction.class),
+                  MethodType.methodType(long.class, Object.class),
+                  lookup.unreflect(m),
+                  MethodType.methodType(long.class, type))
+              .getTarget()
+              .invokeExact();
+    } catch (Throwable notVisible) {
+      return null;
+    }
   }
 
   private static Codec record(Class<?> type) {
     RecordComponent[] rc = type.getRecordComponents();
     MethodHandle[] accessors = new MethodHandle[rc.length];
+    @SuppressWarnings("unchecked")
+    java.util.function.Function<Object, Object>[] getters =
+        new java.util.function.Function[rc.length];
+    @SuppressWarnings("unchecked")
+    java.util.function.ToLongFunction<Object>[] longs =
+        new java.util.function.ToLongFunction[rc.length];
     Codec[] parts = new Codec[rc.length];
     Class<?>[] raw = new Class<?>[rc.length];
     MethodHandle constructor;
@@ -222,7 +314,11 @@ public final class RecordCodec {
         m.setAccessible(true);
         accessors[i] =
             lookup.unreflect(m).asType(MethodType.methodType(Object.class, Object.class));
+        getters[i] = getter(lookup, type, m, accessors[i]);
         raw[i] = rc[i].getType();
+        if (raw[i] == long.class || raw[i] == int.class) {
+          longs[i] = longGetter(lookup, type, m);
+        }
       }
       Constructor<?> c = type.getDeclaredConstructor(raw);
       c.setAccessible(true);
@@ -237,14 +333,15 @@ public final class RecordCodec {
     return new Codec() {
       @Override
       public void write(Bytes.Out out, Object value) {
-        for (int i = 0; i < accessors.length; i++) {
-          Object v;
-          try {
-            v = accessors[i].invokeExact(value);
-          } catch (Throwable t) {
-            throw new IllegalStateException("cannot read " + rc[i], t);
+        for (int i = 0; i < getters.length; i++) {
+          java.util.function.ToLongFunction<Object> n = longs[i];
+          if (n == null) {
+            part(i).write(out, getters[i].apply(value));
+          } else if (raw[i] == long.class) {
+            out.i64(n.applyAsLong(value));
+          } else {
+            out.i32((int) n.applyAsLong(value));
           }
-          part(i).write(out, v);
         }
       }
 

@@ -30,7 +30,8 @@ class JournalFormatTest {
         List.of(new Change.OwnerAdded("a.1", "j@" + seq), new Change.JobLaunched("j@" + seq)),
         List.of(
             new Effect.Reply(
-                new RequestId(seq), PmixStatus.SUCCESS, List.of(Info.of("k", Value.string("v"))))),
+                new RequestId(seq), PmixStatus.SUCCESS, List.of(Info.of("k", Value.string("v")))),
+            new Effect.CancelAsk(seq)),
         List.of(new Entry.Note("warned", "s" + seq, new byte[] {1})));
   }
 
@@ -55,7 +56,21 @@ class JournalFormatTest {
     Entry.Batch b = (Entry.Batch) JournalCodec.decode(seg, scan.records().get(2));
     assertThat(b.changes()).isEqualTo(batch(1).changes());
     assertThat(b.effects()).isEqualTo(batch(1).effects());
+    // The reply is not kept: its connection dies with the controller, recovery never sends it.
+    assertThat(b.effects()).containsExactly(new Effect.CancelAsk(1));
     assertThat(b.notes().get(0).key()).isEqualTo("s1");
+  }
+
+  @Test
+  void aPmixValueComesBackEqualFromItsBytes() {
+    Info info = Info.of("k", Value.string("v"));
+    Bytes.Out out = new Bytes.Out(16);
+    RecordCodec.write(out, Info.class, info);
+    RecordCodec.write(out, Info.class, info); // the output's packer reused
+    Bytes.In in = new Bytes.In(out.toByteArray());
+    assertThat(RecordCodec.read(in, Info.class)).isEqualTo(info);
+    assertThat(RecordCodec.read(in, Info.class)).isEqualTo(info);
+    in.expectEnd();
   }
 
   @Test

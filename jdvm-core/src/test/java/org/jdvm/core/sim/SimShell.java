@@ -16,6 +16,7 @@ import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.core.journal.Entry;
 import org.jdvm.core.query.JobView;
 import org.jdvm.core.query.NodeView;
 import org.jdvm.core.state.StateDigest;
@@ -146,13 +147,13 @@ final class SimShell {
     int executed = crash == CrashPoint.MID_DISPATCH ? crashRnd.nextInt(effects.size() + 1) : -1;
     for (int i = 0; i < effects.size(); i++) {
       if (i == executed) {
-        crashAndRecover(crash, after, executed);
+        crashAndRecover(crash, after, keptAmong(effects, executed));
         return o;
       }
       execute(effects.get(i));
     }
     if (executed == effects.size()) {
-      crashAndRecover(crash, after, executed);
+      crashAndRecover(crash, after, keptAmong(effects, executed));
       return o;
     }
     durable.dispatched();
@@ -167,6 +168,14 @@ final class SimShell {
       }
     }
     return o;
+  }
+
+  /**
+   * How many of the first {@code executed} effects the journal holds (a batch keeps no replies or
+   * process notifications): the place in the recovered effects where executing again starts.
+   */
+  private static int keptAmong(List<Effect> effects, int executed) {
+    return Entry.Batch.kept(effects.subList(0, executed)).size();
   }
 
   /**

@@ -2,10 +2,8 @@ package org.jdvm.server.journal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,10 +47,18 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   private final Bytes.Out scratch = new Bytes.Out(1 << 12);
   private final Bytes.Out buffer = new Bytes.Out(1 << 14);
   private final Map<String, Entry.Note> notes = new LinkedHashMap<>();
+  private final List<Entry.Note> pendingNotes = new ArrayList<>();
   private final ExecutorService snapshotter =
       Executors.newSingleThreadExecutor(r -> daemon(r, "jdvm-snapshot"));
   private final ScheduledExecutorService syncer;
   private FileChannel segment;
+
+  /**
+   * The same file, for writing: a small {@code write} through a stream skips the channel's
+   * temporary direct buffer and interruptible-I/O bookkeeping.
+   */
+  private java.io.FileOutputStream segmentOut;
+
   private long nextSeq;
   private long lastNowNs;
   private long lastRequestId;
@@ -146,6 +152,9 @@ public final class Journal implements Controller.Journal, AutoCloseable {
       }
     }
     if (!journaled(outcome)) {
+      // Notes waiting for a write (a scheduler step whose events this may be) go out before this
+      // command's replies do.
+      flushPendingNotes();
       return;
     }
     List<Entry.Note> batchNotes = new ArrayList<>(0);
@@ -185,6 +194,12 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   }
 
   private synchronized void append(Outcome outcome, long nowNs, List<Entry.Note> batchNotes) {
+    if (!pendingNotes.isEmpty()) {
+      List<Entry.Note> all = new ArrayList<>(pendingNotes.size() + batchNotes.size());
+      all.addAll(pendingNotes);
+      all.addAll(batchNotes);
+      batchNotes = all;
+    }
     lastNowNs = Math.max(lastNowNs, nowNs);
     Entry.Batch batch =
         new Entry.Batch(
@@ -202,6 +217,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
     JournalCodec.frame(batch, scratch, buffer);
     write(buffer);
+    pendingNotes.clear();
     for (Entry.Note n : batchNotes) {
       if (n.value().length == 0) {
         notes.remove(key(n));
@@ -227,6 +243,41 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     append(null, lastNowNs(), several);
     if (policy == FsyncPolicy.ALWAYS) {
       force();
+    }
+  }
+
+  /**
+   * {@link #notes} for facts whose only consequence is a command the controller takes next and
+   * journals (the embedded scheduler's step, whose events it hands the controller): they are not
+   * written on their own but ride at the head of the next write — the controller's batch for those
+   * events, before any of its effects run — which saves a write and an encode on the path of every
+   * scheduler answer. Until then they count as noted ({@link #record} sees them). Whatever is still
+   * pending is written by the background sync ({@link FsyncPolicy#INTERVAL}), before a snapshot
+   * rotates the segment, and at close; {@link #record} writes them even for a command that is not
+   * journaled, so they are in the file before the effects of any command the controller takes after
+   * this call. Under {@link FsyncPolicy#ALWAYS} this is {@link #notes}.
+   */
+  public void notesWithNextWrite(List<Entry.Note> several) {
+    if (policy == FsyncPolicy.ALWAYS) {
+      notes(several);
+      return;
+    }
+    synchronized (this) {
+      pendingNotes.addAll(several);
+      for (Entry.Note n : several) {
+        if (n.value().length == 0) {
+          notes.remove(key(n));
+        } else {
+          notes.put(key(n), n);
+        }
+      }
+    }
+  }
+
+  /** Writes the notes still waiting for a write, in a batch of their own. */
+  private synchronized void flushPendingNotes() {
+    if (!pendingNotes.isEmpty()) {
+      append(null, lastNowNs, List.of());
     }
   }
 
@@ -266,6 +317,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
               state,
               new ArrayList<>(notes.values()));
       sinceSnapshot = 0;
+      flushPendingNotes();
       if (undispatched >= 0) {
         buffer.reset();
         JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
@@ -324,12 +376,8 @@ public final class Journal implements Controller.Journal, AutoCloseable {
 
   private void startSegment() throws UncheckedIOException {
     try {
-      segment =
-          FileChannel.open(
-              files.segment(nextSeq),
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE);
+      segmentOut = new java.io.FileOutputStream(files.segment(nextSeq).toFile());
+      segment = segmentOut.getChannel();
       buffer.reset();
       JournalCodec.frame(
           new Entry.Header(JournalCodec.VOCABULARY, config, nextSeq), scratch, buffer);
@@ -351,10 +399,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
 
   private void write(Bytes.Out out) {
     try {
-      ByteBuffer b = ByteBuffer.wrap(out.array(), 0, out.size());
-      while (b.hasRemaining()) {
-        segment.write(b);
-      }
+      segmentOut.write(out.array(), 0, out.size());
       dirty = true;
     } catch (IOException e) {
       // Without the journal the next effects would not be recoverable: the controller stops.
@@ -383,7 +428,16 @@ public final class Journal implements Controller.Journal, AutoCloseable {
 
   private void syncIfDirty() {
     synchronized (this) {
-      if (!dirty || closed) {
+      if (closed) {
+        return;
+      }
+      try {
+        flushPendingNotes();
+      } catch (UncheckedIOException e) {
+        LOG.log(System.Logger.Level.ERROR, e.getMessage());
+        return;
+      }
+      if (!dirty) {
         return;
       }
     }
@@ -421,6 +475,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
     synchronized (this) {
       try {
+        flushPendingNotes();
         if (undispatched >= 0) {
           buffer.reset();
           JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);

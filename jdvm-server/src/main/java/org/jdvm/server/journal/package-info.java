@@ -6,9 +6,11 @@
  * the inventory of the agents that rejoined ({@link
  * org.jdvm.server.journal.Recovering.AgentInventory}).
  *
- * <p>Invariants: a batch is in the file before any of its effects runs; a snapshot is in place
- * (forced, renamed, directory forced) before the files it replaces are removed, and the two newest
- * snapshots with every segment since the older one are kept; a torn tail is cut and a corrupt file
- * set aside, each with an ERROR line; a write that fails stops the DVM.
+ * <p>Invariants: a batch is in the file before any of its effects runs, and a note waiting for the
+ * next write (an embedded-scheduler step whose events go to the controller) before the effects of
+ * any command the controller takes after it was noted; a snapshot is in place (forced, renamed,
+ * directory forced) before the files it replaces are removed, and the two newest snapshots with
+ * every segment since the older one are kept; a torn tail is cut and a corrupt file set aside, each
+ * with an ERROR line; a write that fails stops the DVM.
  */
 package org.jdvm.server.journal;

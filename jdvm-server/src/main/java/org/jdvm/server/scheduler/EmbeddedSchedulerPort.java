@@ -25,8 +25,17 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
           });
   private Consumer<SchedulerEvent> listener;
   private ScheduledFuture<?> timer;
-  private volatile java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>>
-      persist = (s, a) -> {};
+  private volatile Persist persist = (s, a, f) -> {};
+
+  /** Saves one step of the scheduler (docs/journal.md "The embedded scheduler"). */
+  public interface Persist {
+    /**
+     * @param eventsFollow whether the step's events go to the controller right after, which
+     *     journals what it does with them: the save may then ride with the controller's next write
+     *     instead of a write of its own
+     */
+    void save(EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers, boolean eventsFollow);
+  }
 
   /**
    * @param spareNodes the pool the scheduler grants from
@@ -46,8 +55,7 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
    * Saves the scheduler's state and the step's answers after each step, before its events leave (so
    * no answer is given that a restart would forget). Set before {@link #start}.
    */
-  public void persistWith(
-      java.util.function.BiConsumer<EmbeddedScheduler.Saved, List<SchedulerEvent>> persist) {
+  public void persistWith(Persist persist) {
     this.persist = persist;
   }
 
@@ -118,7 +126,7 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
         () -> {
           List<SchedulerEvent> events = step.get();
           scheduler.remember(events);
-          persist.accept(scheduler.save(), EmbeddedScheduler.answersAmong(events));
+          persist.save(scheduler.save(), EmbeddedScheduler.answersAmong(events), !events.isEmpty());
           for (SchedulerEvent e : events) {
             listener.accept(e);
           }

@@ -16,6 +16,7 @@ import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.core.journal.Entry;
 import org.jdvm.pmix.AllocDirective;
 import org.jdvm.pmix.Proc;
 import org.junit.jupiter.api.Test;
@@ -127,17 +128,54 @@ class JournalTest {
     Core core = new Core(CONFIG);
     Journal first = open(core, RecoveredJournal.fresh(CONFIG));
     String tool = work(core, first);
-    Command c = new Request.RegisterTool(new RequestId(++request), null);
+    Command c =
+        Request.Allocate.builder(new RequestId(++request), new Proc(tool, 0), AllocDirective.NEW)
+            .nodeCount(2) // more than is free: the scheduler is asked
+            .build();
     Outcome o = core.handle(c, 0);
     first.record(c, o, 0); // the controller dies before dispatching
     first.close();
     RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
-    assertThat(r.undispatched()).isEqualTo(o.effects());
+    assertThat(r.undispatched()).isNotEmpty().isEqualTo(Entry.Batch.kept(o.effects()));
     try (Journal second = open(r.core(), r)) {
       run(r.core(), second, new Request.RegisterTool(new RequestId(++request), null));
     }
     assertThat(RecoveredJournal.read(dir, CONFIG).undispatched()).isEmpty();
     assertThat(tool).isNotNull();
+  }
+
+  @Test
+  void notesForTheNextWriteRideWithItEvenWhenItsCommandChangesNothing() throws IOException {
+    Core core = new Core(CONFIG);
+    Entry.Note step = new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", new byte[] {7});
+    try (Journal journal = open(core, RecoveredJournal.fresh(CONFIG))) {
+      work(core, journal);
+      journal.notesWithNextWrite(List.of(step));
+      assertThat(RecoveredJournal.read(dir, CONFIG).notes())
+          .doesNotContainKey(Notes.EMBEDDED_SCHEDULER + "\u0000");
+      // A command that only replies is not journaled, but the note goes out before its reply.
+      Request c = new Request.RegisterTool(new RequestId(++request), null);
+      Outcome onlyReply =
+          new Outcome(
+              List.of(),
+              List.of(new org.jdvm.core.Effect.Reply(c.requestId(), 0, List.of())),
+              null,
+              Outcome.NO_DEADLINE);
+      journal.record(c, onlyReply, 0);
+      assertThat(RecoveredJournal.read(dir, CONFIG).notes())
+          .containsKey(Notes.EMBEDDED_SCHEDULER + "\u0000");
+    }
+  }
+
+  @Test
+  void notesForTheNextWriteAreWrittenAtCloseIfNoWriteCame() throws IOException {
+    Core core = new Core(CONFIG);
+    Entry.Note step = new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", new byte[] {7});
+    try (Journal journal = open(core, RecoveredJournal.fresh(CONFIG))) {
+      journal.notesWithNextWrite(List.of(step));
+    }
+    assertThat(RecoveredJournal.read(dir, CONFIG).notes())
+        .containsKey(Notes.EMBEDDED_SCHEDULER + "\u0000");
   }
 
   @Test

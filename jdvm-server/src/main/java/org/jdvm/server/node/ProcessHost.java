@@ -170,6 +170,11 @@ public final class ProcessHost implements AutoCloseable {
     return Math.min(maxProcs, withPidfd + (fdBudget - withPidfd * 3) / 2);
   }
 
+  /** How many emptied cgroups are kept for later jobs (tests). */
+  int keptCgroups() {
+    return containment.keptCgroups();
+  }
+
   /** The processes running (or draining their output) now. */
   public int liveProcs() {
     return procs.size();

@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       with whatever it forked meanwhile ({@link #adopt}), and a job ends with {@code
  *       cgroup.kill}, which no descendant escapes (the kernel's cgroup v2 admin guide). An emptied
  *       cgroup is kept for a later job ({@code c-<n>}, at most {@link #SPARE_CGROUPS}) rather than
- *       removed and made again: a kept one is checked empty (killed if an orphan of its old job
- *       slipped in) before it is reused.
+ *       removed and made again: it is kept only once empty (killed first if the job left anything
+ *       in it), and nothing is moved into a cgroup after its job was retired.
  *   <li><b>subreaper and process groups</b> otherwise: each process leads its own session, and an
  *       orphaned descendant is reparented to the controller rather than to init; a job ends with a
  *       KILL to every adopted orphan that carries the job's tag, generation after generation.
@@ -117,8 +117,7 @@ public final class Containment implements AutoCloseable {
       n = ++counter;
     }
     String name = "jdvm-" + ProcessHandle.current().pid() + "-" + n;
-    Path cg =
-        allowCgroup && System.getenv("TMP_NO_CGROUP") == null ? createCgroup(name) : null; // TEMP
+    Path cg = allowCgroup ? createCgroup(name) : null;
     // The subreaper in both modes: in cgroup mode it catches what a process forked in the moment
     // between its exec and its move into the cgroup, if the parent has died meanwhile (adopt).
     int rc;

@@ -22,7 +22,8 @@ import org.jdvm.pmix.codec.WireException;
  * output (tag 2) to the output handler, and job ends to the jobs this client spawned. Decoding runs
  * on the reading thread; handing over runs in arrival order on one delivery thread, started at the
  * first push, so a job's output always reaches the handler before its end completes the job, and a
- * handler may make blocking calls.
+ * handler may make blocking calls. A job's end that finds no delivery pending releases {@link
+ * Job#awaitEnd} on the reading thread at once, one thread hand-off sooner.
  */
 final class Inbox implements Wire.Listener {
   private static final Runnable STOP = () -> {};
@@ -36,6 +37,11 @@ final class Inbox implements Wire.Listener {
   final CompletableFuture<Void> gone = new CompletableFuture<>();
 
   private final LinkedBlockingQueue<Runnable> deliveries = new LinkedBlockingQueue<>();
+
+  /** Deliveries queued or running: zero means every one handed over so far has run. */
+  private final java.util.concurrent.atomic.AtomicInteger pending =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private volatile OutputHandler output;
   private Thread deliverer;
 
@@ -65,6 +71,11 @@ final class Inbox implements Wire.Listener {
       JobEnd end = jobEnd(e);
       Job job = end == null ? null : jobs.remove(end.nspace());
       if (job != null) {
+        if (pending.get() == 0) {
+          // Every earlier output has reached its handler: a waiter may go on at once, one thread
+          // hand-off sooner; the job's end() future still completes on the delivery thread.
+          job.reached(end);
+        }
         deliver(() -> job.ended(end));
       }
     }
@@ -144,6 +155,7 @@ final class Inbox implements Wire.Listener {
         deliverer.start();
       }
     }
+    pending.incrementAndGet();
     deliveries.add(r);
   }
 
@@ -162,6 +174,8 @@ final class Inbox implements Wire.Listener {
         r.run();
       } catch (RuntimeException e) {
         System.getLogger("org.jdvm.client").log(System.Logger.Level.WARNING, "a handler failed", e);
+      } finally {
+        pending.decrementAndGet();
       }
     }
   }

@@ -17,6 +17,13 @@ public final class Job {
   private final String nspace;
   private final CompletableFuture<JobEnd> end = new CompletableFuture<>();
 
+  /**
+   * What {@link #awaitEnd} waits for: completed with {@link #end}, or earlier, on the reading
+   * thread, when the end arrives with no earlier delivery pending ({@link #reached}). It has no
+   * dependent stages of the user's, so completing it on the reading thread runs nothing there.
+   */
+  private final CompletableFuture<JobEnd> reached = new CompletableFuture<>();
+
   Job(String nspace) {
     this.nspace = nspace;
   }
@@ -41,7 +48,7 @@ public final class Job {
    */
   public JobEnd awaitEnd() throws PmixException {
     try {
-      return end.get();
+      return reached.get();
     } catch (ExecutionException e) {
       throw JdvmClient.unwrap(e);
     } catch (InterruptedException e) {
@@ -52,10 +59,20 @@ public final class Job {
 
   void ended(JobEnd e) {
     end.complete(e);
+    reached.complete(e);
+  }
+
+  /**
+   * The end arrived and every earlier output was handed over already: a thread waiting in {@link
+   * #awaitEnd} goes on now, without waiting for the delivery thread to complete {@link #end}.
+   */
+  void reached(JobEnd e) {
+    reached.complete(e);
   }
 
   void lost(PmixException why) {
     end.completeExceptionally(why);
+    reached.completeExceptionally(why);
   }
 
   @Override

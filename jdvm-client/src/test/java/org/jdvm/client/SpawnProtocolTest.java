@@ -187,6 +187,50 @@ class SpawnProtocolTest {
   }
 
   @Test
+  void awaitEndWaitsForAnOutputHandlerStillRunningWhenTheEndArrives() throws Exception {
+    java.util.concurrent.CountDownLatch inHandler = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean handled =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    JdvmClient slow =
+        t.keep(
+            JdvmClient.connector()
+                .contact(t.contact())
+                .role(Role.TOOL)
+                .output(
+                    (source, stderr, bytes) -> {
+                      inHandler.countDown();
+                      try {
+                        release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                      handled.set(true);
+                    })
+                .connect());
+    Job job = slow.spawn(SpawnRequest.of("echo", "hi").build());
+    assertThat(inHandler.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    // What awaitEnd saw of the handler when it returned.
+    java.util.concurrent.CompletableFuture<Boolean> handledWhenEnded =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                job.awaitEnd();
+              } catch (PmixException e) {
+                throw new java.util.concurrent.CompletionException(e);
+              }
+              return handled.get();
+            });
+    TestDvm.await(
+        () ->
+            t.jobState(job.nspace()) == null
+                || t.jobState(job.nspace()) == JobView.State.TERMINATED,
+        "the job's end");
+    release.countDown();
+    assertThat(handledWhenEnded.get(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
   void aCommandThatCannotBeFoundIsExeNotFound() {
     assertThat(refusal(() -> tool.spawn(SpawnRequest.of("no-such-cmd-jdvm").build())))
         .isEqualTo(PmixStatus.ERR_JOB_EXE_NOT_FOUND);

@@ -194,6 +194,11 @@ public final class ProcessHost implements AutoCloseable {
     return fdsInUse.get();
   }
 
+  /** How many emptied cgroups are kept for later jobs (tests). */
+  int keptCgroups() {
+    return containment.keptCgroups();
+  }
+
   /** The processes running (or draining their output) now. */
   public int liveProcs() {
     return procs.size();

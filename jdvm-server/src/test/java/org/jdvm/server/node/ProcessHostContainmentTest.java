@@ -140,6 +140,55 @@ class ProcessHostContainmentTest {
     awaitGone(job.left(), "with its job");
   }
 
+  @Test
+  void anEndedJobsCgroupIsReusedOnlyOnceWhatItLeftBehindIsGoneAndTheNextJobKeepsRunning()
+      throws Exception {
+    ProcessHost h = host(true);
+    Path go = dir.resolve("go");
+    assertThat(new ProcessBuilder("mkfifo", go.toString()).start().waitFor()).isZero();
+    RunningJob first = startLeavingFour(h, "; read x < " + go + "; exit 0");
+    String itsCgroup = cgroupOf(first.left().get(0));
+    Files.writeString(go, "go\n");
+    assertThat(first.recorder().awaitExit()).containsExactly(0, 0);
+    awaitGone(first.left(), "with its job");
+    Await.until(() -> h.keptCgroups() == 1, "the emptied cgroup to be kept");
+
+    Recorder next = new Recorder();
+    long pid =
+        h.start(
+                "node0/next",
+                new LaunchRequest(List.of("sh", "-c", "echo $$; exec sleep 300"), ENV, null),
+                next)
+            .pid();
+    pids.add(pid);
+    assertThat(h.keptCgroups()).isZero();
+    assertThat(cgroupOf(pid)).as("the kept cgroup, reused").isEqualTo(itsCgroup);
+    Path procs = cgroupMount().resolve(itsCgroup.substring(1)).resolve("cgroup.procs");
+    assertThat(Files.readString(procs).trim()).as("only the new job in it").isEqualTo("" + pid);
+    assertThat(gone(pid)).as("the new job's process runs").isFalse();
+  }
+
+  /** The cgroup v2 path of a process, from {@code /proc/<pid>/cgroup}. */
+  private static String cgroupOf(long pid) throws Exception {
+    for (String l : Files.readAllLines(Path.of("/proc/" + pid + "/cgroup"))) {
+      if (l.startsWith("0::")) {
+        return l.substring(3);
+      }
+    }
+    throw new AssertionError("pid " + pid + " has no cgroup v2");
+  }
+
+  /** Where cgroup v2 is mounted (there is one: the host runs in cgroup mode). */
+  private static Path cgroupMount() throws Exception {
+    for (String l : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+      int dash = l.indexOf(" - ");
+      if (dash > 0 && l.substring(dash + 3).startsWith("cgroup2 ")) {
+        return Path.of(l.split(" ")[4]);
+      }
+    }
+    throw new AssertionError("no cgroup v2 mount");
+  }
+
   @ParameterizedTest(name = "cgroup={0}")
   @ValueSource(booleans = {true, false})
   void closingTheHostEndsEveryDescendantOfARunningJob(boolean cgroup) throws Exception {

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +22,10 @@ import java.util.concurrent.TimeUnit;
  *       and node under one cgroup of this host ({@code jdvm-<pid>-<n>} below the controller's own
  *       cgroup); a process is moved into its job's cgroup as soon as {@code posix_spawn} returns,
  *       with whatever it forked meanwhile ({@link #adopt}), and a job ends with {@code
- *       cgroup.kill}, which no descendant escapes (the kernel's cgroup v2 admin guide).
+ *       cgroup.kill}, which no descendant escapes (the kernel's cgroup v2 admin guide). An emptied
+ *       cgroup is kept for a later job ({@code c-<n>}, at most {@link #SPARE_CGROUPS}) rather than
+ *       removed and made again: it is kept only once empty (killed first if the job left anything
+ *       in it), and nothing is moved into a cgroup after its job was retired.
  *   <li><b>subreaper and process groups</b> otherwise: each process leads its own session, and an
  *       orphaned descendant is reparented to the controller rather than to init; a job ends with a
  *       KILL to every adopted orphan that carries the job's tag, generation after generation.
@@ -62,11 +64,26 @@ public final class Containment implements AutoCloseable {
   private final Path cgroup;
   private final String tag;
   private final Path record;
-  private final Set<String> groups = ConcurrentHashMap.newKeySet();
+
+  /** Each live group's cgroup (cgroup mode). */
+  private final java.util.Map<String, Path> groups = new ConcurrentHashMap<>();
+
+  /**
+   * Emptied cgroups kept for the next groups (at most {@link #SPARE_CGROUPS}): creating and
+   * removing a cgroup for every job cost more than the job's {@code posix_spawn}. Guarded by
+   * itself.
+   */
+  private final java.util.ArrayDeque<Path> spare = new java.util.ArrayDeque<>();
+
+  /** How many emptied cgroups are kept for reuse. */
+  static final int SPARE_CGROUPS = 64;
+
+  private final java.util.concurrent.atomic.AtomicLong cgroupNames =
+      new java.util.concurrent.atomic.AtomicLong();
   private final String leftover;
   private volatile boolean moveFailed;
   private final java.util.function.IntPredicate watched;
-  private boolean closed;
+  private volatile boolean closed;
 
   private Containment(
       Mode mode,
@@ -132,6 +149,13 @@ public final class Containment implements AutoCloseable {
     return leftover == null ? s : s + "; " + leftover;
   }
 
+  /** How many emptied cgroups are kept for the next groups now (cgroup mode; tests). */
+  public int keptCgroups() {
+    synchronized (spare) {
+      return spare.size();
+    }
+  }
+
   /** The environment variable (name, value) a job's processes carry. */
   public String[] tagFor(String group) {
     return new String[] {TAG_VARIABLE, tag + "/" + group};
@@ -150,17 +174,29 @@ public final class Containment implements AutoCloseable {
     if (mode != Mode.CGROUP) {
       return;
     }
-    move(pid, group);
+    Path dir;
+    try {
+      dir = groups.computeIfAbsent(group, g -> cgroupForNewGroup());
+    } catch (java.io.UncheckedIOException e) {
+      warnMoveFailed(pid, cgroup, e.getCause());
+      return;
+    }
+    moveInto(pid, dir);
     for (int orphan : mainThreadChildrenOf((int) ProcessHandle.current().pid())) {
       if (orphan == pid || watched.test(orphan)) {
         continue;
       }
       String g = groupOf(orphan);
       if (g != null) {
-        if (groups.contains(g)) {
-          move(orphan, g);
-        } else {
-          Posix.kill(orphan, 9); // its job is over
+        // Under the lock end takes to retire a group's cgroup: an orphan is moved into a cgroup
+        // that end will still see it in, or, its group ended, killed; never into a kept one.
+        synchronized (groups) {
+          Path its = groups.get(g);
+          if (its != null) {
+            moveInto(orphan, its);
+          } else {
+            Posix.kill(orphan, 9); // its job is over
+          }
         }
       }
     }
@@ -183,12 +219,29 @@ public final class Containment implements AutoCloseable {
     return null;
   }
 
-  private void move(int pid, String group) {
-    Path dir = cgroup.resolve(dirName(group));
-    try {
-      if (groups.add(group)) {
-        Files.createDirectories(dir);
+  /**
+   * A cgroup for a group starting: an emptied one kept from an ended group, or a new one. A kept
+   * one is empty: {@link #end} kept it only once it was, and nothing is moved into a cgroup after
+   * its group was retired ({@link #adopt}).
+   */
+  private Path cgroupForNewGroup() {
+    synchronized (spare) {
+      Path kept = spare.pollFirst();
+      if (kept != null) {
+        return kept;
       }
+    }
+    Path dir = cgroup.resolve("c-" + cgroupNames.incrementAndGet());
+    try {
+      Files.createDirectory(dir);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return dir;
+  }
+
+  private void moveInto(int pid, Path dir) {
+    try {
       Path procs = dir.resolve("cgroup.procs");
       List<Integer> todo = new ArrayList<>(List.of(pid));
       Set<Integer> seen = new HashSet<>();
@@ -200,7 +253,7 @@ public final class Containment implements AutoCloseable {
           continue;
         }
         try {
-          Files.writeString(procs, Integer.toString(p));
+          writeSmall(procs, Integer.toString(p));
         } catch (IOException e) {
           if (p == pid && Files.exists(Path.of("/proc", Integer.toString(p)))) {
             throw e;
@@ -210,12 +263,16 @@ public final class Containment implements AutoCloseable {
         todo.addAll(mainThreadChildrenOf(p));
       }
     } catch (IOException e) {
-      if (!moveFailed) {
-        moveFailed = true;
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "cannot move pid " + pid + " into " + dir + " (" + e + "); it stays in its session");
-      }
+      warnMoveFailed(pid, dir, e);
+    }
+  }
+
+  private void warnMoveFailed(int pid, Path dir, IOException e) {
+    if (!moveFailed) {
+      moveFailed = true;
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "cannot move pid " + pid + " into " + dir + " (" + e + "); it stays in its session");
     }
   }
 
@@ -226,7 +283,7 @@ public final class Containment implements AutoCloseable {
   static List<Integer> mainThreadChildrenOf(int pid) {
     List<Integer> out = new ArrayList<>();
     try {
-      parsePids(Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children")), out);
+      parsePids(readSmall(Path.of("/proc/" + pid + "/task/" + pid + "/children")), out);
     } catch (IOException e) {
       // Gone meanwhile.
     }
@@ -279,8 +336,24 @@ public final class Containment implements AutoCloseable {
     if (mode == Mode.CGROUP) {
       // Escapees were moved in by adopt; scanning this process's children here would cost
       // O(live processes) per job.
-      if (groups.remove(group)) {
-        killCgroup(cgroup.resolve(dirName(group)), true);
+      // An emptied cgroup is kept for the next group; a cgroup that is not populated (the usual
+      // case: the job's processes have ended and left nothing behind) needs no kill.
+      Path dir;
+      synchronized (groups) {
+        dir = groups.remove(group);
+      }
+      if (dir != null && (!populated(dir) || emptied(dir))) {
+        synchronized (spare) {
+          if (spare.size() < SPARE_CGROUPS && !closed) {
+            spare.addLast(dir);
+            return;
+          }
+        }
+        try {
+          Files.deleteIfExists(dir);
+        } catch (IOException e) {
+          // Not empty (a process in uninterruptible sleep): left for endAll.
+        }
       }
       return;
     }
@@ -323,7 +396,10 @@ public final class Containment implements AutoCloseable {
   public void endAll() {
     if (mode == Mode.CGROUP) {
       groups.clear();
-      killCgroup(cgroup, false);
+      synchronized (spare) {
+        spare.clear();
+      }
+      killCgroup(cgroup);
       removeEmptyBelow(cgroup);
       killTagged(tag + "/", pid -> false); // any that could not be moved
     } else {
@@ -430,7 +506,7 @@ public final class Containment implements AutoCloseable {
           && cg.getFileName().toString().startsWith("jdvm-")
           && Files.isRegularFile(cg.resolve("cgroup.kill"))) {
         ended = countProcs(cg);
-        killCgroup(cg, false);
+        killCgroup(cg);
         removeEmptyBelow(cg);
         try {
           Files.deleteIfExists(cg);
@@ -497,10 +573,16 @@ public final class Containment implements AutoCloseable {
     }
   }
 
+  /** Kills everything in {@code cg} and waits (bounded) until it is empty; true if it is. */
+  private static boolean emptied(Path cg) {
+    killCgroup(cg);
+    return !populated(cg);
+  }
+
   /** Kills everything in {@code cg} and below and waits (bounded) until it is empty. */
-  private static void killCgroup(Path cg, boolean remove) {
+  private static void killCgroup(Path cg) {
     try {
-      Files.writeString(cg.resolve("cgroup.kill"), "1");
+      writeSmall(cg.resolve("cgroup.kill"), "1");
     } catch (IOException e) {
       return; // gone
     }
@@ -514,26 +596,34 @@ public final class Containment implements AutoCloseable {
         break;
       }
     }
-    if (remove) {
-      try {
-        Files.deleteIfExists(cg);
-      } catch (IOException e) {
-        // Still populated (a process in uninterruptible sleep): left for endAll.
-      }
-    }
   }
 
   private static boolean populated(Path cg) {
+    String events;
     try {
-      for (String l : Files.readAllLines(cg.resolve("cgroup.events"))) {
-        if (l.startsWith("populated ")) {
-          return !l.endsWith(" 0");
-        }
-      }
+      events = readSmall(cg.resolve("cgroup.events"));
     } catch (IOException e) {
       return false;
     }
-    return false;
+    int at = events.indexOf("populated ");
+    return at >= 0 && at + 10 < events.length() && events.charAt(at + 10) != '0';
+  }
+
+  /**
+   * A small kernel file (cgroupfs, /proc) read whole. Once or twice per launch: {@link
+   * Files#readAllLines} and its buffered reader cost several times the read itself.
+   */
+  private static String readSmall(Path p) throws IOException {
+    try (java.io.FileInputStream in = new java.io.FileInputStream(p.toFile())) {
+      return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  /** Writes a value to a kernel file (cgroupfs) in one write, as {@link #readSmall} reads. */
+  private static void writeSmall(Path p, String value) throws IOException {
+    try (java.io.FileOutputStream out = new java.io.FileOutputStream(p.toFile())) {
+      out.write(value.getBytes(StandardCharsets.ISO_8859_1));
+    }
   }
 
   private static void removeEmptyBelow(Path cg) {
@@ -636,20 +726,5 @@ public final class Containment implements AutoCloseable {
       }
     }
     return -1;
-  }
-
-  /** A cgroup directory name for a group: its safe characters and a hash against collisions. */
-  static String dirName(String group) {
-    StringBuilder sb = new StringBuilder("g-");
-    for (char ch : group.toCharArray()) {
-      sb.append(Character.isLetterOrDigit(ch) && ch < 128 || ch == '-' || ch == '.' ? ch : '_');
-      if (sb.length() > 100) {
-        break;
-      }
-    }
-    return sb.append('-')
-        .append(Integer.toHexString(group.hashCode()))
-        .toString()
-        .toLowerCase(Locale.ROOT);
   }
 }

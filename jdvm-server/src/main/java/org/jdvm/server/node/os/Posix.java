@@ -1,6 +1,7 @@
 package org.jdvm.server.node.os;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -345,8 +346,10 @@ public final class Posix {
                 ATTR_SETFLAGS.invokeExact(
                     attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
         MemorySegment argvp = strings(arena, argv);
-        List<String> envList =
-            env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+        List<String> envList = new java.util.ArrayList<>(env.size());
+        for (Map.Entry<String, String> e : env.entrySet()) {
+          envList.add(e.getKey() + "=" + e.getValue());
+        }
         MemorySegment envp = strings(arena, envList);
         MemorySegment pid = arena.allocate(JAVA_INT);
         int err =
@@ -374,12 +377,26 @@ public final class Posix {
     }
   }
 
+  /**
+   * A NULL-terminated array of C strings, all in one block of the arena: one allocation for the
+   * whole environment of a launch rather than one per variable.
+   */
   private static MemorySegment strings(Arena arena, List<String> values) {
-    MemorySegment array = arena.allocate(ADDRESS, values.size() + 1L);
-    for (int i = 0; i < values.size(); i++) {
-      array.setAtIndex(ADDRESS, i, arena.allocateFrom(values.get(i)));
+    byte[][] bytes = new byte[values.size()][];
+    long total = 0;
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = values.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      total += bytes[i].length + 1L;
     }
-    array.setAtIndex(ADDRESS, values.size(), MemorySegment.NULL);
+    MemorySegment block = arena.allocate(Math.max(1, total)); // zeroed: every string ends in NUL
+    MemorySegment array = arena.allocate(ADDRESS, bytes.length + 1L);
+    long at = 0;
+    for (int i = 0; i < bytes.length; i++) {
+      MemorySegment.copy(bytes[i], 0, block, JAVA_BYTE, at, bytes[i].length);
+      array.setAtIndex(ADDRESS, i, block.asSlice(at));
+      at += bytes[i].length + 1L;
+    }
+    array.setAtIndex(ADDRESS, bytes.length, MemorySegment.NULL);
     return array;
   }
 

@@ -39,8 +39,10 @@ import picocli.CommandLine.Option;
  * mpirun --oversubscribe -n N} on the same program, in the same run; beside the spawn figures, the
  * machine's floor, measured in the same run by a C program ({@link SpawnFloor}) that {@code
  * posix_spawn}s and reaps {@code /bin/true}, and jdvm's ratio to it. It starts its own DVM in a
- * scratch directory, shows progress while it runs, and prints a table (or JSON). Benchmarks are not
- * tests: nothing here asserts a time.
+ * scratch directory as {@code jdvm start --detach} does (its own process, with the JVM's default
+ * compilers; {@code --in-process} runs it inside this JVM, under the launcher's start-up flags),
+ * shows progress while it runs, and prints a table (or JSON). The clients run in this JVM.
+ * Benchmarks are not tests: nothing here asserts a time.
  */
 @Command(
     mixinStandardHelpOptions = true,
@@ -95,6 +97,13 @@ public final class BenchCommand implements Callable<Integer> {
               + " measure what the journal costs.")
   String fsync = "interval";
 
+  @Option(
+      names = "--in-process",
+      description =
+          "Run the bench DVM inside this JVM (C1 only, serial GC: the CLI's start-up flags) instead"
+              + " of in its own process as 'jdvm start --detach' runs it.")
+  boolean inProcess;
+
   private final PrintStream out = System.out;
   private final PrintStream progress = System.err;
 
@@ -104,7 +113,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Path home = Files.createTempDirectory("jdvm-bench-");
-    DvmLogging.configure(home.resolve("dvm.log"), false);
+    // The DVM of a detached bench writes its own dvm.log; this JVM's lines go beside it.
+    DvmLogging.configure(
+        home.resolve(inProcess || agents != null ? "dvm.log" : "bench.log"), false);
     DvmLogging.quiet();
     if (agents != null) {
       for (AgentScaleBench.Result r : AgentScaleBench.run(agents, 10, progress)) {
@@ -133,7 +144,7 @@ public final class BenchCommand implements Callable<Integer> {
     DvmConfig config =
         DvmConfig.embedded("bench", 4, 16, 8, home)
             .withFsync(org.jdvm.server.journal.FsyncPolicy.parse(fsync));
-    try (DvmServer server = DvmServer.start(config)) {
+    try (AutoCloseable dvm = inProcess ? DvmServer.start(config) : detached(home)) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
       Row latency = spawnLatency(contact);
       rows.add(latency);
@@ -170,6 +181,58 @@ public final class BenchCommand implements Callable<Integer> {
     }
     print(rows);
     return Main.EXIT_OK;
+  }
+
+  /**
+   * The bench DVM as users run it: {@code jdvm start --detach} in a child JVM of this class path
+   * (which starts the DVM's own process with the flags it always gets), ended by {@code jdvm stop}.
+   */
+  private AutoCloseable detached(Path home) throws IOException, InterruptedException {
+    List<String> start =
+        List.of(
+            "start",
+            "--detach",
+            "--dir",
+            home.toString(),
+            "--name",
+            "bench",
+            "--nodes",
+            "4",
+            "--slots",
+            "16",
+            "--spare",
+            "8",
+            "--fsync",
+            fsync);
+    if (cli(start) != 0) {
+      throw new IOException("cannot start the bench DVM; see " + home.resolve("dvm.out"));
+    }
+    return () -> cli(List.of("stop", "--dir", home.toString()));
+  }
+
+  /** {@code jdvm ARGS} in a child JVM of this class path, its output discarded; its status. */
+  private static int cli(List<String> args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.add("--enable-native-access=ALL-UNNAMED");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(args);
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try {
+      if (!p.waitFor(90, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return -1;
+      }
+      return p.exitValue();
+    } finally {
+      p.destroyForcibly();
+    }
   }
 
   private JdvmClient connect(Contact c) throws PmixException {

@@ -31,6 +31,25 @@ final class Inbox implements Wire.Listener {
   /** The jobs this client spawned and has not seen end. */
   final Map<String, Job> jobs = new ConcurrentHashMap<>();
 
+  /**
+   * How many ends of jobs not (yet) known here are kept: a job's end can arrive before the reply to
+   * its spawn (a process that exits before its launch is reported), and ends of other jobs this
+   * client hears of must not grow without bound.
+   */
+  static final int EARLY_ENDS = 1024;
+
+  /**
+   * Ends that came before their job's spawn reply, oldest first; reading thread only (events and
+   * replies are both decoded there).
+   */
+  private final java.util.LinkedHashMap<String, JobEnd> early =
+      new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, JobEnd> eldest) {
+          return size() > EARLY_ENDS;
+        }
+      };
+
   final List<Registration> registrations = new CopyOnWriteArrayList<>();
 
   /** Completes, after every earlier delivery, once the connection is gone (closed or lost). */
@@ -71,12 +90,9 @@ final class Inbox implements Wire.Listener {
       JobEnd end = jobEnd(e);
       Job job = end == null ? null : jobs.remove(end.nspace());
       if (job != null) {
-        if (pending.get() == 0) {
-          // Every earlier output has reached its handler: a waiter may go on at once, one thread
-          // hand-off sooner; the job's end() future still completes on the delivery thread.
-          job.reached(end);
-        }
-        deliver(() -> job.ended(end));
+        end(job, end);
+      } else if (end != null) {
+        early.put(end.nspace(), end);
       }
     }
     for (Registration r : registrations) {
@@ -84,6 +100,28 @@ final class Inbox implements Wire.Listener {
         deliver(() -> r.handler.accept(e));
       }
     }
+  }
+
+  /**
+   * A job this client spawned, from its spawn reply (on the reading thread): from now on its end
+   * completes it; if its end came first, it completes now.
+   */
+  void spawned(Job job) {
+    JobEnd already = early.remove(job.nspace());
+    if (already != null) {
+      end(job, already);
+    } else {
+      jobs.put(job.nspace(), job);
+    }
+  }
+
+  private void end(Job job, JobEnd end) {
+    if (pending.get() == 0) {
+      // Every earlier output has reached its handler: a waiter may go on at once, one thread
+      // hand-off sooner; the job's end() future still completes on the delivery thread.
+      job.reached(end);
+    }
+    deliver(() -> job.ended(end));
   }
 
   /** Tag 2: {@code PROC | IOF_CHANNEL | SIZE id | SIZE n | INFO | BYTE_OBJECT}. */

@@ -171,7 +171,7 @@ public final class JdvmClient implements AutoCloseable {
             throw new PmixException(status, "spawn refused");
           }
           Job job = new Job(nspace);
-          inbox.jobs.put(nspace, job);
+          inbox.spawned(job);
           return job;
         });
   }

@@ -291,19 +291,7 @@ class SlurmControllerCrashTest {
   }
 
   private Process startDvm(Map<String, String> env, String... options) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "start",
-                "--dir",
-                home.toString(),
-                "--name",
-                "slurmcrash"));
+    List<String> cmd = ChildJdvm.command("start", "--dir", home.toString(), "--name", "slurmcrash");
     cmd.addAll(List.of(options));
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
@@ -336,14 +324,7 @@ class SlurmControllerCrashTest {
   }
 
   private Process java(String... args) throws IOException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
+    List<String> cmd = ChildJdvm.command();
     cmd.addAll(List.of(args));
     Process p =
         new ProcessBuilder(cmd)

@@ -151,14 +151,7 @@ class ControllerCrashEndToEndTest {
   }
 
   private Process java(String... args) throws IOException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
+    List<String> cmd = ChildJdvm.command();
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     started.add(p);

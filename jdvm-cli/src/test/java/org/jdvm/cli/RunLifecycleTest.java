@@ -287,21 +287,8 @@ class RunLifecycleTest {
     Process p;
     try {
       List<String> cmd =
-          new ArrayList<>(
-              List.of(
-                  ProcessHandle.current().info().command().orElse("java"),
-                  "-XX:TieredStopAtLevel=1",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  Main.class.getName(),
-                  "run",
-                  "--dir",
-                  other.toString(),
-                  "--stdin",
-                  "none",
-                  "--",
-                  "sleep",
-                  "60"));
+          ChildJdvm.command(
+              "run", "--dir", other.toString(), "--stdin", "none", "--", "sleep", "60");
       p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       launched.add(p);
       await(
@@ -372,14 +359,7 @@ class RunLifecycleTest {
   /** Runs {@code jdvm COMMAND [SUBCOMMAND] --dir DIR ARGS} in its own JVM. */
   private Process startCommand(String... args) throws IOException {
     int at = args[0].equals("alloc") ? 2 : 1;
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
+    List<String> cmd = ChildJdvm.command();
     cmd.addAll(List.of(args).subList(0, at));
     cmd.addAll(List.of("--dir", dir.toString()));
     cmd.addAll(List.of(args).subList(at, args.length));

@@ -5,14 +5,11 @@ import static org.jdvm.cli.Listings.list;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jdvm.client.AllocationRequest;
@@ -44,15 +41,15 @@ class SlurmControllerCrashTest {
 
   @BeforeEach
   void up() throws Exception {
-    Path scripts = scripts();
+    Path scripts = SlurmScripts.scripts();
     assumeTrue(scripts != null, "scripts/slurm/slurm-up.sh not found");
-    assumeTrue(isRoot(), "a local Slurm cluster needs root");
+    assumeTrue(SlurmScripts.isRoot(), "a local Slurm cluster needs root");
     assumeTrue(
         Files.isExecutable(Path.of("/usr/sbin/slurmctld"))
             && Files.isExecutable(Path.of("/usr/bin/salloc")),
         "slurm-wlm is not installed (./dev installs it as root)");
     slurmDir = tmp.resolve("slurm/cluster");
-    int base = freePortBase();
+    int base = SlurmScripts.freePortBase();
     ProcessBuilder pb =
         new ProcessBuilder("bash", scripts.resolve("slurm-up.sh").toString())
             .redirectErrorStream(true)
@@ -84,7 +81,7 @@ class SlurmControllerCrashTest {
     }
     if (slurmDir != null) {
       ProcessBuilder pb =
-          new ProcessBuilder("bash", scripts().resolve("slurm-down.sh").toString())
+          new ProcessBuilder("bash", SlurmScripts.scripts().resolve("slurm-down.sh").toString())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD);
       pb.environment().put("PATH", pb.environment().get("PATH") + ":/usr/sbin:/sbin");
@@ -291,19 +288,7 @@ class SlurmControllerCrashTest {
   }
 
   private Process startDvm(Map<String, String> env, String... options) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "start",
-                "--dir",
-                home.toString(),
-                "--name",
-                "slurmcrash"));
+    List<String> cmd = ChildJdvm.command("start", "--dir", home.toString(), "--name", "slurmcrash");
     cmd.addAll(List.of(options));
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
@@ -336,14 +321,7 @@ class SlurmControllerCrashTest {
   }
 
   private Process java(String... args) throws IOException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
+    List<String> cmd = ChildJdvm.command();
     cmd.addAll(List.of(args));
     Process p =
         new ProcessBuilder(cmd)
@@ -397,37 +375,5 @@ class SlurmControllerCrashTest {
 
   private static void until(BooleanSupplier condition, String what) throws InterruptedException {
     Listings.until(condition, what, 30);
-  }
-
-  private static Path scripts() {
-    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      if (Files.isRegularFile(d.resolve("scripts/slurm/slurm-up.sh"))) {
-        return d.resolve("scripts/slurm");
-      }
-    }
-    return null;
-  }
-
-  private static boolean isRoot() throws IOException {
-    return Files.readAllLines(Path.of("/proc/self/status")).stream()
-        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
-  }
-
-  private static int freePortBase() throws IOException {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(30_000, 40_000);
-      boolean free = true;
-      for (int port = base; port < base + 5 && free; port++) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName("0.0.0.0"))) {
-          s.setReuseAddress(true);
-        } catch (IOException e) {
-          free = false;
-        }
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IOException("no five consecutive free ports found");
   }
 }

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.jdvm.server.home.DvmHome;
 import org.junit.jupiter.api.AfterAll;
@@ -36,15 +33,15 @@ class SlurmEndToEndTest {
 
   @BeforeAll
   static void up() throws Exception {
-    Path scripts = scripts();
+    Path scripts = SlurmScripts.scripts();
     assumeTrue(scripts != null, "scripts/slurm/slurm-up.sh not found");
-    assumeTrue(isRoot(), "a local Slurm cluster needs root");
+    assumeTrue(SlurmScripts.isRoot(), "a local Slurm cluster needs root");
     assumeTrue(
         Files.isExecutable(Path.of("/usr/sbin/slurmctld"))
             && Files.isExecutable(Path.of("/usr/bin/salloc")),
         "slurm-wlm is not installed (./dev installs it as root)");
     slurmDir = tmp.resolve("slurm/cluster");
-    int base = freePortBase();
+    int base = SlurmScripts.freePortBase();
     ProcessBuilder pb =
         new ProcessBuilder("bash", scripts.resolve("slurm-up.sh").toString())
             .redirectErrorStream(true)
@@ -108,7 +105,7 @@ class SlurmEndToEndTest {
     }
     if (slurmDir != null) {
       ProcessBuilder pb =
-          new ProcessBuilder("bash", scripts().resolve("slurm-down.sh").toString())
+          new ProcessBuilder("bash", SlurmScripts.scripts().resolve("slurm-down.sh").toString())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD);
       pb.environment().put("PATH", pb.environment().get("PATH") + ":/usr/sbin:/sbin");
@@ -424,37 +421,5 @@ class SlurmEndToEndTest {
     String out = new String(p.getInputStream().readAllBytes());
     p.waitFor(15, TimeUnit.SECONDS);
     return out.strip();
-  }
-
-  private static Path scripts() {
-    for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-      if (Files.isRegularFile(d.resolve("scripts/slurm/slurm-up.sh"))) {
-        return d.resolve("scripts/slurm");
-      }
-    }
-    return null;
-  }
-
-  private static boolean isRoot() throws IOException {
-    return Files.readAllLines(Path.of("/proc/self/status")).stream()
-        .anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
-  }
-
-  private static int freePortBase() throws IOException {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(30_000, 40_000);
-      boolean free = true;
-      for (int port = base; port < base + 5 && free; port++) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName("0.0.0.0"))) {
-          s.setReuseAddress(true);
-        } catch (IOException e) {
-          free = false;
-        }
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IOException("no five consecutive free ports found");
   }
 }

@@ -116,40 +116,28 @@ public final class Recovering {
   /** The notes that journal one step of the Slurm port: its state and its answers. */
   public static List<Entry.Note> slurmNotes(
       SlurmRecovery.Saved saved, List<SchedulerEvent> answers) {
-    List<Entry.Note> out = new ArrayList<>(1 + answers.size());
-    Bytes.Out b = new Bytes.Out(1024);
-    RecordCodec.write(b, SlurmRecovery.Saved.class, saved);
-    out.add(new Entry.Note(Notes.SLURM_SCHEDULER, "", b.toByteArray()));
-    answerNotes(answers, b, out);
-    return out;
-  }
-
-  private static void answerNotes(List<SchedulerEvent> answers, Bytes.Out b, List<Entry.Note> out) {
-    for (SchedulerEvent a : answers) {
-      b.reset();
-      RecordCodec.write(b, SchedulerEvent.class, a);
-      out.add(new Entry.Note(Notes.SCHEDULER_ANSWER, askIdOf(a), b.toByteArray()));
-    }
+    return stepNotes(Notes.SLURM_SCHEDULER, SlurmRecovery.Saved.class, saved, answers);
   }
 
   /** The notes that journal one step of the embedded scheduler: its state and its answers. */
   public static List<Entry.Note> notes(
       EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers) {
-    List<Entry.Note> out = new ArrayList<>(1 + answers.size());
-    Bytes.Out b = new Bytes.Out(1024);
-    RecordCodec.write(b, EmbeddedScheduler.Saved.class, saved);
-    out.add(new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", b.toByteArray()));
-    answerNotes(answers, b, out);
-    return out;
+    return stepNotes(Notes.EMBEDDED_SCHEDULER, EmbeddedScheduler.Saved.class, saved, answers);
   }
 
-  private static String askIdOf(SchedulerEvent e) {
-    return switch (e) {
-      case SchedulerEvent.Granted g -> g.askId();
-      case SchedulerEvent.Refused x -> x.askId();
-      case SchedulerEvent.Cancelled c -> c.askId();
-      default -> throw new IllegalArgumentException("not an answer: " + e);
-    };
+  /** A scheduler's saved state as a note of {@code kind}, then one note per answer, by its ask. */
+  private static List<Entry.Note> stepNotes(
+      String kind, Class<?> type, Object saved, List<SchedulerEvent> answers) {
+    List<Entry.Note> out = new ArrayList<>(1 + answers.size());
+    Bytes.Out b = new Bytes.Out(1024);
+    RecordCodec.write(b, type, saved);
+    out.add(new Entry.Note(kind, "", b.toByteArray()));
+    for (SchedulerEvent a : answers) {
+      b.reset();
+      RecordCodec.write(b, SchedulerEvent.class, a);
+      out.add(new Entry.Note(Notes.SCHEDULER_ANSWER, SchedulerEvent.askIdOf(a), b.toByteArray()));
+    }
+    return out;
   }
 
   /**

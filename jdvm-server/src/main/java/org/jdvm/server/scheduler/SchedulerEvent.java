@@ -5,6 +5,20 @@ import java.util.List;
 /** What a scheduler tells the DVM: answers to its asks, and facts about allocations. */
 public sealed interface SchedulerEvent {
   /**
+   * The ask an answer (granted, refused, cancelled) answers; the journal keeps answers by it.
+   *
+   * @throws IllegalArgumentException for an event that answers no ask
+   */
+  static String askIdOf(SchedulerEvent e) {
+    return switch (e) {
+      case Granted g -> g.askId();
+      case Refused x -> x.askId();
+      case Cancelled c -> c.askId();
+      default -> throw new IllegalArgumentException("not an answer: " + e);
+    };
+  }
+
+  /**
    * The nodes of an ask were granted.
    *
    * @param allocation the scheduler's id of the allocation they belong to

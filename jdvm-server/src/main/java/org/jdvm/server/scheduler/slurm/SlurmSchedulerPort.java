@@ -198,7 +198,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     restoredWaiting = saved.waiting();
     awaitingRecovery = true;
     for (SchedulerEvent e : given) {
-      answers.put(askIdOf(e), e);
+      answers.put(SchedulerEvent.askIdOf(e), e);
     }
     lastSaved = saved;
   }
@@ -382,15 +382,6 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       }
     }
     return n;
-  }
-
-  private static String askIdOf(SchedulerEvent e) {
-    return switch (e) {
-      case SchedulerEvent.Granted g -> g.askId();
-      case SchedulerEvent.Refused x -> x.askId();
-      case SchedulerEvent.Cancelled c -> c.askId();
-      default -> throw new IllegalArgumentException("not an answer: " + e);
-    };
   }
 
   private static boolean isAnswer(SchedulerEvent e) {

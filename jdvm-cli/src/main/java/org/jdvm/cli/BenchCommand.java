@@ -57,6 +57,14 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Spawn-and-wait samples (default 500).")
   int spawns = 500;
 
+  @Option(
+      names = "--warm-up",
+      paramLabel = "N",
+      description =
+          "Spawn-and-waits run before the latency is sampled (default 2000): the DVM's JIT compiles"
+              + " its hot paths in its first few thousand jobs, and a DVM lives longer than that.")
+  int warmUp = 2000;
+
   @Option(names = "--allocs", paramLabel = "N", description = "NEW+RELEASE samples (default 500).")
   int allocs = 500;
 
@@ -250,8 +258,11 @@ public final class BenchCommand implements Callable<Integer> {
   private Row spawnLatency(Contact c) throws PmixException {
     long[] ns = new long[spawns];
     try (JdvmClient client = connect(c)) {
-      for (int i = 0; i < 20; i++) {
+      for (int i = 0; i < warmUp; i++) {
         client.spawn(trueJob()).awaitEnd();
+        if (i % 100 == 99) {
+          tick("warm-up", i + 1, warmUp);
+        }
       }
       for (int i = 0; i < spawns; i++) {
         long t0 = System.nanoTime();

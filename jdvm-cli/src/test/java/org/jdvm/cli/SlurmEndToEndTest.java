@@ -1,7 +1,6 @@
 package org.jdvm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,31 +32,7 @@ class SlurmEndToEndTest {
 
   @BeforeAll
   static void up() throws Exception {
-    Path scripts = SlurmScripts.scripts();
-    assumeTrue(scripts != null, "scripts/slurm/slurm-up.sh not found");
-    assumeTrue(SlurmScripts.isRoot(), "a local Slurm cluster needs root");
-    assumeTrue(
-        Files.isExecutable(Path.of("/usr/sbin/slurmctld"))
-            && Files.isExecutable(Path.of("/usr/bin/salloc")),
-        "slurm-wlm is not installed (./dev installs it as root)");
-    slurmDir = tmp.resolve("slurm/cluster");
-    int base = SlurmScripts.freePortBase();
-    ProcessBuilder pb =
-        new ProcessBuilder("bash", scripts.resolve("slurm-up.sh").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(tmp.resolve("slurm-up.log").toFile());
-    pb.environment().put("PATH", pb.environment().get("PATH") + ":/usr/sbin:/sbin");
-    pb.environment().put("SLURM_LOCAL_DIR", slurmDir.toString());
-    pb.environment().put("SLURM_LOCAL_NO_INSTALL", "1");
-    pb.environment().put("SLURM_LOCAL_CTLD_PORT", Integer.toString(base));
-    pb.environment().put("SLURM_LOCAL_PORT_BASE", Integer.toString(base));
-    Process p = pb.start();
-    boolean upInTime = p.waitFor(90, TimeUnit.SECONDS);
-    if (!upInTime || p.exitValue() != 0) {
-      p.destroyForcibly();
-      down();
-      assumeTrue(false, "slurm-up.sh failed: " + Files.readString(tmp.resolve("slurm-up.log")));
-    }
+    slurmDir = SlurmScripts.up(tmp);
     startDvm();
   }
 
@@ -103,18 +78,7 @@ class SlurmEndToEndTest {
         dvm.destroyForcibly();
       }
     }
-    if (slurmDir != null) {
-      ProcessBuilder pb =
-          new ProcessBuilder("bash", SlurmScripts.scripts().resolve("slurm-down.sh").toString())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-      pb.environment().put("PATH", pb.environment().get("PATH") + ":/usr/sbin:/sbin");
-      pb.environment().put("SLURM_LOCAL_DIR", slurmDir.toString());
-      Process p = pb.start();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-      }
-    }
+    SlurmScripts.down(slurmDir);
   }
 
   @Test

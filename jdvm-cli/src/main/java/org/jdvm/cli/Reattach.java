@@ -10,6 +10,7 @@ import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.json.Json;
+import org.jdvm.server.home.DvmHome;
 
 /**
  * When the DVM's controller dies under a waiting {@code jdvm run} or {@code jdvm alloc new -- CMD}
@@ -102,27 +103,15 @@ final class Reattach {
   /**
    * Whether the DVM in {@code dir} was stopped rather than killed: {@code jdvm stop} removes the
    * contact file, a killed controller leaves it, and a {@code jdvm start} that recovers it removes
-   * it only while it holds {@code dvm.lock} (docs/journal.md "Clients"). So no contact file and
-   * nobody holding the lock means nothing will come back. The lock is looked up in {@code
-   * /proc/locks}, never taken: taking it, even for a moment, could make a starting DVM fail.
+   * it only while it holds the directory's lock (docs/journal.md "Clients"). So no contact file and
+   * nobody holding the lock means nothing will come back.
    */
   static boolean stoppedCleanly(java.nio.file.Path dir) {
-    if (dir == null || java.nio.file.Files.exists(dir.resolve("dvm.json"))) {
+    if (dir == null || java.nio.file.Files.exists(dir.resolve(DvmHome.CONTACT))) {
       return false;
     }
     try {
-      long inode =
-          ((Number) java.nio.file.Files.getAttribute(dir.resolve("dvm.lock"), "unix:ino"))
-              .longValue();
-      String suffix = ":" + inode;
-      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/locks"))) {
-        for (String field : line.trim().split("\\s+")) {
-          if (field.endsWith(suffix) && field.chars().filter(ch -> ch == ':').count() == 2) {
-            return false; // held: a start is under way
-          }
-        }
-      }
-      return true;
+      return !DvmHome.locked(dir);
     } catch (java.io.IOException | RuntimeException e) {
       return false; // cannot tell: keep trying for the grace period
     }

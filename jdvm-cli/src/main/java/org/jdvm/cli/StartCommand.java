@@ -424,23 +424,10 @@ public final class StartCommand implements Callable<Integer> {
 
   /** Whether a DVM holds the directory's lock (its contact file may not be written yet). */
   private static boolean busy(Path home) {
-    Path lock = home.resolve("dvm.lock");
-    if (!Files.exists(lock, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return false;
-    }
-    try (java.nio.channels.FileChannel ch =
-        java.nio.channels.FileChannel.open(
-            lock,
-            java.nio.file.StandardOpenOption.WRITE,
-            java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      java.nio.channels.FileLock l = ch.tryLock();
-      if (l == null) {
-        return true;
-      }
-      l.release();
-      return false;
-    } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
-      return true;
+    try {
+      return DvmHome.locked(home);
+    } catch (IOException | RuntimeException e) {
+      return true; // cannot tell: do not start a second DVM on it
     }
   }
 

@@ -37,6 +37,10 @@ public final class DvmHome implements AutoCloseable {
   public static final String SCHEDULER_CREDENTIAL = "scheduler.cred";
   public static final String SOCKET = "dvm.sock";
   public static final String LOG = "dvm.log";
+
+  /** The file a running (or starting) DVM holds an exclusive lock on, for its whole life. */
+  public static final String LOCK = "dvm.lock";
+
   public static final String VERSION = "0.1.0";
 
   private static final Set<PosixFilePermission> OWNER_ONLY =
@@ -78,7 +82,7 @@ public final class DvmHome implements AutoCloseable {
     prepare(dir);
     FileChannel ch =
         FileChannel.open(
-            dir.resolve("dvm.lock"),
+            dir.resolve(LOCK),
             StandardOpenOption.CREATE,
             StandardOpenOption.WRITE,
             LinkOption.NOFOLLOW_LINKS);
@@ -104,6 +108,31 @@ public final class DvmHome implements AutoCloseable {
     Path tmp = scratch(dir);
     privateDirectory(tmp);
     return new DvmHome(dir, tmp, ch, lock, credentials);
+  }
+
+  /**
+   * Whether some process holds the lock of the DVM directory {@code dir}: a DVM runs or is starting
+   * there. Read from {@code /proc/locks}, never by taking the lock: taking it, even for a moment,
+   * could make a DVM starting at that moment fail with "already running". No lock file means no.
+   *
+   * @throws IOException when this cannot be told (no {@code /proc/locks}, say)
+   */
+  public static boolean locked(Path dir) throws IOException {
+    Path lock = dir.resolve(LOCK);
+    if (!Files.exists(lock, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    long inode =
+        ((Number) Files.getAttribute(lock, "unix:ino", LinkOption.NOFOLLOW_LINKS)).longValue();
+    String suffix = ":" + inode; // the MAJ:MIN:INODE field of a lock's line
+    for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
+      for (String field : line.trim().split("\\s+")) {
+        if (field.endsWith(suffix) && field.chars().filter(ch -> ch == ':').count() == 2) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The secret in {@code file}, or {@code null} if there is none that reads. */

@@ -46,6 +46,18 @@ class DvmHomeTest {
   }
 
   @Test
+  void theLockOfADirectoryIsSeenHeldWhileADvmHasItAndFreeAfterwards() throws Exception {
+    assertThat(DvmHome.locked(dir)).as("no lock file yet").isFalse();
+    try (DvmHome home = DvmHome.claim(dir)) {
+      assertThat(DvmHome.locked(dir)).isTrue();
+    }
+    assertThat(DvmHome.locked(dir)).isFalse();
+    try (DvmHome again = DvmHome.claim(dir)) {
+      assertThat(again.dir()).isEqualTo(dir);
+    }
+  }
+
+  @Test
   void theContactFileNamesEveryWayInAndDisappearsWhenTheDvmStops() throws Exception {
     DvmHome home = DvmHome.claim(dir);
     home.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5");

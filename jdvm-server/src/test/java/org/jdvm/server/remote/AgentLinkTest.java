@@ -412,24 +412,11 @@ class AgentLinkTest {
     await("n1 up", () -> n1.state() == NodeState.UP);
     java.nio.file.Path go = java.nio.file.Files.createTempDirectory("rejoin").resolve("go");
     long stays = launch(n1, "d@1", 0, false, "/bin/sleep", "30");
-    long ends =
-        launch(
-            n1,
-            "d@1",
-            1,
-            false,
-            "/bin/sh",
-            "-c",
-            "while [ ! -e '" + go + "' ]; do sleep 0.02; done; echo bye; exit 7");
-    long segv =
-        launch(
-            n1,
-            "d@1",
-            3,
-            false,
-            "/bin/sh",
-            "-c",
-            "while [ ! -e '" + go + "' ]; do sleep 0.02; done; kill -SEGV $$");
+    // Each waits for the go file, so that it ends while the controller is away.
+    java.util.function.UnaryOperator<String> afterGo =
+        then -> "while [ ! -e '" + go + "' ]; do sleep 0.02; done; " + then;
+    long ends = launch(n1, "d@1", 1, false, "/bin/sh", "-c", afterGo.apply("echo bye; exit 7"));
+    long segv = launch(n1, "d@1", 3, false, "/bin/sh", "-c", afterGo.apply("kill -SEGV $$"));
     long stranger = launch(n1, "d@2", 0, false, "/bin/sleep", "30");
     int port = first.address().getPort();
 

@@ -194,6 +194,11 @@ public final class LocalNodeAgent implements NodeAgent {
   }
 
   @Override
+  public boolean closesAtOnce() {
+    return runningProcs() == 0;
+  }
+
+  @Override
   public void terminateAll(long graceMillis) {
     List<ProcessHost.RunningProc> all = new ArrayList<>();
     for (Map<Integer, ProcessHost.RunningProc> job : procsByJob.values()) {

@@ -42,6 +42,16 @@ public interface NodeAgent extends AutoCloseable {
   int runningProcs();
 
   /**
+   * Whether {@link #close} would end nothing and wait for no one (a local node with no process):
+   * the shell then ends the agent on the spot, so the node is back with its scheduler before the
+   * release that let it go is answered. An agent that cannot tell without asking says {@code
+   * false}.
+   */
+  default boolean closesAtOnce() {
+    return false;
+  }
+
+  /**
    * Ends every process on the node — TERM, then KILL after {@code graceMillis} — and waits for
    * them; used when the node leaves the DVM and when the DVM stops.
    */

@@ -47,7 +47,9 @@ import org.jdvm.server.scheduler.SchedulerPort;
  *
  * <p>Ordering obligations of the core (jdvm-core README): effects of one outcome are dispatched in
  * order; {@code AddNodes} is immediate, so the launches that follow find their agents; a {@code
- * HandBackNodes} waits until the {@code ShrinkNodes} of the same nodes has ended every process.
+ * HandBackNodes} waits until the {@code ShrinkNodes} of the same nodes has ended every process — at
+ * once, on the controller thread, for a node that runs none, so the scheduler has it back before
+ * the next command is taken.
  */
 public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.shell");
@@ -164,6 +166,12 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   private void shrink(String node) {
     NodeAgent agent = nodes.remove(node);
     if (agent == null) {
+      return;
+    }
+    if (agent.closesAtOnce()) {
+      // Nothing to end: the node goes back now, ahead of anything the release's reply prompts (a
+      // required NEW sent right after it must find the node free, not refused).
+      agent.close();
       return;
     }
     CompletableFuture<Void> done =

@@ -81,7 +81,7 @@ jdvm_build() {
 # build/launch.sh. JDK 25+: an AOT cache; JDK 21-24: a CDS archive. A failed training only costs
 # start-up speed, never correctness: the launch then runs without a cache.
 jdvm_prepare_launch() {
-  local java_home=$1 v cp java opts="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED" train_opts use_opts=""
+  local java_home=$1 v cp java opts="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED" train_opts use_opts=""
   v=$(jdvm_java_version "$java_home")
   cp=$(jdvm_classpath)
   java="$java_home/bin/java"

@@ -222,7 +222,7 @@ public final class BenchCommand implements Callable<Integer> {
   private static int cli(List<String> args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
-    cmd.add("--enable-native-access=ALL-UNNAMED");
+    cmd.addAll(StartCommand.DVM_JVM_ACCESS);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());

@@ -420,6 +420,14 @@ public final class StartCommand implements Callable<Integer> {
    * way SIGTERM stops it, ordered (every job ended, the contact file removed, a last log line),
    * rather than go on half-working. The launcher passes the same option.
    */
+  /**
+   * What a DVM's JVM must allow: native calls (the process host's {@code posix_spawn}, epoll, ...)
+   * and reading a socket channel's descriptor, so that connections send without waking a writer.
+   */
+  static final List<String> DVM_JVM_ACCESS =
+      List.of(
+          "--enable-native-access=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
+
   static final String ON_OUT_OF_MEMORY = "-XX:OnOutOfMemoryError=kill -TERM %p";
 
   /** Whether a DVM holds the directory's lock (its contact file may not be written yet). */
@@ -507,7 +515,7 @@ public final class StartCommand implements Callable<Integer> {
         cmd.add("/usr/bin/setsid");
       }
       cmd.add(ProcessHandle.current().info().command().orElse("java"));
-      cmd.add("--enable-native-access=ALL-UNNAMED");
+      cmd.addAll(DVM_JVM_ACCESS);
       cmd.add(ON_OUT_OF_MEMORY);
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));

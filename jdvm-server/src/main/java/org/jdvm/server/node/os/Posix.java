@@ -110,6 +110,7 @@ public final class Posix {
   private static final MethodHandle PRCTL;
   private static final MethodHandle GETRLIMIT;
   private static final MethodHandle SETRLIMIT;
+  private static final MethodHandle SEND;
   private static final Throwable UNAVAILABLE;
 
   static {
@@ -181,6 +182,13 @@ public final class Posix {
               Linker.Option.firstVariadicArg(1));
       h[28] = errnoFn(libc, "getrlimit", JAVA_INT, JAVA_INT, ADDRESS);
       h[29] = errnoFn(libc, "setrlimit", JAVA_INT, JAVA_INT, ADDRESS);
+      // Reads the caller's byte[] in place: no copy, and nothing that could block runs meanwhile.
+      h[30] =
+          LINKER.downcallHandle(
+              libc.find("send").orElseThrow(),
+              FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT),
+              CAPTURE,
+              Linker.Option.critical(true));
     } catch (Throwable t) {
       failure = t;
     }
@@ -215,6 +223,7 @@ public final class Posix {
     PRCTL = h[27];
     GETRLIMIT = h[28];
     SETRLIMIT = h[29];
+    SEND = h[30];
   }
 
   private Posix() {}
@@ -553,6 +562,30 @@ public final class Posix {
   public static long write(int fd, MemorySegment buf, MemorySegment callState) {
     try {
       long n = (long) WRITE.invokeExact(callState, fd, buf, buf.byteSize());
+      return n >= 0 ? n : -errno(callState);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** {@code send(2)} flags: never block, and no SIGPIPE for a peer that has gone. */
+  private static final int MSG_DONTWAIT_NOSIGNAL = 0x40 | 0x4000;
+
+  /**
+   * {@code send(2)} of {@code bytes[from..]} on a socket without blocking (and without SIGPIPE),
+   * straight from the array: the count sent, or {@code -errno} ({@code -EAGAIN}: the socket's
+   * buffer is full).
+   */
+  public static long sendNow(int fd, byte[] bytes, int from, MemorySegment callState) {
+    try {
+      long n =
+          (long)
+              SEND.invokeExact(
+                  callState,
+                  fd,
+                  MemorySegment.ofArray(bytes).asSlice(from),
+                  (long) (bytes.length - from),
+                  MSG_DONTWAIT_NOSIGNAL);
       return n >= 0 ? n : -errno(callState);
     } catch (Throwable t) {
       throw rethrow(t);

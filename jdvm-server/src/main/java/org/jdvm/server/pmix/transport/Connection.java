@@ -19,13 +19,17 @@ import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.ConnectRequest;
 import org.jdvm.pmix.frame.FrameHeader;
+import org.jdvm.server.node.os.Posix;
 
 /**
  * One peer's connection, and nothing but the bytes (pmix-wire.md §2): a virtual thread reads it
- * (the handshake, then one framed message at a time, each handed to the {@link Handler}), and a
- * virtual thread writes it from a queue, so whoever produces a message (the controller thread above
- * all) only queues it. Who the peer is, which events it wants and what its messages mean are
- * decided by the handler, not here.
+ * (the handshake, then one framed message at a time, each handed to the {@link Handler}), and
+ * whoever produces a message (the controller thread above all) never waits for the peer. When
+ * nothing is waiting to be written and the socket's descriptor is known ({@link SocketFd}), the
+ * producer sends the message itself with a {@code send(2)} that cannot block, which saves waking a
+ * writer for each reply and event; whatever the socket does not take at once is queued, and a
+ * virtual thread writes the queue, in order, before anything is sent directly again. Who the peer
+ * is, which events it wants and what its messages mean are decided by the handler, not here.
  *
  * <p>Faults: a bad header, an oversized frame, a bad handshake or end of stream poisons the
  * connection, which is closed; a malformed body is the handler's to answer. A peer that lets more
@@ -53,6 +57,9 @@ public final class Connection {
 
   private static final byte[] END = new byte[0];
   private static final int GATHER = 64;
+
+  /** Larger messages go through the writer: a partial send would copy the rest. */
+  static final int DIRECT_MAX = 64 << 10;
 
   /** Who hears of an {@link Error} on a connection's thread: the DVM cannot go on after one. */
   public interface Fatal {
@@ -105,6 +112,17 @@ public final class Connection {
   private final CountDownLatch writerDone = new CountDownLatch(1);
   private final ConnectionGate.Ticket ticket;
   private final Fatal fatal;
+
+  /** The socket's descriptor for sends that skip the writer, or -1 (carried, or not known). */
+  private final int fd;
+
+  /** Guards {@link #pending} and the direct sends, and orders them with {@link #close}. */
+  private final Object sendLock = new Object();
+
+  /** Messages queued or being written by the writer: while any are, nothing is sent directly. */
+  private int pending;
+
+  private java.lang.foreign.MemorySegment callState;
   private volatile Peer peer;
   private volatile boolean closed;
 
@@ -145,6 +163,7 @@ public final class Connection {
     this.outlet = outlet;
     this.ticket = ticket;
     this.fatal = fatal;
+    this.fd = outlet == null && link.channel() != null ? SocketFd.of(link.channel()) : -1;
   }
 
   /**
@@ -343,7 +362,42 @@ public final class Connection {
       close("more than " + MAX_QUEUED_BYTES + " bytes queued: the peer does not read");
       return;
     }
-    queue.add(message);
+    synchronized (sendLock) {
+      if (closed) {
+        return;
+      }
+      if (pending == 0 && fd >= 0 && message.length <= DIRECT_MAX && message != END) {
+        int sent = sendNow(message);
+        queuedBytes.addAndGet(-sent);
+        if (sent == message.length) {
+          return;
+        }
+        if (sent > 0) {
+          message = Arrays.copyOfRange(message, sent, message.length);
+        }
+      }
+      pending++;
+      queue.add(message);
+    }
+  }
+
+  /**
+   * Sends what the socket takes now, without blocking (under {@link #sendLock}, the connection
+   * open, so the descriptor is still this socket's); an error is left to the writer to find.
+   */
+  private int sendNow(byte[] message) {
+    if (callState == null) {
+      callState = Posix.callState(java.lang.foreign.Arena.ofAuto());
+    }
+    int sent = 0;
+    while (sent < message.length) {
+      long n = Posix.sendNow(fd, message, sent, callState);
+      if (n <= 0) {
+        break;
+      }
+      sent += (int) n;
+    }
+    return sent;
   }
 
   private void writeLoop() {
@@ -356,6 +410,9 @@ public final class Connection {
         int end = batch.indexOf(END);
         List<byte[]> messages = end < 0 ? batch : batch.subList(0, end);
         write(messages);
+        synchronized (sendLock) {
+          pending -= messages.size();
+        }
         if (end >= 0) {
           return;
         }
@@ -395,10 +452,13 @@ public final class Connection {
 
   /** Closes at once: what is still queued is dropped. Idempotent. */
   public void close(String reason) {
-    if (closed) {
-      return;
+    synchronized (sendLock) {
+      // After this no send goes to the descriptor, which the channel's close frees for reuse.
+      if (closed) {
+        return;
+      }
+      closed = true;
     }
-    closed = true;
     if (ticket != null) {
       ticket.release();
     }

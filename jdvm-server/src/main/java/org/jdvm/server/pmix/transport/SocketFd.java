@@ -11,7 +11,8 @@ import org.jdvm.server.node.os.Posix;
  * its writer thread. The JDK keeps it in {@code sun.nio.ch}, which the DVM's JVM opens to jdvm with
  * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (the {@code jdvm} launcher, {@code jdvm
  * start --detach} and the test JVMs do); a JVM started without it, or without native access, gets
- * -1, and its connections write everything through their writer, as before.
+ * -1, and its connections write everything through their writer, as before. So does a JVM run with
+ * {@code -Djdvm.directSend=false}: to measure what the direct sends save, or to rule them out.
  */
 final class SocketFd {
   private static final MethodHandle FD_VAL = lookup();
@@ -19,7 +20,7 @@ final class SocketFd {
   private SocketFd() {}
 
   private static MethodHandle lookup() {
-    if (Posix.unavailable().isPresent()) {
+    if (Posix.unavailable().isPresent() || "false".equals(System.getProperty("jdvm.directSend"))) {
       return null;
     }
     try {

@@ -78,6 +78,35 @@ public final class Containment implements AutoCloseable {
   /** How many emptied cgroups are kept for reuse. */
   static final int SPARE_CGROUPS = 64;
 
+  /** How many cgroups' {@code cgroup.procs} are kept open for the next moves. */
+  static final int OPEN_PROCS_FILES = 16;
+
+  /**
+   * The {@code cgroup.procs} of the cgroups moved into last, open (the most recently used {@link
+   * #OPEN_PROCS_FILES}): an open, write and close per launch was a tenth of a launch's CPU. Guarded
+   * by itself; a write happens under it, so an eviction never closes a file mid-write.
+   */
+  private final java.util.LinkedHashMap<Path, java.nio.channels.FileChannel> openProcs =
+      new java.util.LinkedHashMap<>(32, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(
+            java.util.Map.Entry<Path, java.nio.channels.FileChannel> eldest) {
+          if (size() > OPEN_PROCS_FILES) {
+            closeQuietly(eldest.getValue());
+            return true;
+          }
+          return false;
+        }
+      };
+
+  /**
+   * {@code /proc/<this>/task/<this>/children}, open, read again from its start at each launch
+   * ({@link #adopt}); guarded by itself.
+   */
+  private java.nio.channels.FileChannel selfChildren;
+
+  private java.nio.ByteBuffer selfChildrenBuffer = java.nio.ByteBuffer.allocate(4096);
+
   private final java.util.concurrent.atomic.AtomicLong cgroupNames =
       new java.util.concurrent.atomic.AtomicLong();
   private final String leftover;
@@ -182,7 +211,7 @@ public final class Containment implements AutoCloseable {
       return;
     }
     moveInto(pid, dir);
-    for (int orphan : mainThreadChildrenOf((int) ProcessHandle.current().pid())) {
+    for (int orphan : orphansOfThisProcess()) {
       if (orphan == pid || watched.test(orphan)) {
         continue;
       }
@@ -226,7 +255,8 @@ public final class Containment implements AutoCloseable {
    */
   private Path cgroupForNewGroup() {
     synchronized (spare) {
-      Path kept = spare.pollFirst();
+      // The most recently emptied first: its cgroup.procs is likely still open.
+      Path kept = spare.pollLast();
       if (kept != null) {
         return kept;
       }
@@ -242,7 +272,6 @@ public final class Containment implements AutoCloseable {
 
   private void moveInto(int pid, Path dir) {
     try {
-      Path procs = dir.resolve("cgroup.procs");
       List<Integer> todo = new ArrayList<>(List.of(pid));
       Set<Integer> seen = new HashSet<>();
       // The process is moved first, so what it forks from now on is born inside; then what it
@@ -253,7 +282,7 @@ public final class Containment implements AutoCloseable {
           continue;
         }
         try {
-          writeSmall(procs, Integer.toString(p));
+          writeProcs(dir, p);
         } catch (IOException e) {
           if (p == pid && Files.exists(Path.of("/proc", Integer.toString(p)))) {
             throw e;
@@ -273,6 +302,88 @@ public final class Containment implements AutoCloseable {
       LOG.log(
           System.Logger.Level.WARNING,
           "cannot move pid " + pid + " into " + dir + " (" + e + "); it stays in its session");
+    }
+  }
+
+  /** Writes {@code pid} to the cgroup's {@code cgroup.procs}, through the kept open file. */
+  private void writeProcs(Path dir, int pid) throws IOException {
+    java.nio.ByteBuffer value =
+        java.nio.ByteBuffer.wrap(Integer.toString(pid).getBytes(StandardCharsets.ISO_8859_1));
+    synchronized (openProcs) {
+      java.nio.channels.FileChannel ch = openProcs.get(dir);
+      if (ch == null) {
+        ch =
+            java.nio.channels.FileChannel.open(
+                dir.resolve("cgroup.procs"), java.nio.file.StandardOpenOption.WRITE);
+        openProcs.put(dir, ch);
+      }
+      try {
+        ch.write(value, 0);
+      } catch (IOException e) {
+        // Whatever failed (the process gone, the cgroup removed), the next move opens afresh.
+        openProcs.remove(dir);
+        closeQuietly(ch);
+        throw e;
+      }
+    }
+  }
+
+  /** Closes the kept {@code cgroup.procs} of a cgroup about to be removed (or of all). */
+  private void forgetProcsFile(Path dir) {
+    synchronized (openProcs) {
+      if (dir == null) {
+        openProcs.values().forEach(Containment::closeQuietly);
+        openProcs.clear();
+      } else {
+        closeQuietly(openProcs.remove(dir));
+      }
+    }
+  }
+
+  private static void closeQuietly(java.io.Closeable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (IOException e) {
+      // Nothing more to learn.
+    }
+  }
+
+  /**
+   * The children this process's main thread has — the orphans reparented to it, the subreaper
+   * (launches fork from other threads) — read through the kept open {@code children} file.
+   */
+  private List<Integer> orphansOfThisProcess() {
+    int self = (int) ProcessHandle.current().pid();
+    synchronized (openProcs) {
+      try {
+        if (selfChildren == null) {
+          selfChildren =
+              java.nio.channels.FileChannel.open(
+                  Path.of("/proc/" + self + "/task/" + self + "/children"));
+        }
+        java.nio.ByteBuffer b = selfChildrenBuffer;
+        b.clear();
+        while (true) {
+          int n = selfChildren.read(b, b.position());
+          if (n <= 0) {
+            break;
+          }
+          if (!b.hasRemaining()) {
+            b = java.nio.ByteBuffer.allocate(b.capacity() * 2).put(b.flip());
+            selfChildrenBuffer = b;
+          }
+        }
+        List<Integer> out = new ArrayList<>();
+        parsePids(new String(b.array(), 0, b.position(), StandardCharsets.ISO_8859_1), out);
+        return out;
+      } catch (IOException e) {
+        closeQuietly(selfChildren);
+        selfChildren = null;
+        return mainThreadChildrenOf(self);
+      }
     }
   }
 
@@ -349,6 +460,7 @@ public final class Containment implements AutoCloseable {
             return;
           }
         }
+        forgetProcsFile(dir);
         try {
           Files.deleteIfExists(dir);
         } catch (IOException e) {
@@ -399,6 +511,7 @@ public final class Containment implements AutoCloseable {
       synchronized (spare) {
         spare.clear();
       }
+      forgetProcsFile(null);
       killCgroup(cgroup);
       removeEmptyBelow(cgroup);
       killTagged(tag + "/", pid -> false); // any that could not be moved
@@ -414,6 +527,10 @@ public final class Containment implements AutoCloseable {
     }
     closed = true;
     endAll();
+    synchronized (openProcs) {
+      closeQuietly(selfChildren);
+      selfChildren = null;
+    }
     if (mode == Mode.SUBREAPER) {
       synchronized (Containment.class) {
         if (--subreapers == 0) {

@@ -48,6 +48,7 @@ public final class JournalBenchmark {
         journaled.observer =
             (c, o) -> {
               journal.record(c, o, 0);
+              journal.commit();
               journal.dispatched();
               count[0]++;
             };

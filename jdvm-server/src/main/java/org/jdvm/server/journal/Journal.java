@@ -64,6 +64,13 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   private long lastRequestId;
   private long sinceSnapshot;
   private long undispatched = -1;
+
+  /**
+   * Whether {@link #buffer} holds recorded batches not yet written: the controller's group commit
+   * writes them in one {@code write} ({@link #commit}), before any of their effects run.
+   */
+  private boolean holding;
+
   private boolean dirty;
   private long previousSnapshot = -1;
   private boolean closed;
@@ -168,17 +175,28 @@ public final class Journal implements Controller.Journal, AutoCloseable {
         batchNotes.add(new Entry.Note(Notes.SCHEDULER_ANSWER, Long.toString(a.askId()), NONE));
       }
     }
-    append(outcome, nowNs, batchNotes);
+    append(outcome, nowNs, batchNotes, true);
   }
 
+  /**
+   * Always: the controller records the commands waiting in its queue before it commits, so that a
+   * busy controller makes one {@code write} (and under {@link FsyncPolicy#ALWAYS} one fsync) for
+   * several commands.
+   */
   @Override
   public boolean groupsCommits() {
-    return policy == FsyncPolicy.ALWAYS;
+    return true;
   }
 
-  /** Under {@link FsyncPolicy#ALWAYS}, one fsync for every batch written since the last. */
+  /**
+   * Writes the batches recorded since the last commit, in one {@code write}; under {@link
+   * FsyncPolicy#ALWAYS} then forces them.
+   */
   @Override
   public void commit() {
+    synchronized (this) {
+      writeHeld();
+    }
     if (policy == FsyncPolicy.ALWAYS) {
       synchronized (this) {
         if (!dirty) {
@@ -193,7 +211,22 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     return notes.containsKey(Notes.SCHEDULER_ANSWER + "\u0000" + askId);
   }
 
-  private synchronized void append(Outcome outcome, long nowNs, List<Entry.Note> batchNotes) {
+  /** Writes what {@link #buffer} holds for the group commit, if anything. */
+  private void writeHeld() {
+    if (holding) {
+      holding = false;
+      write(buffer);
+      buffer.reset();
+    }
+  }
+
+  /**
+   * Appends a batch to the segment: written at once, or — {@code hold}, the controller's record —
+   * kept in {@link #buffer} until {@link #commit}. Whatever is appended meanwhile (a note from
+   * another thread) goes after the held batches, and writes them with it.
+   */
+  private synchronized void append(
+      Outcome outcome, long nowNs, List<Entry.Note> batchNotes, boolean hold) {
     if (!pendingNotes.isEmpty()) {
       List<Entry.Note> all = new ArrayList<>(pendingNotes.size() + batchNotes.size());
       all.addAll(pendingNotes);
@@ -210,13 +243,20 @@ public final class Journal implements Controller.Journal, AutoCloseable {
             outcome == null ? List.of() : outcome.changes(),
             outcome == null ? List.of() : outcome.effects(),
             batchNotes);
-    buffer.reset();
+    if (!holding) {
+      buffer.reset();
+    }
     if (undispatched >= 0) {
       JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
       undispatched = -1;
     }
     JournalCodec.frame(batch, scratch, buffer);
-    write(buffer);
+    if (hold) {
+      holding = true;
+    } else {
+      holding = true;
+      writeHeld();
+    }
     pendingNotes.clear();
     for (Entry.Note n : batchNotes) {
       if (n.value().length == 0) {
@@ -240,7 +280,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
 
   /** {@link #note} for several at once, in one batch. */
   public void notes(List<Entry.Note> several) {
-    append(null, lastNowNs(), several);
+    append(null, lastNowNs(), several, false);
     if (policy == FsyncPolicy.ALWAYS) {
       force();
     }
@@ -277,7 +317,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   /** Writes the notes still waiting for a write, in a batch of their own. */
   private synchronized void flushPendingNotes() {
     if (!pendingNotes.isEmpty()) {
-      append(null, lastNowNs, List.of());
+      append(null, lastNowNs, List.of(), false);
     }
   }
 
@@ -317,6 +357,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
               state,
               new ArrayList<>(notes.values()));
       sinceSnapshot = 0;
+      writeHeld();
       flushPendingNotes();
       if (undispatched >= 0) {
         buffer.reset();
@@ -475,6 +516,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
     synchronized (this) {
       try {
+        writeHeld();
         flushPendingNotes();
         if (undispatched >= 0) {
           buffer.reset();

@@ -38,6 +38,7 @@ class JournalTest {
   private Outcome run(Core core, Journal journal, Command c) {
     Outcome o = core.handle(c, 0);
     journal.record(c, o, 0);
+    journal.commit();
     journal.dispatched();
     return o;
   }
@@ -133,7 +134,8 @@ class JournalTest {
             .nodeCount(2) // more than is free: the scheduler is asked
             .build();
     Outcome o = core.handle(c, 0);
-    first.record(c, o, 0); // the controller dies before dispatching
+    first.record(c, o, 0);
+    first.commit(); // the controller dies before dispatching
     first.close();
     RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
     assertThat(r.undispatched()).isNotEmpty().isEqualTo(Entry.Batch.kept(o.effects()));
@@ -164,6 +166,32 @@ class JournalTest {
       journal.record(c, onlyReply, 0);
       assertThat(RecoveredJournal.read(dir, CONFIG).notes())
           .containsKey(Notes.EMBEDDED_SCHEDULER + "\u0000");
+    }
+  }
+
+  @Test
+  void aGroupsBatchesAreWrittenAtItsCommitWithANoteFromMeanwhileAfterThem() throws IOException {
+    Core core = new Core(CONFIG);
+    try (Journal journal = open(core, RecoveredJournal.fresh(CONFIG))) {
+      long before = RecoveredJournal.read(dir, CONFIG).batches();
+      Request a = new Request.RegisterTool(new RequestId(++request), null);
+      journal.record(a, core.handle(a, 0), 0);
+      Request b = new Request.RegisterTool(new RequestId(++request), null);
+      journal.record(b, core.handle(b, 0), 0);
+      // Held for the group's commit: nothing of it is in the file yet.
+      assertThat(RecoveredJournal.read(dir, CONFIG).batches()).isEqualTo(before);
+      // A note from another thread (a scheduler step) goes out at once, after the held batches.
+      journal.note(new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", new byte[] {7}));
+      RecoveredJournal mid = RecoveredJournal.read(dir, CONFIG);
+      assertThat(mid.batches()).isEqualTo(before + 3);
+      assertThat(mid.core().digest()).isEqualTo(core.digest());
+      Request c = new Request.RegisterTool(new RequestId(++request), null);
+      journal.record(c, core.handle(c, 0), 0);
+      journal.commit();
+      RecoveredJournal after = RecoveredJournal.read(dir, CONFIG);
+      assertThat(after.batches()).isEqualTo(before + 4);
+      assertThat(after.core().digest()).isEqualTo(core.digest());
+      journal.dispatched();
     }
   }
 

@@ -75,6 +75,14 @@ public final class BenchCommand implements Callable<Integer> {
   int seconds = 5;
 
   @Option(
+      names = "--rate-warm-up",
+      paramLabel = "S",
+      description =
+          "Seconds each throughput run's clients spawn before its jobs are counted (default 3):"
+              + " the DVM's JIT recompiles what a new number of clients makes hot.")
+  int rateWarmUp = 3;
+
+  @Option(
       names = "--cli-runs",
       paramLabel = "N",
       description = "Fresh 'jdvm run' commands to time (default 30; 0 skips).")
@@ -278,8 +286,9 @@ public final class BenchCommand implements Callable<Integer> {
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     CountDownLatch start = new CountDownLatch(1);
+    long counted = System.nanoTime() + TimeUnit.SECONDS.toNanos(rateWarmUp);
     long deadline =
-        System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds) + TimeUnit.MILLISECONDS.toNanos(200);
+        counted + TimeUnit.SECONDS.toNanos(seconds) + TimeUnit.MILLISECONDS.toNanos(200);
     List<Thread> threads = new ArrayList<>();
     List<JdvmClient> conns = new ArrayList<>();
     for (int i = 0; i < clients; i++) {
@@ -295,19 +304,21 @@ public final class BenchCommand implements Callable<Integer> {
                       start.await();
                       while (System.nanoTime() < deadline) {
                         client.spawn(trueJob()).awaitEnd();
-                        done.incrementAndGet();
+                        if (System.nanoTime() >= counted) {
+                          done.incrementAndGet();
+                        }
                       }
                     } catch (PmixException | InterruptedException e) {
                       failed.incrementAndGet();
                     }
                   }));
     }
-    window[0] = System.nanoTime();
     start.countDown();
     while (threads.stream().anyMatch(Thread::isAlive)) {
       Thread.sleep(250);
       progress.printf("\r  throughput, %2d clients: %6d jobs", clients, done.get());
     }
+    window[0] = counted;
     window[1] = System.nanoTime();
     progress.println();
     for (JdvmClient client : conns) {
@@ -316,6 +327,7 @@ public final class BenchCommand implements Callable<Integer> {
     double perSecond = done.get() / ((window[1] - window[0]) / 1e9);
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("clients", clients);
+    data.put("warmUpSeconds", rateWarmUp);
     data.put("jobs", done.get());
     data.put("jobsPerSecond", Math.round(perSecond));
     data.put("failedClients", failed.get());

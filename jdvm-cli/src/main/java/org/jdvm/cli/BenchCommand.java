@@ -129,6 +129,22 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Path home = Files.createTempDirectory("jdvm-bench-");
+    boolean ok = false;
+    try {
+      int rc = measure(home);
+      ok = rc == Main.EXIT_OK;
+      return rc;
+    } finally {
+      if (ok) {
+        // Its DVM has stopped: the directory (logs, journal, secret) is of no more use.
+        org.jdvm.server.shell.JobDirectories.removeTree(home);
+      } else {
+        progress.println("jdvm bench: the bench DVM's directory and logs are kept in " + home);
+      }
+    }
+  }
+
+  private int measure(Path home) throws Exception {
     // The DVM of a detached bench writes its own dvm.log; this JVM's lines go beside it.
     DvmLogging.configure(
         home.resolve(inProcess || agents != null ? "dvm.log" : "bench.log"), false);

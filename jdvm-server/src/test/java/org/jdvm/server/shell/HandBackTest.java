@@ -32,11 +32,7 @@ class HandBackTest {
   @Test
   void anIdleNodeIsBackWithTheSchedulerBeforeTheEffectsReturn() {
     FakeAgent agent = new FakeAgent("n1", 0);
-    Shell shell = shell(agent);
-    shell.execute(
-        List.of(
-            new Effect.ShrinkNodes(List.of("n1")),
-            new Effect.HandBackNodes("a1", "s1", List.of("n1"), null)));
+    releaseN1(shell(agent));
     assertThat(agent.closedBy).containsExactly(Thread.currentThread().getName());
     // On this (the controller's) thread: the scheduler port takes it ahead of any later ask.
     assertThat(port).containsExactly("release s1 [n1] by " + Thread.currentThread().getName());
@@ -45,11 +41,7 @@ class HandBackTest {
   @Test
   void aNodeWithProcessesGoesBackOnlyAfterTheyHaveEnded() throws Exception {
     FakeAgent agent = new FakeAgent("n1", 2);
-    Shell shell = shell(agent);
-    shell.execute(
-        List.of(
-            new Effect.ShrinkNodes(List.of("n1")),
-            new Effect.HandBackNodes("a1", "s1", List.of("n1"), null)));
+    releaseN1(shell(agent));
     assertThat(agent.terminating.await(30, TimeUnit.SECONDS)).isTrue();
     assertThat(port).isEmpty();
     agent.mayEnd.countDown();
@@ -58,6 +50,14 @@ class HandBackTest {
       Thread.onSpinWait();
     }
     assertThat(port).hasSize(1).allMatch(s -> s.startsWith("release s1 [n1] by "));
+  }
+
+  /** What the core asks for when allocation a1 (the scheduler's s1) lets node n1 go. */
+  private static void releaseN1(Shell shell) {
+    shell.execute(
+        List.of(
+            new Effect.ShrinkNodes(List.of("n1")),
+            new Effect.HandBackNodes("a1", "s1", List.of("n1"), null)));
   }
 
   private Shell shell(FakeAgent agent) {

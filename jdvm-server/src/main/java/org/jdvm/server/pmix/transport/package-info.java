@@ -1,6 +1,7 @@
 /**
  * The PMIx endpoint's transport: one {@link org.jdvm.server.pmix.transport.Connection} per peer,
- * frames in and out (bodies read in chunks as their bytes arrive), a bounded write queue, the
+ * frames in and out (bodies read in chunks as their bytes arrive), a bounded write queue behind
+ * sends that skip it when it is empty ({@link org.jdvm.server.pmix.transport.SocketFd}), the
  * handshake deadline, close; {@link org.jdvm.server.pmix.transport.Peer}, who an admitted
  * connection acts for; and {@link org.jdvm.server.pmix.transport.ConnectionGate}, how many
  * connections each local user other than the DVM's owner may hold. A connection is read from its
@@ -12,8 +13,11 @@
  * or request state: what a message means is its {@link
  * org.jdvm.server.pmix.transport.Connection.Handler}'s business.
  *
- * <p>Invariants: a connection's bytes are written by one thread in queue order; the controller
- * thread only queues; a closed connection queues nothing; the handler hears of a close exactly
+ * <p>Invariants: a connection's bytes go out in the order they were sent: a producer (the controller
+ * thread above all) sends a message itself only with a {@code send(2)} that cannot block and only
+ * while nothing waits in the connection's queue, and the rest is written by the connection's writer
+ * in queue order; no producer ever waits for a peer; nothing is sent on a closed connection's
+ * descriptor; a closed connection queues nothing; the handler hears of a close exactly
  * once; a connection's place in its user's counts is released exactly once, when it closes; what a
  * stalled peer makes the DVM hold is bounded by what it sent, not by what it announced; an {@link
  * java.lang.Error} on a reader is reported to the connection's {@code Fatal} hook.

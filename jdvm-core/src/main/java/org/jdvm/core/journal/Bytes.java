@@ -55,6 +55,14 @@ public final class Bytes {
       size = 0;
     }
 
+    /** Forgets what was written after the first {@code size} bytes. */
+    public void truncate(int size) {
+      if (size < 0 || size > this.size) {
+        throw new IllegalArgumentException("cannot truncate " + this.size + " bytes to " + size);
+      }
+      this.size = size;
+    }
+
     private void room(int n) {
       if (size + n > buf.length) {
         buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));

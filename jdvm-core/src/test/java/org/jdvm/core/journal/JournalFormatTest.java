@@ -83,6 +83,36 @@ class JournalFormatTest {
   }
 
   @Test
+  void anEntryThatCannotBeEncodedLeavesTheOutputAsItWas() {
+    // Framed in place: a refusal half way through must not leave half a record behind.
+    Bytes.Out out = new Bytes.Out(16);
+    JournalCodec.frame(batch(1), out);
+    int size = out.size();
+    Change bad =
+        new Change.JobSpawned(
+            "ns",
+            "parent",
+            new org.jdvm.pmix.Proc("parent", 0),
+            new RequestId(3),
+            List.of(Info.of("k", Value.string("a\u0000b"))), // no PMIx string holds a NUL
+            List.of(),
+            List.of(),
+            org.jdvm.core.MapBy.SLOT,
+            false,
+            null);
+    Entry.Batch refused = new Entry.Batch(2, 0, 0, 0, List.of(bad), List.of(), List.of());
+    assertThatThrownBy(() -> JournalCodec.frame(refused, out)).isInstanceOf(RuntimeException.class);
+    assertThat(out.size()).isEqualTo(size);
+    JournalCodec.frame(batch(3), out);
+    byte[] bytes = out.toByteArray();
+    Framing.Scan scan = Framing.scan(bytes, bytes.length);
+    assertThat(scan.cut()).isFalse();
+    assertThat(scan.records()).hasSize(2);
+    assertThat(((Entry.Batch) JournalCodec.decode(bytes, scan.records().get(1))).seq())
+        .isEqualTo(3);
+  }
+
+  @Test
   void aTornTailIsCutAtTheLastWholeRecordWhereverItTears() {
     byte[] seg = segment(5);
     int whole = Framing.scan(seg, seg.length).records().size();

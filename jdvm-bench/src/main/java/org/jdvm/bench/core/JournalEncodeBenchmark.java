@@ -140,7 +140,7 @@ public final class JournalEncodeBenchmark {
         () -> {
           for (Entry.Batch b : batches) {
             out.reset();
-            JournalCodec.frame(b, scratch, out);
+            JournalCodec.frame(b, out);
             sink[0] += out.size();
           }
         });
@@ -151,6 +151,16 @@ public final class JournalEncodeBenchmark {
           for (Entry.Batch b : batches) {
             scratch.reset();
             JournalCodec.encode(b, scratch);
+            sink[0] += scratch.size();
+          }
+        });
+    report(
+        "batch payload encode, generic writer",
+        batches.size(),
+        () -> {
+          for (Entry.Batch b : batches) {
+            scratch.reset();
+            RecordCodec.writeGeneric(scratch, Entry.class, b);
             sink[0] += scratch.size();
           }
         });
@@ -186,6 +196,16 @@ public final class JournalEncodeBenchmark {
           for (EmbeddedScheduler.Saved s : saved) {
             scratch.reset();
             RecordCodec.write(scratch, EmbeddedScheduler.Saved.class, s);
+            sink[0] += scratch.size();
+          }
+        });
+    report(
+        "scheduler Saved encode, generic writer",
+        saved.size(),
+        () -> {
+          for (EmbeddedScheduler.Saved s : saved) {
+            scratch.reset();
+            RecordCodec.writeGeneric(scratch, EmbeddedScheduler.Saved.class, s);
             sink[0] += scratch.size();
           }
         });

@@ -24,6 +24,7 @@ import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.Notes;
+import org.jdvm.server.journal.Recovering;
 import org.jdvm.server.scheduler.EmbeddedScheduler;
 import org.jdvm.server.scheduler.SchedulerEvent;
 
@@ -207,6 +208,16 @@ public final class JournalEncodeBenchmark {
             scratch.reset();
             RecordCodec.writeGeneric(scratch, EmbeddedScheduler.Saved.class, s);
             sink[0] += scratch.size();
+          }
+        });
+    report(
+        "scheduler step notes (Recovering.notes)",
+        saved.size(),
+        () -> {
+          for (int i = 0; i < saved.size(); i++) {
+            List<SchedulerEvent> step =
+                i % 2 == 0 && i / 2 < answers.size() ? List.of(answers.get(i / 2)) : List.of();
+            sink[0] += Recovering.notes(saved.get(i), step).size();
           }
         });
     report(

@@ -55,6 +55,14 @@ public final class Bytes {
       size = 0;
     }
 
+    /** Forgets what was written after the first {@code size} bytes. */
+    public void truncate(int size) {
+      if (size < 0 || size > this.size) {
+        throw new IllegalArgumentException("cannot truncate " + this.size + " bytes to " + size);
+      }
+      this.size = size;
+    }
+
     private void room(int n) {
       if (size + n > buf.length) {
         buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + n));
@@ -73,48 +81,69 @@ public final class Bytes {
 
     public Out i32(int v) {
       room(4);
-      buf[size++] = (byte) (v >>> 24);
-      buf[size++] = (byte) (v >>> 16);
-      buf[size++] = (byte) (v >>> 8);
-      buf[size++] = (byte) v;
+      int at = size;
+      put32(buf, at, v);
+      size = at + 4;
       return this;
     }
 
     public Out i64(long v) {
-      i32((int) (v >>> 32));
-      return i32((int) v);
+      room(8);
+      int at = size;
+      byte[] b = buf;
+      put32(b, at, (int) (v >>> 32));
+      put32(b, at + 4, (int) v);
+      size = at + 8;
+      return this;
+    }
+
+    private static void put32(byte[] b, int at, int v) {
+      b[at] = (byte) (v >>> 24);
+      b[at + 1] = (byte) (v >>> 16);
+      b[at + 2] = (byte) (v >>> 8);
+      b[at + 3] = (byte) v;
     }
 
     /** Overwrites four bytes at {@code at} (a length or checksum written after its body). */
     public void i32At(int at, int v) {
-      buf[at] = (byte) (v >>> 24);
-      buf[at + 1] = (byte) (v >>> 16);
-      buf[at + 2] = (byte) (v >>> 8);
-      buf[at + 3] = (byte) v;
+      put32(buf, at, v);
     }
 
     public Out str(String s) {
       if (s == null) {
         return i32(-1);
       }
+      int n = s.length();
+      room(4 + 3 * n);
+      // In locals: the journal writes many short strings, and a field update per byte showed.
+      byte[] b = buf;
       int at = size;
-      i32(0);
-      room(s.length() * 3);
-      for (int i = 0; i < s.length(); i++) {
+      int p = at + 4;
+      int i = 0;
+      while (i < n) {
+        char c = s.charAt(i);
+        if (c >= 0x80) {
+          break;
+        }
+        b[p++] = (byte) c;
+        i++;
+      }
+      for (; i < n; i++) {
         char c = s.charAt(i);
         if (c < 0x80) {
-          buf[size++] = (byte) c;
+          b[p++] = (byte) c;
         } else if (c < 0x800) {
-          buf[size++] = (byte) (0xC0 | c >> 6);
-          buf[size++] = (byte) (0x80 | c & 0x3F);
+          b[p++] = (byte) (0xC0 | c >> 6);
+          b[p++] = (byte) (0x80 | c & 0x3F);
         } else {
           // Each UTF-16 unit on its own (a surrogate too), so every Java string comes back exact.
-          buf[size++] = (byte) (0xE0 | c >> 12);
-          buf[size++] = (byte) (0x80 | c >> 6 & 0x3F);
-          buf[size++] = (byte) (0x80 | c & 0x3F);
+          b[p++] = (byte) (0xE0 | c >> 12);
+          b[p++] = (byte) (0x80 | c >> 6 & 0x3F);
+          b[p++] = (byte) (0x80 | c & 0x3F);
         }
       }
-      i32At(at, size - at - 4);
+      put32(b, at, p - at - 4);
+      size = p;
       return this;
     }
 

@@ -29,6 +29,19 @@ public final class Framing {
     out.raw(payload, 0, len);
   }
 
+  /**
+   * Frames the payload written to {@code out} after the {@link #OVERHEAD} bytes reserved at {@code
+   * at}: fills in its length and checksum.
+   */
+  public static void seal(Bytes.Out out, int at) {
+    int len = out.size() - at - OVERHEAD;
+    if (len > MAX_PAYLOAD) {
+      throw new IllegalArgumentException("a record of " + len + " bytes is above the cap");
+    }
+    out.i32At(at, len);
+    out.i32At(at + 4, crc(out.array(), at + OVERHEAD, len));
+  }
+
   public static int crc(byte[] b, int off, int len) {
     CRC32C crc = new CRC32C();
     crc.update(b, off, len);

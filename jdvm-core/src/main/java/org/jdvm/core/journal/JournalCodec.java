@@ -27,17 +27,34 @@ public final class JournalCodec {
     RecordCodec.write(out, Entry.class, entry);
   }
 
-  /** Appends the entry as one framed record. */
+  /**
+   * Appends the entry as one framed record, encoded in place: the header is reserved, the payload
+   * written after it, and its length and checksum filled in (no copy of the payload). If the entry
+   * cannot be encoded, {@code out} is left as it was.
+   */
+  public static void frame(Entry entry, Bytes.Out out) {
+    int at = out.skip(Framing.OVERHEAD);
+    try {
+      encode(entry, out);
+      Framing.seal(out, at);
+    } catch (RuntimeException e) {
+      out.truncate(at);
+      throw e;
+    }
+  }
+
+  /**
+   * Appends the entry as one framed record, as {@link #frame(Entry, Bytes.Out)}; {@code scratch} is
+   * no longer used.
+   */
   public static void frame(Entry entry, Bytes.Out scratch, Bytes.Out out) {
-    scratch.reset();
-    encode(entry, scratch);
-    Framing.frame(out, scratch.array(), scratch.size());
+    frame(entry, out);
   }
 
   /** One entry as a framed record of its own. */
   public static byte[] framed(Entry entry) {
     Bytes.Out out = new Bytes.Out(256);
-    frame(entry, new Bytes.Out(256), out);
+    frame(entry, out);
     return out.toByteArray();
   }
 

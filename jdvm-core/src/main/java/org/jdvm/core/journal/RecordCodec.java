@@ -109,14 +109,7 @@ public final class RecordCodec {
           });
     } else if (raw == Value.class) {
       return of(
-          (out, v) -> {
-            // The output's packer, packed straight into the record: a reply's infos are many
-            // values, and a new packer and two copies for each showed in the encode time.
-            Packer p = out.packer(VALUE_FORMAT).packValue((Value) v);
-            out.i32(p.size());
-            int at = out.skip(p.size()); // may grow the array: take it after
-            p.copyTo(out.array(), at);
-          },
+          (out, v) -> packValue(out, (Value) v),
           in -> {
             byte[] b = in.blob();
             try {
@@ -134,6 +127,18 @@ public final class RecordCodec {
       return record(raw);
     }
     throw new IllegalArgumentException("cannot journal a " + raw.getName());
+  }
+
+  /**
+   * A present PMIx value as a length-prefixed blob: the output's packer, packed straight into the
+   * record (a reply's infos are many values, and a new packer and two copies for each showed in the
+   * encode time).
+   */
+  static void packValue(Bytes.Out out, Value v) {
+    Packer p = out.packer(VALUE_FORMAT).packValue(v);
+    out.i32(p.size());
+    int at = out.skip(p.size()); // may grow the array: take it after
+    p.copyTo(out.array(), at);
   }
 
   private interface Writer {
@@ -376,9 +381,49 @@ public final class RecordCodec {
     };
   }
 
-  /** Writes {@code value} as {@code type}. */
+  /** Each root class's writer: the generated one, or the generic one if none can be generated. */
+  private static final ClassValue<RecordWriters.Writer> WRITERS =
+      new ClassValue<>() {
+        @Override
+        protected RecordWriters.Writer computeValue(Class<?> type) {
+          try {
+            return RecordWriters.generate(type);
+          } catch (IllegalArgumentException cannot) {
+            return new GenericWriter(codec(type)); // throws for a type the codec does not know
+          }
+        }
+      };
+
+  /**
+   * Writes {@code value} as {@code type}: by the writer generated for a class ({@link
+   * RecordWriters}), else by the generic writer; the bytes are the same.
+   */
   public static void write(Bytes.Out out, Type type, Object value) {
+    if (type instanceof Class<?> c) {
+      WRITERS.get(c).write(out, value);
+    } else {
+      codec(type).write(out, value);
+    }
+  }
+
+  /**
+   * Writes {@code value} as {@code type} by the generic writer, which walks the type's shape value
+   * by value: the reference the generated writers are checked against (tests, benchmarks).
+   */
+  public static void writeGeneric(Bytes.Out out, Type type, Object value) {
     codec(type).write(out, value);
+  }
+
+  /** Whether values of {@code type} are written by a generated writer (tests, benchmarks). */
+  public static boolean generated(Class<?> type) {
+    return !(WRITERS.get(type) instanceof GenericWriter);
+  }
+
+  private record GenericWriter(Codec codec) implements RecordWriters.Writer {
+    @Override
+    public void write(Bytes.Out out, Object value) {
+      codec.write(out, value);
+    }
   }
 
   /**

@@ -1,7 +1,9 @@
 /**
  * The journal's pure half (docs/journal.md): how entries are encoded ({@link
- * org.jdvm.core.journal.RecordCodec}, {@link org.jdvm.core.journal.JournalCodec}) and framed with
- * CRC32C ({@link org.jdvm.core.journal.Framing}), how a core is rebuilt from snapshots and segments
+ * org.jdvm.core.journal.RecordCodec}, {@link org.jdvm.core.journal.JournalCodec}; on the write path
+ * by writers generated per root type as hidden classes, {@code RecordWriters}, which write exactly
+ * the generic writer's bytes — docs/journal.md "Encoding") and framed with CRC32C ({@link
+ * org.jdvm.core.journal.Framing}, in place), how a core is rebuilt from snapshots and segments
  * given as bytes ({@link org.jdvm.core.journal.Recovery}), and which reports reconcile a recovered
  * state with the processes that still exist ({@link org.jdvm.core.journal.Reconciliation}). The
  * shell does the file I/O.
@@ -9,6 +11,7 @@
  * <p>Invariants: decoding works on an exact slice and checks every count against the bytes left
  * before allocating; anything malformed is a {@link org.jdvm.core.journal.Bytes.Corrupt}, never
  * another exception; replay goes through the one mutator ({@code Core.replay}); a journal written
- * with another record vocabulary is refused, not misread.
+ * with another record vocabulary is refused, not misread; the generated writers and the generic one
+ * write the same bytes for every value.
  */
 package org.jdvm.core.journal;

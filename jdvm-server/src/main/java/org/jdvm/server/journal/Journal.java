@@ -44,7 +44,6 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   private final CoreConfig config;
   private final long snapshotEvery;
   private final Core core;
-  private final Bytes.Out scratch = new Bytes.Out(1 << 12);
   private final Bytes.Out buffer = new Bytes.Out(1 << 14);
   private final Map<String, Entry.Note> notes = new LinkedHashMap<>();
   private final List<Entry.Note> pendingNotes = new ArrayList<>();
@@ -247,14 +246,12 @@ public final class Journal implements Controller.Journal, AutoCloseable {
       buffer.reset();
     }
     if (undispatched >= 0) {
-      JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
+      JournalCodec.frame(new Entry.Dispatched(undispatched), buffer);
       undispatched = -1;
     }
-    JournalCodec.frame(batch, scratch, buffer);
-    if (hold) {
-      holding = true;
-    } else {
-      holding = true;
+    JournalCodec.frame(batch, buffer);
+    holding = true;
+    if (!hold) {
       writeHeld();
     }
     pendingNotes.clear();
@@ -361,7 +358,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
       flushPendingNotes();
       if (undispatched >= 0) {
         buffer.reset();
-        JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
+        JournalCodec.frame(new Entry.Dispatched(undispatched), buffer);
         undispatched = -1;
         write(buffer);
       }
@@ -420,8 +417,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
       segmentOut = new java.io.FileOutputStream(files.segment(nextSeq).toFile());
       segment = segmentOut.getChannel();
       buffer.reset();
-      JournalCodec.frame(
-          new Entry.Header(JournalCodec.VOCABULARY, config, nextSeq), scratch, buffer);
+      JournalCodec.frame(new Entry.Header(JournalCodec.VOCABULARY, config, nextSeq), buffer);
       write(buffer);
       segment.force(true);
       files.forceDir();
@@ -520,7 +516,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
         flushPendingNotes();
         if (undispatched >= 0) {
           buffer.reset();
-          JournalCodec.frame(new Entry.Dispatched(undispatched), scratch, buffer);
+          JournalCodec.frame(new Entry.Dispatched(undispatched), buffer);
           write(buffer);
         }
         segment.force(false);

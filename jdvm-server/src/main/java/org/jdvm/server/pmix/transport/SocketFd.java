@@ -12,7 +12,7 @@ import org.jdvm.server.node.os.Posix;
  * {@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (the {@code jdvm} launcher, {@code jdvm
  * start --detach} and the test JVMs do); a JVM started without it, or without native access, gets
  * -1, and its connections write everything through their writer, as before. So does a JVM run with
- * {@code -Djdvm.directSend=false}: to measure what the direct sends save, or to rule them out.
+ * {@code -Dorg.jdvm.directSend=false}: to measure what the direct sends save, or to rule them out.
  */
 final class SocketFd {
   private static final MethodHandle FD_VAL = lookup();
@@ -20,7 +20,7 @@ final class SocketFd {
   private SocketFd() {}
 
   private static MethodHandle lookup() {
-    if (Posix.unavailable().isPresent() || "false".equals(System.getProperty("jdvm.directSend"))) {
+    if (Posix.unavailable().isPresent() || "false".equals(System.getProperty("org.jdvm.directSend"))) {
       return null;
     }
     try {

@@ -20,7 +20,8 @@ final class SocketFd {
   private SocketFd() {}
 
   private static MethodHandle lookup() {
-    if (Posix.unavailable().isPresent() || "false".equals(System.getProperty("org.jdvm.directSend"))) {
+    if (Posix.unavailable().isPresent()
+        || "false".equals(System.getProperty("org.jdvm.directSend"))) {
       return null;
     }
     try {

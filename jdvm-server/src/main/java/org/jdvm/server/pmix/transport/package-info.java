@@ -13,13 +13,13 @@
  * or request state: what a message means is its {@link
  * org.jdvm.server.pmix.transport.Connection.Handler}'s business.
  *
- * <p>Invariants: a connection's bytes go out in the order they were sent: a producer (the controller
- * thread above all) sends a message itself only with a {@code send(2)} that cannot block and only
- * while nothing waits in the connection's queue, and the rest is written by the connection's writer
- * in queue order; no producer ever waits for a peer; nothing is sent on a closed connection's
- * descriptor; a closed connection queues nothing; the handler hears of a close exactly
- * once; a connection's place in its user's counts is released exactly once, when it closes; what a
- * stalled peer makes the DVM hold is bounded by what it sent, not by what it announced; an {@link
- * java.lang.Error} on a reader is reported to the connection's {@code Fatal} hook.
+ * <p>Invariants: a connection's bytes go out in the order they were sent: a producer (the
+ * controller thread above all) sends a message itself only with a {@code send(2)} that cannot block
+ * and only while nothing waits in the connection's queue, and the rest is written by the
+ * connection's writer in queue order; no producer ever waits for a peer; nothing is sent on a
+ * closed connection's descriptor; a closed connection queues nothing; the handler hears of a close
+ * exactly once; a connection's place in its user's counts is released exactly once, when it closes;
+ * what a stalled peer makes the DVM hold is bounded by what it sent, not by what it announced; an
+ * {@link java.lang.Error} on a reader is reported to the connection's {@code Fatal} hook.
  */
 package org.jdvm.server.pmix.transport;

@@ -332,7 +332,10 @@ public final class BenchCommand implements Callable<Integer> {
     start.countDown();
     while (threads.stream().anyMatch(Thread::isAlive)) {
       Thread.sleep(250);
-      progress.printf("\r  throughput, %2d clients: %6d jobs", clients, done.get());
+      progress.printf(
+          "\r  throughput, %2d clients: %s",
+          clients,
+          System.nanoTime() < counted ? "warming up" : String.format("%6d jobs", done.get()));
     }
     window[0] = counted;
     window[1] = System.nanoTime();

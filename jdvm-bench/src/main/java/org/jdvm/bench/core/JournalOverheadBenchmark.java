@@ -26,9 +26,11 @@ import org.jdvm.server.journal.FsyncPolicy;
  * compare under the same conditions. Prints pooled medians and the median (and quartiles) of the
  * per-round ratios to the first policy. Reported, not asserted.
  *
- * <p>Run with the bench DVM's JVM flags: {@code java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp
- * 'jdvm-bench/target/classes:jdvm-bench/target/lib/*' org.jdvm.bench.core.JournalOverheadBenchmark
- * [ROUNDS [POLICY...]]} (default 30 rounds, {@code off interval never always}).
+ * <p>Run with the JVM's default flags, as every DVM runs (detached, or in the foreground through
+ * the {@code jdvm} launcher): {@code java -cp 'jdvm-bench/target/classes:jdvm-bench/target/lib/*'
+ * org.jdvm.bench.core.JournalOverheadBenchmark [ROUNDS [POLICY...]]} (default 30 rounds, {@code off
+ * interval never always}); the CLI's start-up flags ({@code -XX:TieredStopAtLevel=1
+ * -XX:+UseSerialGC}) measure a DVM run inside a CLI JVM ({@code jdvm bench --in-process}).
  */
 public final class JournalOverheadBenchmark {
   static final int ALLOCS = 100;
@@ -107,6 +109,7 @@ public final class JournalOverheadBenchmark {
       for (DvmServer s : servers) {
         s.close();
       }
+      org.jdvm.server.shell.JobDirectories.removeTree(base);
     }
     for (int i = 0; i < n; i++) {
       System.out.printf(

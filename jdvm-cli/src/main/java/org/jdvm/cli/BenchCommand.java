@@ -61,9 +61,10 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--warm-up",
       paramLabel = "N",
       description =
-          "Spawn-and-waits run before the latency is sampled (default 2000): the DVM's JIT compiles"
-              + " its hot paths in its first few thousand jobs, and a DVM lives longer than that.")
-  int warmUp = 2000;
+          "Spawn-and-waits run before the latency is sampled (default 10000): the DVM's JIT"
+              + " compiles and recompiles its hot paths over its first ten thousand jobs or so,"
+              + " and a DVM lives longer than that.")
+  int warmUp = 10_000;
 
   @Option(names = "--allocs", paramLabel = "N", description = "NEW+RELEASE samples (default 500).")
   int allocs = 500;

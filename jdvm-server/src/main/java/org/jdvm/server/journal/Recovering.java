@@ -141,6 +141,22 @@ public final class Recovering {
   }
 
   /**
+   * The nodes the recovered core holds of each of its scheduler's allocations, by the scheduler's
+   * id; {@code activeOnly} leaves out the allocations that are terminating.
+   */
+  private static Map<String, List<String>> schedulerHolds(Core core, boolean activeOnly) {
+    Map<String, List<String>> holds = new java.util.HashMap<>();
+    for (org.jdvm.core.query.AllocationView a : core.view().allocations()) {
+      if (a.schedulerAllocId() != null
+          && !a.schedulerAllocId().isEmpty()
+          && (!activeOnly || "ACTIVE".equals(a.state()))) {
+        holds.put(a.schedulerAllocId(), a.nodes().stream().map(NodeView::name).toList());
+      }
+    }
+    return holds;
+  }
+
+  /**
    * Runs before the controller starts, on the starting thread (nothing else touches the core yet).
    * Returns the reconciling reports to submit once it runs.
    */
@@ -177,15 +193,8 @@ public final class Recovering {
       // cancelled by what Slurm says of it now.
       Set<String> waiting = new java.util.HashSet<>();
       core.pendingAsks().forEach(a -> waiting.add(Long.toString(a.askId())));
-      Map<String, List<String>> holds = new java.util.HashMap<>();
-      for (org.jdvm.core.query.AllocationView a : core.view().allocations()) {
-        // A terminating allocation already gave its nodes back (the port's end or release).
-        if (a.schedulerAllocId() != null
-            && !a.schedulerAllocId().isEmpty()
-            && "ACTIVE".equals(a.state())) {
-          holds.put(a.schedulerAllocId(), a.nodes().stream().map(NodeView::name).toList());
-        }
-      }
+      // A terminating allocation already gave its nodes back (the port's end or release).
+      Map<String, List<String>> holds = schedulerHolds(core, true);
       Set<String> relayed = new java.util.HashSet<>();
       for (String key : r.notes().keySet()) {
         if (key.startsWith(Notes.WARNED + "\u0000")) {
@@ -211,6 +220,13 @@ public final class Recovering {
     }
     shell.execute(again);
     List<Effect.AskScheduler> asks = core.pendingAsks();
+    if (scheduler instanceof EmbeddedSchedulerPort port) {
+      // A release whose scheduler step the crash lost, though the journal had marked it done.
+      Map<String, List<String>> held = schedulerHolds(core, false);
+      Set<String> waiting = new java.util.HashSet<>();
+      asks.forEach(a -> waiting.add(Shell.askId(a.askId())));
+      port.reconcile(held, waiting);
+    }
     shell.execute(new ArrayList<>(asks));
     int warnings = 0;
     if (scheduler instanceof EmbeddedSchedulerPort port) {

@@ -325,6 +325,50 @@ public final class EmbeddedScheduler {
     return s;
   }
 
+  /**
+   * After a restart (docs/journal.md "The embedded scheduler"): gives back to the pool what this
+   * state says an allocation holds but the recovered DVM does not — a release or an end whose step
+   * a crash lost after the DVM's journal had already marked the release done, which would otherwise
+   * keep those nodes from every later ask. An allocation the DVM does not know at all is ended (its
+   * claims on lent nodes lapse); nodes of one it knows that it does not hold are released; an
+   * allocation granted to an ask the DVM still waits on is left alone, since the ask is made again
+   * and gets the same answer. Then waiting asks are served from what came free.
+   *
+   * @param held for each allocation the DVM has (by this scheduler's id), the nodes it holds of it
+   * @param pendingAsks the asks the DVM still waits on
+   * @return the events of serving the queue
+   */
+  public List<SchedulerEvent> reconcile(
+      Map<String, ? extends java.util.Collection<String>> held,
+      Set<String> pendingAsks,
+      long nowNs) {
+    Set<String> granting = new java.util.HashSet<>();
+    for (SchedulerEvent e : answers.values()) {
+      if (e instanceof SchedulerEvent.Granted g && pendingAsks.contains(g.askId())) {
+        granting.add(g.allocation());
+      }
+    }
+    for (Allocation a : List.copyOf(allocations.values())) {
+      if (granting.contains(a.id)) {
+        continue;
+      }
+      java.util.Collection<String> holds = held.get(a.id);
+      if (holds == null) {
+        forget(a);
+        continue;
+      }
+      for (String name : List.copyOf(a.nodes)) {
+        if (!holds.contains(name)) {
+          a.nodes.remove(name);
+          pool.get(name).holder = null;
+        }
+      }
+    }
+    List<SchedulerEvent> out = new ArrayList<>();
+    serveQueue(nowNs, out);
+    return out;
+  }
+
   /** Allocations whose timeout warning went out, by the scheduler's id. */
   public List<String> warned() {
     return allocations.values().stream().filter(a -> a.warned).map(a -> a.id).toList();

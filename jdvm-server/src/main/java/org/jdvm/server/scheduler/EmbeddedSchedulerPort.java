@@ -76,6 +76,16 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
     return scheduler.warned();
   }
 
+  /**
+   * After a restart, before any ask is made again: gives back what the restored state holds that
+   * the recovered DVM does not ({@link EmbeddedScheduler#reconcile}).
+   */
+  public void reconcile(
+      java.util.Map<String, ? extends java.util.Collection<String>> held,
+      java.util.Set<String> pendingAsks) {
+    run(() -> scheduler.reconcile(held, pendingAsks, clockNs.getAsLong()));
+  }
+
   /** Arms the timer for what the restored state has due; call once after a restart. */
   public void resume() {
     run(List::of);

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/journal.md "The embedded scheduler": journaled after each step, the scheduler comes back
  * with its grants, queue, time limits and warnings sent; an ask made again gets the answer it got;
- * a warning is not sent twice.
+ * a warning is not sent twice; what the state holds that the recovered DVM does not (a release
+ * whose step the crash lost) goes back to the pool, and nothing an ask still waits for does.
  */
 class EmbeddedSchedulerRestartTest {
   private static final long S = 1_000_000_000L;
@@ -71,5 +72,51 @@ class EmbeddedSchedulerRestartTest {
     assertThat(r.tick(95 * S)).isEmpty();
     assertThat(r.tick(100 * S))
         .containsExactly(new SchedulerEvent.Reclaimed("s1", List.of("x0"), true));
+  }
+
+  @Test
+  void anAllocationTheRecoveredDvmDoesNotHoldIsEndedAndAWaitingAskServedFromIt() {
+    EmbeddedScheduler s = new EmbeddedScheduler(pool(2));
+    s.ask(new Ask("1", Ask.Kind.NEW, null, 2, List.of(), null, null, true), 0);
+    s.ask(new Ask("2", Ask.Kind.NEW, null, 1, List.of(), null, null, false), 0);
+    // The DVM released s1 and marked it done; the scheduler's step for it was lost in the crash.
+    EmbeddedScheduler r = restart(s, List.of());
+    assertThat(r.freeNodes()).isEmpty();
+
+    List<SchedulerEvent> served = r.reconcile(java.util.Map.of(), java.util.Set.of("2"), S);
+
+    assertThat(r.nodesOf("s1")).isEmpty();
+    assertThat(served).hasSize(1).first().isInstanceOf(SchedulerEvent.Granted.class);
+    assertThat(((SchedulerEvent.Granted) served.get(0)).askId()).isEqualTo("2");
+    assertThat(r.freeNodes()).hasSize(1);
+  }
+
+  @Test
+  void nodesOfAKnownAllocationTheDvmNoLongerHoldsAreReleasedAndTheRestKept() {
+    EmbeddedScheduler s = new EmbeddedScheduler(pool(3));
+    s.ask(new Ask("1", Ask.Kind.NEW, null, 3, List.of(), null, null, true), 0);
+    EmbeddedScheduler r = restart(s, List.of());
+
+    assertThat(r.reconcile(java.util.Map.of("s1", List.of("x0", "x2")), java.util.Set.of(), S))
+        .isEmpty();
+
+    assertThat(r.nodesOf("s1")).containsExactly("x0", "x2");
+    assertThat(r.freeNodes()).containsExactly("x1");
+  }
+
+  @Test
+  void anAllocationGrantedToAnAskTheDvmStillWaitsOnIsLeftForThatAskAgain() {
+    EmbeddedScheduler s = new EmbeddedScheduler(pool(2));
+    List<SchedulerEvent> granted =
+        s.ask(new Ask("7", Ask.Kind.NEW, null, 2, List.of(), null, null, true), 0);
+    s.remember(granted);
+    // The grant's step reached the journal; the DVM's batch for the grant did not.
+    EmbeddedScheduler r = restart(s, granted);
+
+    assertThat(r.reconcile(java.util.Map.of(), java.util.Set.of("7"), S)).isEmpty();
+
+    assertThat(r.nodesOf("s1")).hasSize(2);
+    assertThat(r.ask(new Ask("7", Ask.Kind.NEW, null, 2, List.of(), null, null, true), S))
+        .isEqualTo(granted);
   }
 }

@@ -66,6 +66,16 @@ final class AgentScaleBench {
     for (int i = 0; i < n; i++) {
       hosts.add(new HostList.Host("sim" + i, 1));
     }
+    try {
+      return measure(n, rounds, progress, dir, hosts);
+    } finally {
+      org.jdvm.server.shell.JobDirectories.removeTree(dir);
+    }
+  }
+
+  private static Result measure(
+      int n, int rounds, PrintStream progress, Path dir, List<HostList.Host> hosts)
+      throws IOException, PmixException {
     try (ChildStarter starter = new ChildStarter()) {
       RemoteHosts remote =
           new RemoteHosts(

@@ -31,6 +31,13 @@ public final class SideBySideSpawnBenchmark {
 
   public static void main(String[] args) throws Exception {
     int rounds = Integer.parseInt(args[0]);
+    if (args[1].startsWith("--clients=")) {
+      rates(
+          rounds,
+          Integer.parseInt(args[1].substring("--clients=".length())),
+          Arrays.asList(args).subList(2, args.length));
+      return;
+    }
     List<String> dirs = Arrays.asList(args).subList(1, args.length);
     List<JdvmClient> clients = new ArrayList<>();
     try {
@@ -91,6 +98,93 @@ public final class SideBySideSpawnBenchmark {
         c.close();
       }
     }
+  }
+
+  /** The job rate of {@code clients} concurrent clients, each DVM in turn for a second a round. */
+  private static void rates(int rounds, int clients, List<String> dirs) throws Exception {
+    int n = dirs.size();
+    List<List<JdvmClient>> conns = new ArrayList<>();
+    try {
+      for (String d : dirs) {
+        List<JdvmClient> cs = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+          cs.add(
+              JdvmClient.connector()
+                  .contact(Contact.fromFile(Path.of(d).resolve(Contact.CONTACT_FILE)))
+                  .role(Role.TOOL)
+                  .output(OutputHandler.DISCARD)
+                  .connect());
+        }
+        conns.add(cs);
+      }
+      double[][] perRound = new double[n][rounds];
+      for (int r = -3; r < rounds; r++) { // three rounds of warm-up
+        for (int i = 0; i < n; i++) {
+          double rate = burst(conns.get(i), 1_000);
+          if (r >= 0) {
+            perRound[i][r] = rate;
+          }
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        double[] v = perRound[i].clone();
+        Arrays.sort(v);
+        System.out.printf(
+            Locale.ROOT,
+            "%-40s %d clients: median %.0f jobs/s%n",
+            dirs.get(i),
+            clients,
+            v[rounds / 2]);
+      }
+      for (int i = 1; i < n; i++) {
+        double[] ratio = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+          ratio[r] = perRound[i][r] / perRound[0][r] - 1;
+        }
+        Arrays.sort(ratio);
+        System.out.printf(
+            Locale.ROOT,
+            "%s vs %s, per-round rate ratio: median %+.1f %% (quartiles %+.1f..%+.1f)%n",
+            dirs.get(i),
+            dirs.get(0),
+            100 * ratio[rounds / 2],
+            100 * ratio[rounds / 4],
+            100 * ratio[3 * rounds / 4]);
+      }
+    } finally {
+      for (List<JdvmClient> cs : conns) {
+        for (JdvmClient c : cs) {
+          c.close();
+        }
+      }
+    }
+  }
+
+  /** Jobs per second that these clients complete together in about {@code millis}. */
+  private static double burst(List<JdvmClient> clients, long millis) throws Exception {
+    java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+    long t0 = System.nanoTime();
+    long end = t0 + millis * 1_000_000;
+    List<Thread> threads = new ArrayList<>();
+    for (JdvmClient c : clients) {
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      while (System.nanoTime() < end) {
+                        spawnAndWait(c);
+                        done.incrementAndGet();
+                      }
+                    } catch (PmixException e) {
+                      throw new IllegalStateException(e);
+                    }
+                  }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    return done.get() / ((System.nanoTime() - t0) / 1e9);
   }
 
   private static long spawnAndWait(JdvmClient c) throws PmixException {

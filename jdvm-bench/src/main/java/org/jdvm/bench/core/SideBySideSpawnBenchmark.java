@@ -78,21 +78,7 @@ public final class SideBySideSpawnBenchmark {
             dirs.get(i),
             median(pooled) / 1e6);
       }
-      for (int i = 1; i < n; i++) {
-        double[] ratio = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-          ratio[r] = perRound[i][r] / perRound[0][r] - 1;
-        }
-        Arrays.sort(ratio);
-        System.out.printf(
-            Locale.ROOT,
-            "%s vs %s, per-round ratio: median %+.1f %% (quartiles %+.1f..%+.1f)%n",
-            dirs.get(i),
-            dirs.get(0),
-            100 * ratio[rounds / 2],
-            100 * ratio[rounds / 4],
-            100 * ratio[3 * rounds / 4]);
-      }
+      printRatios("ratio", dirs, perRound);
     } finally {
       for (JdvmClient c : clients) {
         c.close();
@@ -136,21 +122,7 @@ public final class SideBySideSpawnBenchmark {
             clients,
             v[rounds / 2]);
       }
-      for (int i = 1; i < n; i++) {
-        double[] ratio = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-          ratio[r] = perRound[i][r] / perRound[0][r] - 1;
-        }
-        Arrays.sort(ratio);
-        System.out.printf(
-            Locale.ROOT,
-            "%s vs %s, per-round rate ratio: median %+.1f %% (quartiles %+.1f..%+.1f)%n",
-            dirs.get(i),
-            dirs.get(0),
-            100 * ratio[rounds / 2],
-            100 * ratio[rounds / 4],
-            100 * ratio[3 * rounds / 4]);
-      }
+      printRatios("rate ratio", dirs, perRound);
     } finally {
       for (List<JdvmClient> cs : conns) {
         for (JdvmClient c : cs) {
@@ -185,6 +157,27 @@ public final class SideBySideSpawnBenchmark {
       t.join();
     }
     return done.get() / ((System.nanoTime() - t0) / 1e9);
+  }
+
+  /** The median and quartiles of each DVM's per-round ratio to the first DVM's. */
+  private static void printRatios(String what, List<String> dirs, double[][] perRound) {
+    int rounds = perRound[0].length;
+    for (int i = 1; i < dirs.size(); i++) {
+      double[] ratio = new double[rounds];
+      for (int r = 0; r < rounds; r++) {
+        ratio[r] = perRound[i][r] / perRound[0][r] - 1;
+      }
+      Arrays.sort(ratio);
+      System.out.printf(
+          Locale.ROOT,
+          "%s vs %s, per-round %s: median %+.1f %% (quartiles %+.1f..%+.1f)%n",
+          dirs.get(i),
+          dirs.get(0),
+          what,
+          100 * ratio[rounds / 2],
+          100 * ratio[rounds / 4],
+          100 * ratio[3 * rounds / 4]);
+    }
   }
 
   private static long spawnAndWait(JdvmClient c) throws PmixException {

@@ -174,10 +174,8 @@ class JournalTest {
     Core core = new Core(CONFIG);
     try (Journal journal = open(core, RecoveredJournal.fresh(CONFIG))) {
       long before = RecoveredJournal.read(dir, CONFIG).batches();
-      Request a = new Request.RegisterTool(new RequestId(++request), null);
-      journal.record(a, core.handle(a, 0), 0);
-      Request b = new Request.RegisterTool(new RequestId(++request), null);
-      journal.record(b, core.handle(b, 0), 0);
+      recordATool(core, journal);
+      recordATool(core, journal);
       // Held for the group's commit: nothing of it is in the file yet.
       assertThat(RecoveredJournal.read(dir, CONFIG).batches()).isEqualTo(before);
       // A note from another thread (a scheduler step) goes out at once, after the held batches.
@@ -185,14 +183,19 @@ class JournalTest {
       RecoveredJournal mid = RecoveredJournal.read(dir, CONFIG);
       assertThat(mid.batches()).isEqualTo(before + 3);
       assertThat(mid.core().digest()).isEqualTo(core.digest());
-      Request c = new Request.RegisterTool(new RequestId(++request), null);
-      journal.record(c, core.handle(c, 0), 0);
+      recordATool(core, journal);
       journal.commit();
       RecoveredJournal after = RecoveredJournal.read(dir, CONFIG);
       assertThat(after.batches()).isEqualTo(before + 4);
       assertThat(after.core().digest()).isEqualTo(core.digest());
       journal.dispatched();
     }
+  }
+
+  /** Records a tool's registration, as the controller does before the group's commit. */
+  private void recordATool(Core core, Journal journal) {
+    Request r = new Request.RegisterTool(new RequestId(++request), null);
+    journal.record(r, core.handle(r, 0), 0);
   }
 
   @Test

@@ -328,15 +328,18 @@ public final class Containment implements AutoCloseable {
     }
   }
 
-  /** Closes the kept {@code cgroup.procs} of a cgroup about to be removed (or of all). */
+  /** Closes the kept {@code cgroup.procs} of a cgroup about to be removed. */
   private void forgetProcsFile(Path dir) {
     synchronized (openProcs) {
-      if (dir == null) {
-        openProcs.values().forEach(Containment::closeQuietly);
-        openProcs.clear();
-      } else {
-        closeQuietly(openProcs.remove(dir));
-      }
+      closeQuietly(openProcs.remove(dir));
+    }
+  }
+
+  /** Closes every kept {@code cgroup.procs}: the cgroups are all about to go. */
+  private void forgetProcsFiles() {
+    synchronized (openProcs) {
+      openProcs.values().forEach(Containment::closeQuietly);
+      openProcs.clear();
     }
   }
 
@@ -511,7 +514,7 @@ public final class Containment implements AutoCloseable {
       synchronized (spare) {
         spare.clear();
       }
-      forgetProcsFile(null);
+      forgetProcsFiles();
       killCgroup(cgroup);
       removeEmptyBelow(cgroup);
       killTagged(tag + "/", pid -> false); // any that could not be moved

@@ -366,7 +366,7 @@ public final class Connection {
       if (closed) {
         return;
       }
-      if (pending == 0 && fd >= 0 && message.length <= DIRECT_MAX && message != END) {
+      if (pending == 0 && fd >= 0 && message.length <= DIRECT_MAX) {
         int sent = sendNow(message);
         queuedBytes.addAndGet(-sent);
         if (sent == message.length) {

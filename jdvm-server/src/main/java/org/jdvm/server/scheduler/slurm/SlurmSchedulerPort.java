@@ -55,6 +55,10 @@ import org.jdvm.server.scheduler.SchedulerPort;
 public final class SlurmSchedulerPort implements SchedulerPort {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.scheduler");
   private static final long NS_PER_SECOND = 1_000_000_000L;
+
+  /** How long an ended salloc has to exit on SIGTERM before it is killed. */
+  private static final long SALLOC_GRACE_S = 5;
+
   private static final Pattern PENDING = Pattern.compile("Pending job allocation ([0-9]+)");
   private static final Pattern GRANTED = Pattern.compile("Granted job allocation ([0-9]+)");
 
@@ -467,7 +471,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
           .submit(
               () -> {
                 for (SallocAsk p : pending.values()) {
-                  p.salloc.destroy();
+                  end(p.salloc);
                   if (p.jobId != null) {
                     scancel(List.of(p.jobId));
                   }
@@ -607,9 +611,11 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       }
     } else if (queued.find()) {
       p.jobId = queued.group(1);
-      if (p.never || p.cancelled) {
+      if (p.never) {
+        refuseNever(p);
+      } else if (p.cancelled) {
         scancel(List.of(p.jobId));
-        p.salloc.destroy();
+        end(p.salloc);
       } else if (!p.ask.required()) {
         long position = pending.values().stream().filter(q -> q.queued && !q.cancelled).count() + 1;
         p.queued = true;
@@ -620,9 +626,48 @@ public final class SlurmSchedulerPort implements SchedulerPort {
       // Slurm queues a request that can never fit (PartitionNodeLimit) and waits for ever.
       p.never = true;
       p.lastError = line;
+      if (p.jobId != null) {
+        refuseNever(p);
+      }
     } else if (line.contains("error") && !p.never) {
       p.lastError = line;
     }
+  }
+
+  /**
+   * A request Slurm queued but can never serve is refused as soon as its job id is known, its job
+   * cancelled first: the answer does not wait for salloc to notice the cancel and exit.
+   */
+  private void refuseNever(SallocAsk p) {
+    if (p.answered || p.cancelled) {
+      return;
+    }
+    p.answered = true;
+    pending.remove(p.ask.askId(), p);
+    scancel(List.of(p.jobId));
+    end(p.salloc);
+    emit(
+        new SchedulerEvent.Refused(
+            p.ask.askId(),
+            PmixStatus.ERR_OUT_OF_RESOURCE,
+            SlurmCli.failure("can never grant the nodes", p.lastError).reason()));
+  }
+
+  /**
+   * Ends a salloc the port no longer needs: SIGTERM, and SIGKILL if it still runs after {@link
+   * #SALLOC_GRACE_S} seconds, so no salloc outlives its ask whatever state Slurm left it in.
+   */
+  private static void end(Process salloc) {
+    salloc.destroy();
+    salloc
+        .onExit()
+        .completeOnTimeout(salloc, SALLOC_GRACE_S, TimeUnit.SECONDS)
+        .thenAccept(
+            s -> {
+              if (s.isAlive()) {
+                s.destroyForcibly();
+              }
+            });
   }
 
   private void onSallocExit(SallocAsk p, int exit) {
@@ -698,7 +743,7 @@ public final class SlurmSchedulerPort implements SchedulerPort {
     if (p.jobId != null) {
       scancel(List.of(p.jobId));
     }
-    p.salloc.destroy();
+    end(p.salloc);
     emit(new SchedulerEvent.Cancelled(askId));
   }
 

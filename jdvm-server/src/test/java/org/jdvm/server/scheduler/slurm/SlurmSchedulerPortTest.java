@@ -61,13 +61,17 @@ class SlurmSchedulerPortTest {
     return port;
   }
 
-  private SchedulerEvent next() throws InterruptedException {
+  private SchedulerEvent next() throws Exception {
     SchedulerEvent e = events.poll(30, TimeUnit.SECONDS);
-    assertThat(e).as("an event within 30 s").isNotNull();
+    if (e == null) {
+      throw new AssertionError(
+          "no event within 30 s; Slurm's jobs:\n"
+              + cluster.run("squeue", "-t", "all", "-o", "%i %T %r %N").out());
+    }
     return e;
   }
 
-  private SchedulerEvent.Granted granted() throws InterruptedException {
+  private SchedulerEvent.Granted granted() throws Exception {
     return (SchedulerEvent.Granted)
         assertThat(next()).isInstanceOf(SchedulerEvent.Granted.class).actual();
   }

@@ -22,20 +22,24 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.jdvm.pmix.Signal;
 import org.jdvm.server.node.os.Containment;
+import org.jdvm.server.node.os.NativeSpawn;
 import org.jdvm.server.node.os.Posix;
 
 /**
  * Starts, signals and reaps the real processes of this host (the "node agent" of architecture.md
  * §5), with a number of threads that does not grow with the number of processes.
  *
- * <p>Each process is started by {@code posix_spawn} itself (no wrapper program) as the leader of a
- * new session ({@code POSIX_SPAWN_SETSID}), so a signal to its process group reaches what it
- * started too; with every signal at its default action and unblocked, only fds 0-2 open, stdout and
- * stderr on pipes, and stdin on a pipe ({@link StdinPipe}) or {@code /dev/null}. It is our child,
- * and only this host reaps it: it is signalled only until it is reaped, under the same lock, so
- * never a process that reused its pid.
+ * <p>Each process is started directly (no wrapper program) as the leader of a new session, so a
+ * signal to its process group reaches what it started too; with every signal at its default action
+ * and unblocked, only fds 0-2 open, stdout and stderr on pipes, and stdin on a pipe ({@link
+ * StdinPipe}) or {@code /dev/null}. Where jdvm's native start is built ({@link NativeSpawn}) it is
+ * born inside its job's cgroup with its pidfd; elsewhere, or where this kernel kills such births
+ * ({@link #birthsSurvive}), {@code posix_spawn} starts it and the {@link Containment} moves it in.
+ * It is our child, and only this host reaps it: it is signalled only until it is reaped, under the
+ * same lock, so never a process that reused its pid.
  *
  * <p>One platform thread, the poller, waits in {@code epoll} for every process's output pipes and
  * pidfd: it reads what is ready and hands it to the process's listener, reaps an ended process
@@ -82,6 +86,19 @@ public final class ProcessHost implements AutoCloseable {
   private static final int EPOLLONESHOT = 1 << 30;
   private static final int READ_BUFFER = 64 << 10;
   private static final int NO_PIDFD = Integer.MIN_VALUE;
+
+  /** The group of the start-up check that births into a cgroup live ({@link #birthsSurvive}). */
+  private static final String PROBE_GROUP = "\u0000birth-check";
+
+  private static final int E2BIG = 7;
+  private static final int EBUSY = 16;
+  private static final int EINVAL = 22;
+  private static final int ENOSYS = 38;
+  private static final int EOPNOTSUPP = 95;
+
+  /** Whether starts go through {@link NativeSpawn}: it loaded, and clone3 has not failed. */
+  private volatile boolean nativeSpawn = NativeSpawn.unavailable().isEmpty();
+
   private static final int PIDFD_SHARE = 8;
 
   /** How often processes without a pidfd whose pipes a descendant holds are checked for exit. */
@@ -145,6 +162,9 @@ public final class ProcessHost implements AutoCloseable {
     this.fdBudget = Math.min(maxFds, Math.max(FDS_PER_PROC, limit - reserve));
     this.maxProcs = maxProcs;
     this.containment = Containment.open(dvmDir, allowCgroup, livePids::contains);
+    if (nativeSpawn && containment.mode() == Containment.Mode.CGROUP && !birthsSurvive()) {
+      nativeSpawn = false;
+    }
     try {
       epfd = Posix.epollCreate();
       wakeFd = Posix.eventfd();
@@ -160,9 +180,21 @@ public final class ProcessHost implements AutoCloseable {
     return "containment=" + containment.mode().name().toLowerCase(java.util.Locale.ROOT);
   }
 
-  /** How processes are contained here, one line for {@code jdvm start}. */
+  /** How processes are contained and started here, one line for {@code jdvm start}. */
   public String containment() {
-    return containment.describe();
+    if (!nativeSpawn) {
+      return containment.describe() + "; started by posix_spawn";
+    }
+    return containment.describe()
+        + (containment.mode() == Containment.Mode.CGROUP
+            ? "; each process born in its job's cgroup (clone3)"
+            : "; started by clone3");
+  }
+
+  /** Starts every process with {@link Posix#spawn} from now on (tests of that path). */
+  ProcessHost startingWithPosixSpawn() {
+    nativeSpawn = false;
+    return this;
   }
 
   /**
@@ -273,19 +305,35 @@ public final class ProcessHost implements AutoCloseable {
       env.put(tag[0], tag[1]);
     }
     groupStarting(group);
+    boolean born = false;
+    int pidfd = NO_PIDFD;
     try {
       out = Posix.pipe(0);
       err = merge ? null : Posix.pipe(0);
       in = request.stdin() ? Posix.pipe(1) : null;
-      pid =
-          Posix.spawn(
-              exe,
-              argv,
-              env,
-              request.workingDirectory(),
-              in == null ? -1 : in[0],
-              out[1],
-              merge ? out[1] : err[1]);
+      int stdin = in == null ? -1 : in[0];
+      int stderr = merge ? out[1] : err[1];
+      Path birthplace = nativeSpawn ? containment.birthplace(group) : null;
+      NativeSpawn.Started started =
+          nativeSpawn
+              ? spawnNative(
+                  exe,
+                  argv,
+                  env,
+                  request.workingDirectory(),
+                  stdin,
+                  out[1],
+                  stderr,
+                  birthplace,
+                  withPidfd)
+              : null;
+      if (started != null) {
+        pid = started.pid();
+        pidfd = withPidfd ? started.pidfd() : NO_PIDFD;
+        born = birthplace != null;
+      } else {
+        pid = Posix.spawn(exe, argv, env, request.workingDirectory(), stdin, out[1], stderr);
+      }
     } catch (Posix.PosixException e) {
       closeAll(out, err, in);
       fdsInUse.addAndGet(-need);
@@ -309,8 +357,12 @@ public final class ProcessHost implements AutoCloseable {
       Posix.close(in[0]);
     }
     livePids.add(pid);
-    containment.adopt(pid, group);
-    int pidfd = withPidfd ? Posix.pidfdOpen(pid) : NO_PIDFD;
+    if (!born) {
+      containment.adopt(pid, group);
+    }
+    if (withPidfd && pidfd == NO_PIDFD) {
+      pidfd = Posix.pidfdOpen(pid);
+    }
     if (pidfd < 0 && pidfd != NO_PIDFD) {
       // Out of descriptors between the check and here: the process cannot be watched, so it
       // must not run. It is our unreaped child, so its pid is still its own.
@@ -344,6 +396,102 @@ public final class ProcessHost implements AutoCloseable {
       Posix.epollCtl(epfd, true, pidfd, Posix.EPOLLIN, (id << 2) | EXIT);
     }
     return p;
+  }
+
+  /**
+   * Whether a process born into a fresh cgroup lives: it exits normally rather than killed at
+   * birth. Linux 6.14 and later kill such a process when the cgroup this one runs in has been
+   * killed fewer times than the target (see {@link Containment#end}); a fresh target has never been
+   * killed, so only a controller in a cgroup once killed and not emptied meets it, and then starts
+   * with {@code posix_spawn} and moves.
+   */
+  private boolean birthsSurvive() {
+    Path exe =
+        Stream.of("/bin/true", "/usr/bin/true")
+            .map(Path::of)
+            .filter(Files::isExecutable)
+            .findFirst()
+            .orElse(null);
+    Path where = containment.birthplace(PROBE_GROUP);
+    if (exe == null || where == null) {
+      return false;
+    }
+    int pidfd = -1;
+    try {
+      NativeSpawn.Started s =
+          NativeSpawn.spawn(exe, List.of("true"), Map.of(), null, -1, 1, 2, where, true);
+      pidfd = s.pidfd();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      Posix.Exit exit;
+      while ((exit = Posix.reap(pidfd)) == null && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
+      if (exit == null) {
+        Posix.kill(s.pid(), Signal.KILL.number());
+      }
+      boolean lived = exit != null && exit.signal() == 0 && exit.exitCode() == 0;
+      if (!lived) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "a process born into a cgroup did not live ("
+                + exit
+                + "): processes are started by"
+                + " posix_spawn and moved into their cgroups");
+      }
+      return lived;
+    } catch (Posix.PosixException e) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "cannot start a process inside a cgroup ("
+              + e.getMessage()
+              + "): processes are"
+              + " started by posix_spawn and moved into their cgroups");
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      Posix.close(pidfd);
+      containment.end(PROBE_GROUP);
+    }
+  }
+
+  /**
+   * Starts through {@link NativeSpawn}, or returns {@code null} for {@link Posix#spawn} to start
+   * instead: when this kernel has no {@code clone3} (never tried again), or the cgroup refused a
+   * birth inside (this start is made outside and moved).
+   */
+  private NativeSpawn.Started spawnNative(
+      Path exe,
+      List<String> argv,
+      Map<String, String> env,
+      Path cwd,
+      int stdin,
+      int stdout,
+      int stderr,
+      Path birthplace,
+      boolean withPidfd)
+      throws Posix.PosixException {
+    try {
+      return NativeSpawn.spawn(exe, argv, env, cwd, stdin, stdout, stderr, birthplace, withPidfd);
+    } catch (Posix.PosixException e) {
+      switch (e.errno()) {
+        case ENOSYS, E2BIG -> {
+          nativeSpawn = false;
+          LOG.log(
+              System.Logger.Level.INFO,
+              "this kernel has no clone3: processes are started by posix_spawn");
+          return null;
+        }
+        case EINVAL, EOPNOTSUPP, EBUSY -> {
+          if (birthplace != null) {
+            return null;
+          }
+          throw e;
+        }
+        default -> throw e;
+      }
+    }
   }
 
   private static void closeAll(int[]... pipes) {

@@ -2,19 +2,20 @@
  * Node agents: the real processes of a node (architecture.md §5).
  *
  * <p>{@link org.jdvm.server.node.ProcessHost} starts, signals and reaps processes on this host with
- * {@code posix_spawn} (no wrapper program), each the leader of its own session, named by a pidfd;
- * one platform thread watches every process's pipes and exit through epoll, so the host's threads
- * do not grow with its processes. Every descendant is kept by the {@link
- * org.jdvm.server.node.os.Containment} of the host (a cgroup v2 per job and node, or the subreaper
- * and a tag), ended when the job's last process on the node has ended, when the host closes, and,
- * after a controller was killed outright, when the next host opens on its DVM directory. {@link
- * org.jdvm.server.node.LocalNodeAgent} is one virtual node of the embedded default. A process that
- * is its job's stdin target reads a {@link org.jdvm.server.node.StdinPipe} its spawner feeds; every
- * other one reads {@code /dev/null}. A process launched with {@link
- * org.jdvm.server.node.LaunchRequest#mergeStderr} ({@code PMIX_IOF_MERGE_STDERR_STDOUT}) has one
- * pipe for stdout and stderr (fd 2 a copy of fd 1), forwarded as stdout in the order written; the
- * host holds it with one descriptor instead of two. {@link org.jdvm.server.node.Cleanup} removes
- * what a job registered once its processes on the node have ended (docs/protocol.md "Cleanup").
+ * jdvm's native start ({@code clone3}, born inside its job's cgroup) or {@code posix_spawn} (no
+ * wrapper program either way), each the leader of its own session, named by a pidfd; one platform
+ * thread watches every process's pipes and exit through epoll, so the host's threads do not grow
+ * with its processes. Every descendant is kept by the {@link org.jdvm.server.node.os.Containment}
+ * of the host (a cgroup v2 per job and node, or the subreaper and a tag), ended when the job's last
+ * process on the node has ended, when the host closes, and, after a controller was killed outright,
+ * when the next host opens on its DVM directory. {@link org.jdvm.server.node.LocalNodeAgent} is one
+ * virtual node of the embedded default. A process that is its job's stdin target reads a {@link
+ * org.jdvm.server.node.StdinPipe} its spawner feeds; every other one reads {@code /dev/null}. A
+ * process launched with {@link org.jdvm.server.node.LaunchRequest#mergeStderr} ({@code
+ * PMIX_IOF_MERGE_STDERR_STDOUT}) has one pipe for stdout and stderr (fd 2 a copy of fd 1),
+ * forwarded as stdout in the order written; the host holds it with one descriptor instead of two.
+ * {@link org.jdvm.server.node.Cleanup} removes what a job registered once its processes on the node
+ * have ended (docs/protocol.md "Cleanup").
  *
  * <p>Invariants: every output chunk of a process is delivered before its exit; an exit reports the
  * signal that ended the process, whoever sent it; a process that exits at once never lingers in an

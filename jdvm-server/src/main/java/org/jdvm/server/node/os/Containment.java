@@ -78,20 +78,21 @@ public final class Containment implements AutoCloseable {
   /** How many emptied cgroups are kept for reuse. */
   static final int SPARE_CGROUPS = 64;
 
-  /** How many cgroups' {@code cgroup.procs} are kept open for the next moves. */
-  static final int OPEN_PROCS_FILES = 16;
+  /** How many cgroup files ({@code cgroup.procs}, {@code cgroup.events}) are kept open. */
+  static final int OPEN_CGROUP_FILES = 32;
 
   /**
-   * The {@code cgroup.procs} of the cgroups moved into last, open (the most recently used {@link
-   * #OPEN_PROCS_FILES}): an open, write and close per launch was a tenth of a launch's CPU. Guarded
-   * by itself; a write happens under it, so an eviction never closes a file mid-write.
+   * The {@code cgroup.procs} and {@code cgroup.events} of the cgroups used last, open (the most
+   * recently used {@link #OPEN_CGROUP_FILES}): an open, write or read, and close per launch was a
+   * tenth of a launch's CPU. Guarded by itself; a read or write happens under it, so an eviction
+   * never closes a file in use.
    */
   private final java.util.LinkedHashMap<Path, java.nio.channels.FileChannel> openProcs =
-      new java.util.LinkedHashMap<>(32, 0.75f, true) {
+      new java.util.LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(
             java.util.Map.Entry<Path, java.nio.channels.FileChannel> eldest) {
-          if (size() > OPEN_PROCS_FILES) {
+          if (size() > OPEN_CGROUP_FILES) {
             closeQuietly(eldest.getValue());
             return true;
           }
@@ -231,6 +232,22 @@ public final class Containment implements AutoCloseable {
     }
   }
 
+  /**
+   * The cgroup a process of {@code group} can be born in ({@link NativeSpawn}), made or taken from
+   * the kept ones as {@link #adopt} would; {@code null} outside cgroup mode or if none can be made.
+   * A process born there needs no {@link #adopt}: nothing it forks can be outside.
+   */
+  public Path birthplace(String group) {
+    if (mode != Mode.CGROUP) {
+      return null;
+    }
+    try {
+      return groups.computeIfAbsent(group, g -> cgroupForNewGroup());
+    } catch (java.io.UncheckedIOException e) {
+      return null;
+    }
+  }
+
   /** The group a process of this host's is tagged with, from its environment, or {@code null}. */
   private String groupOf(int pid) {
     byte[] env;
@@ -309,33 +326,59 @@ public final class Containment implements AutoCloseable {
   private void writeProcs(Path dir, int pid) throws IOException {
     java.nio.ByteBuffer value =
         java.nio.ByteBuffer.wrap(Integer.toString(pid).getBytes(StandardCharsets.ISO_8859_1));
+    withKeptOpen(
+        dir.resolve("cgroup.procs"),
+        java.nio.file.StandardOpenOption.WRITE,
+        ch -> ch.write(value, 0));
+  }
+
+  /**
+   * Whether anything still runs in {@code dir} ({@code populated} in its {@code cgroup.events}),
+   * read again from its start through the kept open file; false if the cgroup is gone.
+   */
+  private boolean populatedNow(Path dir) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(128);
+    try {
+      withKeptOpen(
+          dir.resolve("cgroup.events"), java.nio.file.StandardOpenOption.READ, ch -> ch.read(b, 0));
+    } catch (IOException e) {
+      return false;
+    }
+    return populated(new String(b.array(), 0, b.position(), StandardCharsets.ISO_8859_1));
+  }
+
+  private interface KernelFileIo {
+    int apply(java.nio.channels.FileChannel ch) throws IOException;
+  }
+
+  private void withKeptOpen(Path file, java.nio.file.OpenOption mode, KernelFileIo io)
+      throws IOException {
     synchronized (openProcs) {
-      java.nio.channels.FileChannel ch = openProcs.get(dir);
+      java.nio.channels.FileChannel ch = openProcs.get(file);
       if (ch == null) {
-        ch =
-            java.nio.channels.FileChannel.open(
-                dir.resolve("cgroup.procs"), java.nio.file.StandardOpenOption.WRITE);
-        openProcs.put(dir, ch);
+        ch = java.nio.channels.FileChannel.open(file, mode);
+        openProcs.put(file, ch);
       }
       try {
-        ch.write(value, 0);
+        io.apply(ch);
       } catch (IOException e) {
-        // Whatever failed (the process gone, the cgroup removed), the next move opens afresh.
-        openProcs.remove(dir);
+        // Whatever failed (the process gone, the cgroup removed), the next use opens afresh.
+        openProcs.remove(file);
         closeQuietly(ch);
         throw e;
       }
     }
   }
 
-  /** Closes the kept {@code cgroup.procs} of a cgroup about to be removed. */
+  /** Closes the kept files of a cgroup about to be removed. */
   private void forgetProcsFile(Path dir) {
     synchronized (openProcs) {
-      closeQuietly(openProcs.remove(dir));
+      closeQuietly(openProcs.remove(dir.resolve("cgroup.procs")));
+      closeQuietly(openProcs.remove(dir.resolve("cgroup.events")));
     }
   }
 
-  /** Closes every kept {@code cgroup.procs}: the cgroups are all about to go. */
+  /** Closes every kept cgroup file: the cgroups are all about to go. */
   private void forgetProcsFiles() {
     synchronized (openProcs) {
       openProcs.values().forEach(Containment::closeQuietly);
@@ -450,25 +493,34 @@ public final class Containment implements AutoCloseable {
     if (mode == Mode.CGROUP) {
       // Escapees were moved in by adopt; scanning this process's children here would cost
       // O(live processes) per job.
-      // An emptied cgroup is kept for the next group; a cgroup that is not populated (the usual
-      // case: the job's processes have ended and left nothing behind) needs no kill.
+      // A cgroup that is not populated (the usual case: the job's processes have ended and left
+      // nothing behind) needs no kill and is kept for the next group.
       Path dir;
       synchronized (groups) {
         dir = groups.remove(group);
       }
-      if (dir != null && (!populated(dir) || emptied(dir))) {
+      if (dir == null) {
+        return;
+      }
+      // Only a cgroup that never needed a kill is kept: Linux 6.14 and later (kill_seq) kill a
+      // process born by CLONE_INTO_CGROUP into a cgroup killed before, as if the kill were still
+      // under way (the clone reads the parent's count, the fork's end the cgroup's).
+      boolean clean = !populatedNow(dir);
+      if (!clean) {
+        killCgroup(dir);
+      } else {
         synchronized (spare) {
           if (spare.size() < SPARE_CGROUPS && !closed) {
             spare.addLast(dir);
             return;
           }
         }
-        forgetProcsFile(dir);
-        try {
-          Files.deleteIfExists(dir);
-        } catch (IOException e) {
-          // Not empty (a process in uninterruptible sleep): left for endAll.
-        }
+      }
+      forgetProcsFile(dir);
+      try {
+        Files.deleteIfExists(dir);
+      } catch (IOException e) {
+        // Not empty (a process in uninterruptible sleep): left for endAll.
       }
       return;
     }
@@ -693,12 +745,6 @@ public final class Containment implements AutoCloseable {
     }
   }
 
-  /** Kills everything in {@code cg} and waits (bounded) until it is empty; true if it is. */
-  private static boolean emptied(Path cg) {
-    killCgroup(cg);
-    return !populated(cg);
-  }
-
   /** Kills everything in {@code cg} and below and waits (bounded) until it is empty. */
   private static void killCgroup(Path cg) {
     try {
@@ -719,12 +765,15 @@ public final class Containment implements AutoCloseable {
   }
 
   private static boolean populated(Path cg) {
-    String events;
     try {
-      events = readSmall(cg.resolve("cgroup.events"));
+      return populated(readSmall(cg.resolve("cgroup.events")));
     } catch (IOException e) {
       return false;
     }
+  }
+
+  /** Whether a {@code cgroup.events} text says {@code populated 1}. */
+  private static boolean populated(String events) {
     int at = events.indexOf("populated ");
     return at >= 0 && at + 10 < events.length() && events.charAt(at + 10) != '0';
   }

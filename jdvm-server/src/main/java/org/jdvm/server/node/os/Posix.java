@@ -286,7 +286,7 @@ public final class Posix {
     return (int) ERRNO.get(state, 0L);
   }
 
-  private static RuntimeException rethrow(Throwable t) {
+  static RuntimeException rethrow(Throwable t) {
     if (t instanceof RuntimeException r) {
       return r;
     }
@@ -355,11 +355,7 @@ public final class Posix {
                 ATTR_SETFLAGS.invokeExact(
                     attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
         MemorySegment argvp = strings(arena, argv);
-        List<String> envList = new java.util.ArrayList<>(env.size());
-        for (Map.Entry<String, String> e : env.entrySet()) {
-          envList.add(e.getKey() + "=" + e.getValue());
-        }
-        MemorySegment envp = strings(arena, envList);
+        MemorySegment envp = environment(arena, env);
         MemorySegment pid = arena.allocate(JAVA_INT);
         int err =
             (int)
@@ -386,11 +382,20 @@ public final class Posix {
     }
   }
 
+  /** An environment as a NULL-terminated array of {@code NAME=value} C strings. */
+  static MemorySegment environment(Arena arena, Map<String, String> env) {
+    List<String> list = new java.util.ArrayList<>(env.size());
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      list.add(e.getKey() + "=" + e.getValue());
+    }
+    return strings(arena, list);
+  }
+
   /**
    * A NULL-terminated array of C strings, all in one block of the arena: one allocation for the
    * whole environment of a launch rather than one per variable.
    */
-  private static MemorySegment strings(Arena arena, List<String> values) {
+  static MemorySegment strings(Arena arena, List<String> values) {
     byte[][] bytes = new byte[values.size()][];
     long total = 0;
     for (int i = 0; i < bytes.length; i++) {

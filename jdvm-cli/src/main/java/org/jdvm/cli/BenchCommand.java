@@ -61,10 +61,15 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--warm-up",
       paramLabel = "N",
       description =
-          "Spawn-and-waits run before the latency is sampled (default 10000): the DVM's JIT"
-              + " compiles and recompiles its hot paths over its first ten thousand jobs or so,"
-              + " and a DVM lives longer than that.")
+          "Spawn-and-waits run before anything is measured (default 10000): the first half by "
+              + WARM_UP_CLIENTS
+              + " concurrent clients, the second by one. The DVM's JIT compiles and recompiles"
+              + " its hot paths over its first ten thousand jobs or so, for what one client and"
+              + " what concurrent clients make hot; a DVM lives longer than that.")
   int warmUp = 10_000;
+
+  /** How many clients share the warm-up's first half: as many as the rate target is set for. */
+  static final int WARM_UP_CLIENTS = 8;
 
   @Option(names = "--allocs", paramLabel = "N", description = "NEW+RELEASE samples (default 500).")
   int allocs = 500;
@@ -280,15 +285,48 @@ public final class BenchCommand implements Callable<Integer> {
     return SpawnRequest.of("/bin/true").forwardOutput(false).notifyCompletion(true).build();
   }
 
-  private Row spawnLatency(Contact c) throws PmixException {
+  /**
+   * {@link #warmUp} spawn-and-waits: the first half shared by {@link #WARM_UP_CLIENTS} concurrent
+   * clients, the second by one.
+   */
+  private void warmUp(Contact c) throws Exception {
+    AtomicLong done = new AtomicLong();
+    warmUp(c, WARM_UP_CLIENTS, warmUp / 2, done);
+    warmUp(c, 1, warmUp - warmUp / 2, done);
+  }
+
+  private void warmUp(Contact c, int clients, int jobs, AtomicLong done) throws Exception {
+    AtomicLong left = new AtomicLong(jobs);
+    List<Thread> threads = new ArrayList<>();
+    List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int i = 0; i < clients; i++) {
+      JdvmClient client = connect(c);
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try (client) {
+                      while (left.getAndDecrement() > 0) {
+                        client.spawn(trueJob()).awaitEnd();
+                        tick("warm-up", (int) done.incrementAndGet(), warmUp);
+                      }
+                    } catch (Exception e) {
+                      failures.add(e);
+                    }
+                  }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    if (!failures.isEmpty()) {
+      throw failures.getFirst();
+    }
+  }
+
+  private Row spawnLatency(Contact c) throws Exception {
     long[] ns = new long[spawns];
+    warmUp(c);
     try (JdvmClient client = connect(c)) {
-      for (int i = 0; i < warmUp; i++) {
-        client.spawn(trueJob()).awaitEnd();
-        if (i % 100 == 99) {
-          tick("warm-up", i + 1, warmUp);
-        }
-      }
       for (int i = 0; i < spawns; i++) {
         long t0 = System.nanoTime();
         client.spawn(trueJob()).awaitEnd();

@@ -162,9 +162,11 @@ public final class DvmServer implements AutoCloseable {
           endpoint.tcpAddress().getAddress().getHostAddress()
               + ":"
               + endpoint.tcpAddress().getPort();
-      home.publish(config.name(), endpoint.uri(), tcp);
       LOG.log(
           System.Logger.Level.INFO, "dvm=" + config.name() + " uri=" + endpoint.uri() + " ready");
+      // Whoever waits for the contact file finds the start-up's lines (recovery) in the log.
+      org.jdvm.server.home.DvmLogging.flush();
+      home.publish(config.name(), endpoint.uri(), tcp);
       return server;
     } catch (IOException | RuntimeException e) {
       if (endpoint != null) {

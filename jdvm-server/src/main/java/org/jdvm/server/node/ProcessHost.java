@@ -527,9 +527,10 @@ public final class ProcessHost implements AutoCloseable {
         return;
       }
       liveByGroup.remove(group);
-    }
-    if (closed) {
-      return;
+      // Usually nothing of the group runs any more: then it ends here, on this thread.
+      if (closed || containment.endIfNothingRuns(group)) {
+        return;
+      }
     }
     groupEnds.execute(
         () -> {

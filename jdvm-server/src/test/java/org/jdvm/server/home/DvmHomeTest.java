@@ -135,6 +135,32 @@ class DvmHomeTest {
   }
 
   @Test
+  void aWarningIsWrittenAtOnceAndAnInfoLineSoonWithoutAClose() throws Exception {
+    Path log = dir.resolve("dvm.log");
+    DvmLogging.RotatingLog handler = new DvmLogging.RotatingLog(log, 1 << 20, 2);
+    handler.setFormatter(new DvmLogging.LineFormatter());
+    try {
+      handler.publish(new java.util.logging.LogRecord(java.util.logging.Level.INFO, "first=1"));
+      handler.publish(new java.util.logging.LogRecord(java.util.logging.Level.WARNING, "bad=1"));
+      assertThat(Files.readString(log))
+          .as("a warning writes out what precedes it")
+          .contains("first=1", "bad=1");
+      handler.publish(new java.util.logging.LogRecord(java.util.logging.Level.INFO, "later=1"));
+      org.jdvm.server.Await.until(
+          () -> {
+            try {
+              return Files.readString(log).contains("later=1");
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          },
+          "the INFO line written out by the flusher");
+    } finally {
+      handler.close();
+    }
+  }
+
+  @Test
   void theLogIsBoundedAndKeepsTheNewestLinesWhenItRotates() throws Exception {
     Path log = dir.resolve("dvm.log");
     DvmLogging.RotatingLog handler = new DvmLogging.RotatingLog(log, 1000, 2);

@@ -493,38 +493,67 @@ public final class Containment implements AutoCloseable {
     if (mode == Mode.CGROUP) {
       // Escapees were moved in by adopt; scanning this process's children here would cost
       // O(live processes) per job.
-      // A cgroup that is not populated (the usual case: the job's processes have ended and left
-      // nothing behind) needs no kill and is kept for the next group.
       Path dir;
       synchronized (groups) {
         dir = groups.remove(group);
       }
-      if (dir == null) {
-        return;
-      }
-      // Only a cgroup that never needed a kill is kept: Linux 6.14 and later (kill_seq) kill a
-      // process born by CLONE_INTO_CGROUP into a cgroup killed before, as if the kill were still
-      // under way (the clone reads the parent's count, the fork's end the cgroup's).
-      boolean clean = !populatedNow(dir);
-      if (!clean) {
-        killCgroup(dir);
-      } else {
-        synchronized (spare) {
-          if (spare.size() < SPARE_CGROUPS && !closed) {
-            spare.addLast(dir);
-            return;
-          }
+      if (dir != null) {
+        boolean clean = !populatedNow(dir);
+        if (!clean) {
+          killCgroup(dir);
         }
-      }
-      forgetProcsFile(dir);
-      try {
-        Files.deleteIfExists(dir);
-      } catch (IOException e) {
-        // Not empty (a process in uninterruptible sleep): left for endAll.
+        retire(dir, clean);
       }
       return;
     }
     killTagged(tag + "/" + group + "\u0000", watched);
+  }
+
+  /**
+   * Ends {@code group} at once if nothing of it runs any more (cgroup mode: one read of its {@code
+   * cgroup.events}, no kill, no wait), the usual case, so that it costs no hand-off to another
+   * thread; false if {@link #end} is needed.
+   */
+  public boolean endIfNothingRuns(String group) {
+    if (mode != Mode.CGROUP) {
+      return false;
+    }
+    Path dir;
+    synchronized (groups) {
+      dir = groups.get(group);
+      if (dir != null && populatedNow(dir)) {
+        return false;
+      }
+      groups.remove(group);
+    }
+    if (dir != null) {
+      retire(dir, true);
+    }
+    return true;
+  }
+
+  /**
+   * A cgroup whose group ended and which is empty now: kept for a later group if nothing in it
+   * needed a kill ({@code clean}) and fewer than {@link #SPARE_CGROUPS} are kept, else removed. One
+   * that needed a kill is never kept: Linux 6.14 and later (kill_seq) kill a process born by
+   * CLONE_INTO_CGROUP into a cgroup killed before, as if the kill were still under way (the clone
+   * reads the parent's count, the fork's end the cgroup's).
+   */
+  private void retire(Path dir, boolean clean) {
+    if (clean) {
+      synchronized (spare) {
+        if (spare.size() < SPARE_CGROUPS && !closed) {
+          spare.addLast(dir);
+          return;
+        }
+      }
+    }
+    forgetProcsFile(dir);
+    try {
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // Not empty (a process in uninterruptible sleep): left for endAll.
+    }
   }
 
   private final Set<Integer> zombiesSeen = new HashSet<>();

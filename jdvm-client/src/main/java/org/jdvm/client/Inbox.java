@@ -23,7 +23,8 @@ import org.jdvm.pmix.codec.WireException;
  * on the reading thread; handing over runs in arrival order on one delivery thread, started at the
  * first push, so a job's output always reaches the handler before its end completes the job, and a
  * handler may make blocking calls. A job's end that finds no delivery pending releases {@link
- * Job#awaitEnd} on the reading thread at once, one thread hand-off sooner.
+ * Job#awaitEnd} on the reading thread at once, one thread hand-off sooner, and goes to the delivery
+ * thread only if its {@link Job#end()} was asked for.
  */
 final class Inbox implements Wire.Listener {
   private static final Runnable STOP = () -> {};
@@ -116,10 +117,11 @@ final class Inbox implements Wire.Listener {
   }
 
   private void end(Job job, JobEnd end) {
-    if (pending.get() == 0) {
-      // Every earlier output has reached its handler: a waiter may go on at once, one thread
-      // hand-off sooner; the job's end() future still completes on the delivery thread.
-      job.reached(end);
+    // Every earlier output has reached its handler: a waiter may go on at once, one thread
+    // hand-off sooner; the job's end() future, if it was asked for, still completes on the
+    // delivery thread, and if not, nothing is left to deliver.
+    if (pending.get() == 0 && !job.reached(end)) {
+      return;
     }
     deliver(() -> job.ended(end));
   }
@@ -216,6 +218,11 @@ final class Inbox implements Wire.Listener {
         pending.decrementAndGet();
       }
     }
+  }
+
+  /** Whether the delivery thread was ever started (tests). */
+  synchronized boolean delivered() {
+    return deliverer != null;
   }
 
   /** Lets the delivery thread finish what is queued, then end. */

@@ -15,7 +15,17 @@ import java.util.concurrent.ExecutionException;
  */
 public final class Job {
   private final String nspace;
-  private final CompletableFuture<JobEnd> end = new CompletableFuture<>();
+
+  /**
+   * {@link #end()}'s future, made at its first call (guarded by this): a job whose end no one asked
+   * for needs no hand-off to the delivery thread to complete it.
+   */
+  private CompletableFuture<JobEnd> end;
+
+  /** The end, or why it will never come, once known (guarded by this). */
+  private JobEnd result;
+
+  private PmixException failure;
 
   /**
    * What {@link #awaitEnd} waits for: completed with {@link #end}, or earlier, on the reading
@@ -37,7 +47,15 @@ public final class Job {
    * Completes with the job's end; fails with a {@link PmixException} if the connection is lost
    * first. Dependent stages run on the client's delivery thread: do not block in them.
    */
-  public CompletableFuture<JobEnd> end() {
+  public synchronized CompletableFuture<JobEnd> end() {
+    if (end == null) {
+      end = new CompletableFuture<>();
+      if (result != null) {
+        end.complete(result);
+      } else if (failure != null) {
+        end.completeExceptionally(failure);
+      }
+    }
     return end;
   }
 
@@ -57,21 +75,46 @@ public final class Job {
     }
   }
 
+  /** The end, on the delivery thread: {@link #end()}'s stages run there. */
   void ended(JobEnd e) {
-    end.complete(e);
+    CompletableFuture<JobEnd> f;
+    synchronized (this) {
+      result = e;
+      f = end;
+    }
+    if (f != null) {
+      f.complete(e);
+    }
     reached.complete(e);
   }
 
   /**
    * The end arrived and every earlier output was handed over already: a thread waiting in {@link
-   * #awaitEnd} goes on now, without waiting for the delivery thread to complete {@link #end}.
+   * #awaitEnd} goes on now, without waiting for the delivery thread. Returns whether {@link #end()}
+   * was asked for, and so still needs {@link #ended} on the delivery thread; if not, a later call
+   * finds the end known.
    */
-  void reached(JobEnd e) {
+  boolean reached(JobEnd e) {
+    boolean asked;
+    synchronized (this) {
+      result = e;
+      asked = end != null;
+    }
     reached.complete(e);
+    return asked;
   }
 
   void lost(PmixException why) {
-    end.completeExceptionally(why);
+    CompletableFuture<JobEnd> f;
+    synchronized (this) {
+      if (result == null) {
+        failure = why;
+      }
+      f = end;
+    }
+    if (f != null) {
+      f.completeExceptionally(why);
+    }
     reached.completeExceptionally(why);
   }
 

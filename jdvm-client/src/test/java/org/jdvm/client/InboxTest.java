@@ -64,6 +64,29 @@ class InboxTest {
   }
 
   @Test
+  void anEndNoOneAskedTheFutureOfStartsNoDeliveryThreadAndALaterAskFindsItDone() throws Exception {
+    Inbox inbox = new Inbox(OutputHandler.DISCARD);
+    Job job = new Job("dvm@9");
+    inbox.spawned(job);
+    inbox.event(jobEnd("dvm@9", 4));
+    assertThat(job.awaitEnd().exitCode()).isEqualTo(4);
+    assertThat(inbox.delivered()).as("the end needed no hand-off").isFalse();
+    assertThat(job.end()).isCompletedWithValueMatching(e -> e.exitCode() == 4);
+  }
+
+  @Test
+  void anEndWhoseFutureWasAskedForCompletesItOnTheDeliveryThread() throws Exception {
+    Inbox inbox = new Inbox(OutputHandler.DISCARD);
+    Job job = new Job("dvm@10");
+    inbox.spawned(job);
+    java.util.concurrent.CompletableFuture<String> ranOn =
+        job.end().thenApply(e -> Thread.currentThread().getName());
+    inbox.event(jobEnd("dvm@10", 0));
+    assertThat(ranOn.get(10, TimeUnit.SECONDS)).isEqualTo("jdvm-client-delivery");
+    assertThat(job.awaitEnd().exitCode()).isZero();
+  }
+
+  @Test
   void endsOfJobsNeverSpawnedHereAreKeptOnlyUpToTheirBound() throws Exception {
     Inbox inbox = new Inbox(OutputHandler.DISCARD);
     for (int i = 0; i < Inbox.EARLY_ENDS + 10; i++) {

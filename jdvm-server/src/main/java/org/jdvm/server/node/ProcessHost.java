@@ -165,6 +165,7 @@ public final class ProcessHost implements AutoCloseable {
     if (nativeSpawn && containment.mode() == Containment.Mode.CGROUP && !birthsSurvive()) {
       nativeSpawn = false;
     }
+    describeStarts();
     try {
       epfd = Posix.epollCreate();
       wakeFd = Posix.eventfd();
@@ -182,18 +183,24 @@ public final class ProcessHost implements AutoCloseable {
 
   /** How processes are contained and started here, one line for {@code jdvm start}. */
   public String containment() {
-    if (!nativeSpawn) {
-      return containment.describe() + "; started by posix_spawn";
-    }
-    return containment.describe()
-        + (containment.mode() == Containment.Mode.CGROUP
-            ? "; each process born in its job's cgroup (clone3)"
-            : "; started by clone3");
+    return containment.describe();
+  }
+
+  /** Records how processes start now ({@link #containment}). */
+  private void describeStarts() {
+    containment.describeStarts(
+        !nativeSpawn
+            ? "started by posix_spawn"
+                + (containment.mode() == Containment.Mode.CGROUP ? " and moved in" : "")
+            : containment.mode() == Containment.Mode.CGROUP
+                ? "each process born in its job's cgroup (clone3)"
+                : "started by clone3");
   }
 
   /** Starts every process with {@link Posix#spawn} from now on (tests of that path). */
   ProcessHost startingWithPosixSpawn() {
     nativeSpawn = false;
+    describeStarts();
     return this;
   }
 
@@ -478,6 +485,7 @@ public final class ProcessHost implements AutoCloseable {
       switch (e.errno()) {
         case ENOSYS, E2BIG -> {
           nativeSpawn = false;
+          describeStarts();
           LOG.log(
               System.Logger.Level.INFO,
               "this kernel has no clone3: processes are started by posix_spawn");

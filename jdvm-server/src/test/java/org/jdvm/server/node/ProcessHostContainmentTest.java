@@ -78,6 +78,7 @@ class ProcessHostContainmentTest {
     ProcessHost h = host(!mode.equals(SUBREAPER));
     if (mode.equals(MOVED)) {
       h.startingWithPosixSpawn();
+      assertThat(h.containment()).endsWith("; started by posix_spawn and moved in");
     } else if (mode.equals(BORN)) {
       assumeTrue(h.containment().contains("born in"), "no native start here: " + h.containment());
     }

@@ -176,8 +176,17 @@ public final class Containment implements AutoCloseable {
         mode == Mode.CGROUP
             ? "cgroup v2 (" + cgroup + ")"
             : "child subreaper and process groups (no writable cgroup v2)";
+    s = starts == null ? s : s + "; " + starts;
     return leftover == null ? s : s + "; " + leftover;
   }
+
+  /** How the host starts processes, for {@link #describe} (and the record jdvm start prints). */
+  public void describeStarts(String how) {
+    starts = how;
+    writeRecord();
+  }
+
+  private volatile String starts;
 
   /** How many emptied cgroups are kept for the next groups now (cgroup mode; tests). */
   public int keptCgroups() {

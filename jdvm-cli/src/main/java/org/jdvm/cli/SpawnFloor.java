@@ -122,17 +122,6 @@ final class SpawnFloor {
         Map.of("ratio", Math.round(ratio * 100) / 100.0));
   }
 
-  static BenchCommand.Row rateRatio(BenchCommand.Row jdvm, BenchCommand.Row floor) {
-    double ratio =
-        ((Number) jdvm.data().get("jobsPerSecond")).doubleValue()
-            / ((Number) floor.data().get("spawnsPerSecond")).doubleValue();
-    return new BenchCommand.Row(
-        "8-client job rate / floor 8-thread rate",
-        String.format(Locale.ROOT, "%.0f %%", ratio * 100),
-        ">= 60 %",
-        Map.of("percent", Math.round(ratio * 100)));
-  }
-
   private static String run(String... cmd) {
     try {
       Process p = new ProcessBuilder(List.of(cmd)).redirectErrorStream(true).start();

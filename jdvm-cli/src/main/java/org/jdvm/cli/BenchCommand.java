@@ -295,30 +295,54 @@ public final class BenchCommand implements Callable<Integer> {
 
   private void warmUp(Contact c, int clients, int jobs, AtomicLong done) throws Exception {
     AtomicLong left = new AtomicLong(jobs);
+    runClients(
+            c,
+            clients,
+            client -> {
+              while (left.getAndDecrement() > 0) {
+                client.spawn(trueJob()).awaitEnd();
+                tick("warm-up", (int) done.incrementAndGet(), warmUp);
+              }
+            })
+        .join();
+  }
+
+  /** What one client of {@link #runClients} does, on its own platform thread. */
+  private interface ClientWork {
+    void run(JdvmClient client) throws Exception;
+  }
+
+  /** Client threads started by {@link #runClients}. */
+  private record Clients(List<Thread> threads, List<Exception> failures) {
+    /** Waits for every client to finish; the first failure, if any, is thrown. */
+    void join() throws Exception {
+      for (Thread t : threads) {
+        t.join();
+      }
+      if (!failures.isEmpty()) {
+        throw failures.getFirst();
+      }
+    }
+  }
+
+  /** {@code n} clients, each connected now and running {@code work} on a thread of its own. */
+  private Clients runClients(Contact c, int n, ClientWork work) throws PmixException {
     List<Thread> threads = new ArrayList<>();
     List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    for (int i = 0; i < clients; i++) {
+    for (int i = 0; i < n; i++) {
       JdvmClient client = connect(c);
       threads.add(
           Thread.ofPlatform()
               .start(
                   () -> {
                     try (client) {
-                      while (left.getAndDecrement() > 0) {
-                        client.spawn(trueJob()).awaitEnd();
-                        tick("warm-up", (int) done.incrementAndGet(), warmUp);
-                      }
+                      work.run(client);
                     } catch (Exception e) {
                       failures.add(e);
                     }
                   }));
     }
-    for (Thread t : threads) {
-      t.join();
-    }
-    if (!failures.isEmpty()) {
-      throw failures.getFirst();
-    }
+    return new Clients(threads, failures);
   }
 
   private Row spawnLatency(Contact c) throws Exception {
@@ -351,40 +375,32 @@ public final class BenchCommand implements Callable<Integer> {
     AtomicLong done = new AtomicLong();
     java.util.concurrent.atomic.AtomicBoolean stop =
         new java.util.concurrent.atomic.AtomicBoolean();
-    List<Thread> threads = new ArrayList<>();
-    List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    for (int i = 0; i < 8; i++) {
-      JdvmClient client = connect(c);
-      threads.add(
-          Thread.ofPlatform()
-              .start(
-                  () -> {
-                    try (client) {
-                      while (true) {
-                        synchronized (gate) {
-                          while (!open[0] && !stop.get()) {
-                            gate.wait();
-                          }
-                          if (stop.get()) {
-                            return;
-                          }
-                          busy[0]++;
-                        }
-                        try {
-                          client.spawn(trueJob()).awaitEnd();
-                          done.incrementAndGet();
-                        } finally {
-                          synchronized (gate) {
-                            busy[0]--;
-                            gate.notifyAll();
-                          }
-                        }
-                      }
-                    } catch (Exception e) {
-                      failures.add(e);
-                    }
-                  }));
-    }
+    Clients clients =
+        runClients(
+            c,
+            8,
+            client -> {
+              while (true) {
+                synchronized (gate) {
+                  while (!open[0] && !stop.get()) {
+                    gate.wait();
+                  }
+                  if (stop.get()) {
+                    return;
+                  }
+                  busy[0]++;
+                }
+                try {
+                  client.spawn(trueJob()).awaitEnd();
+                  done.incrementAndGet();
+                } finally {
+                  synchronized (gate) {
+                    busy[0]--;
+                    gate.notifyAll();
+                  }
+                }
+              }
+            });
     double[] ratios = new double[TURNS];
     long floorSpawns = 0;
     double floorSeconds = 0;
@@ -424,14 +440,9 @@ public final class BenchCommand implements Callable<Integer> {
       synchronized (gate) {
         gate.notifyAll();
       }
-      for (Thread th : threads) {
-        th.join();
-      }
       progress.println();
     }
-    if (!failures.isEmpty()) {
-      throw failures.getFirst();
-    }
+    clients.join();
     Arrays.sort(ratios);
     double median = ratios[TURNS / 2 - 1] / 2 + ratios[TURNS / 2] / 2;
     double jdvmRate = jobs / (jdvmNs / 1e9);

@@ -27,6 +27,7 @@ import org.jdvm.pmix.Signal;
 import org.jdvm.server.node.os.Containment;
 import org.jdvm.server.node.os.NativeSpawn;
 import org.jdvm.server.node.os.Posix;
+import org.jdvm.server.node.os.Start;
 
 /**
  * Starts, signals and reaps the real processes of this host (the "node agent" of architecture.md
@@ -320,26 +321,15 @@ public final class ProcessHost implements AutoCloseable {
       in = request.stdin() ? Posix.pipe(1) : null;
       int stdin = in == null ? -1 : in[0];
       int stderr = merge ? out[1] : err[1];
+      Start start = new Start(exe, argv, env, request.workingDirectory(), stdin, out[1], stderr);
       Path birthplace = nativeSpawn ? containment.birthplace(group) : null;
-      NativeSpawn.Started started =
-          nativeSpawn
-              ? spawnNative(
-                  exe,
-                  argv,
-                  env,
-                  request.workingDirectory(),
-                  stdin,
-                  out[1],
-                  stderr,
-                  birthplace,
-                  withPidfd)
-              : null;
+      NativeSpawn.Started started = nativeSpawn ? spawnNative(start, birthplace, withPidfd) : null;
       if (started != null) {
         pid = started.pid();
         pidfd = withPidfd ? started.pidfd() : NO_PIDFD;
         born = birthplace != null;
       } else {
-        pid = Posix.spawn(exe, argv, env, request.workingDirectory(), stdin, out[1], stderr);
+        pid = Posix.spawn(start);
       }
     } catch (Posix.PosixException e) {
       closeAll(out, err, in);
@@ -426,7 +416,7 @@ public final class ProcessHost implements AutoCloseable {
     int pidfd = -1;
     try {
       NativeSpawn.Started s =
-          NativeSpawn.spawn(exe, List.of("true"), Map.of(), null, -1, 1, 2, where, true);
+          NativeSpawn.spawn(new Start(exe, List.of("true"), Map.of(), null, -1, 1, 2), where, true);
       pidfd = s.pidfd();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       Posix.Exit exit;
@@ -468,19 +458,10 @@ public final class ProcessHost implements AutoCloseable {
    * instead: when this kernel has no {@code clone3} (never tried again), or the cgroup refused a
    * birth inside (this start is made outside and moved).
    */
-  private NativeSpawn.Started spawnNative(
-      Path exe,
-      List<String> argv,
-      Map<String, String> env,
-      Path cwd,
-      int stdin,
-      int stdout,
-      int stderr,
-      Path birthplace,
-      boolean withPidfd)
+  private NativeSpawn.Started spawnNative(Start start, Path birthplace, boolean withPidfd)
       throws Posix.PosixException {
     try {
-      return NativeSpawn.spawn(exe, argv, env, cwd, stdin, stdout, stderr, birthplace, withPidfd);
+      return NativeSpawn.spawn(start, birthplace, withPidfd);
     } catch (Posix.PosixException e) {
       switch (e.errno()) {
         case ENOSYS, E2BIG -> {

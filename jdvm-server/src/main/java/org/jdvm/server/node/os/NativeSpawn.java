@@ -15,8 +15,6 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -123,48 +121,39 @@ public final class NativeSpawn {
   public record Started(int pid, int pidfd) {}
 
   /**
-   * Starts {@code path} as {@link Posix#spawn} does, inside the cgroup directory {@code cgroup}
-   * when not {@code null}, with a pidfd when {@code withPidfd}.
+   * Starts a process as {@link Posix#spawn} does, inside the cgroup directory {@code cgroup} when
+   * not {@code null}, with a pidfd when {@code withPidfd}.
    *
    * @throws Posix.PosixException with the errno of the step that failed; ENOSYS or E2BIG when this
    *     kernel has no {@code clone3}, EINVAL, EOPNOTSUPP or EBUSY when the cgroup cannot take the
    *     process
    */
-  public static Started spawn(
-      Path path,
-      List<String> argv,
-      Map<String, String> env,
-      Path cwd,
-      int stdin,
-      int stdout,
-      int stderr,
-      Path cgroup,
-      boolean withPidfd)
-      throws Posix.PosixException {
+  public static Started spawn(Start s, Path cgroup, boolean withPidfd) throws Posix.PosixException {
     if (SPAWN == null) {
       throw new IllegalStateException(UNAVAILABLE);
     }
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment pid = arena.allocate(JAVA_INT);
       MemorySegment pidfd = withPidfd ? arena.allocate(JAVA_INT) : MemorySegment.NULL;
-      MemorySegment dir = cwd == null ? MemorySegment.NULL : arena.allocateFrom(cwd.toString());
+      MemorySegment dir =
+          s.cwd() == null ? MemorySegment.NULL : arena.allocateFrom(s.cwd().toString());
       MemorySegment cg =
           cgroup == null ? MemorySegment.NULL : arena.allocateFrom(cgroup.toString());
       int err =
           (int)
               SPAWN.invokeExact(
-                  arena.allocateFrom(path.toString()),
-                  Posix.strings(arena, argv),
-                  Posix.environment(arena, env),
+                  arena.allocateFrom(s.path().toString()),
+                  Posix.strings(arena, s.argv()),
+                  Posix.environment(arena, s.env()),
                   dir,
-                  stdin,
-                  stdout,
-                  stderr,
+                  s.stdin(),
+                  s.stdout(),
+                  s.stderr(),
                   cg,
                   pid,
                   pidfd);
       if (err != 0) {
-        throw new Posix.PosixException("spawn " + path, err);
+        throw new Posix.PosixException("spawn " + s.path(), err);
       }
       return new Started(pid.get(JAVA_INT, 0), withPidfd ? pidfd.get(JAVA_INT, 0) : -1);
     } catch (Posix.PosixException e) {

@@ -297,25 +297,18 @@ public final class Posix {
   }
 
   /**
-   * Starts {@code path} as the leader of a new session (so of a new process group), with every
-   * signal at its default action and none blocked, and only fds 0, 1, 2 open.
+   * Starts a process with {@code posix_spawn}.
    *
-   * @param stdin the fd it reads, or -1 for {@code /dev/null}
-   * @param stdout the fd it writes to as 1
-   * @param stderr the fd it writes to as 2; {@code stdout} itself makes fd 2 a copy of fd 1
-   *     (merged)
-   * @param cwd where it starts, or {@code null} for here
    * @return the pid
    */
-  public static int spawn(
-      Path path,
-      List<String> argv,
-      Map<String, String> env,
-      Path cwd,
-      int stdin,
-      int stdout,
-      int stderr)
-      throws PosixException {
+  public static int spawn(Start s) throws PosixException {
+    Path path = s.path();
+    List<String> argv = s.argv();
+    Map<String, String> env = s.env();
+    Path cwd = s.cwd();
+    int stdin = s.stdin();
+    int stdout = s.stdout();
+    int stderr = s.stderr();
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment fa = arena.allocate(FILE_ACTIONS_SIZE, 16);
       MemorySegment attr = arena.allocate(SPAWNATTR_SIZE, 16);

@@ -67,7 +67,9 @@ class NativeSpawnTest {
     try {
       s =
           NativeSpawn.spawn(
-              Path.of(argv.getFirst()), argv, ENV, null, -1, out[1], out[1], cgroup, true);
+              new Start(Path.of(argv.getFirst()), argv, ENV, null, -1, out[1], out[1]),
+              cgroup,
+              true);
     } finally {
       Posix.close(out[1]);
     }
@@ -113,32 +115,21 @@ class NativeSpawnTest {
     int[] out = Posix.pipe(-1);
     fds.add(out[0]);
     fds.add(out[1]);
-    assertThatThrownBy(
-            () ->
-                NativeSpawn.spawn(
-                    Path.of("/nonexistent/cmd"),
-                    List.of("cmd"),
-                    ENV,
-                    null,
-                    -1,
-                    out[1],
-                    out[1],
-                    null,
-                    true))
+    Start missing =
+        new Start(Path.of("/nonexistent/cmd"), List.of("cmd"), ENV, null, -1, out[1], out[1]);
+    assertThatThrownBy(() -> NativeSpawn.spawn(missing, null, true))
         .isInstanceOfSatisfying(
             Posix.PosixException.class, e -> assertThat(e.errno()).isEqualTo(2)); // ENOENT
-    assertThatThrownBy(
-            () ->
-                NativeSpawn.spawn(
-                    Path.of("/bin/true"),
-                    List.of("true"),
-                    ENV,
-                    Path.of("/nonexistent-dir"),
-                    -1,
-                    out[1],
-                    out[1],
-                    null,
-                    false))
+    Start noDir =
+        new Start(
+            Path.of("/bin/true"),
+            List.of("true"),
+            ENV,
+            Path.of("/nonexistent-dir"),
+            -1,
+            out[1],
+            out[1]);
+    assertThatThrownBy(() -> NativeSpawn.spawn(noDir, null, false))
         .isInstanceOfSatisfying(
             Posix.PosixException.class, e -> assertThat(e.errno()).isEqualTo(2));
     assertThat(Containment.childrenOf(self)).as("no child left to reap").allMatch(before::contains);

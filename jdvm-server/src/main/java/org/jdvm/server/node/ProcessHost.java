@@ -92,10 +92,7 @@ public final class ProcessHost implements AutoCloseable {
   private static final String PROBE_GROUP = "\u0000birth-check";
 
   private static final int E2BIG = 7;
-  private static final int EBUSY = 16;
-  private static final int EINVAL = 22;
   private static final int ENOSYS = 38;
-  private static final int EOPNOTSUPP = 95;
 
   /** Whether starts go through {@link NativeSpawn}: it loaded, and clone3 has not failed. */
   private volatile boolean nativeSpawn = NativeSpawn.unavailable().isEmpty();
@@ -455,8 +452,8 @@ public final class ProcessHost implements AutoCloseable {
 
   /**
    * Starts through {@link NativeSpawn}, or returns {@code null} for {@link Posix#spawn} to start
-   * instead: when this kernel has no {@code clone3} (never tried again), or the cgroup refused a
-   * birth inside (this start is made outside and moved).
+   * instead: when this kernel has no {@code clone3} (never tried again), or a birth inside the
+   * cgroup failed (this start is made outside and moved; a failed attempt leaves nothing behind).
    */
   private NativeSpawn.Started spawnNative(Start start, Path birthplace, boolean withPidfd)
       throws Posix.PosixException {
@@ -472,13 +469,14 @@ public final class ProcessHost implements AutoCloseable {
               "this kernel has no clone3: processes are started by posix_spawn");
           return null;
         }
-        case EINVAL, EOPNOTSUPP, EBUSY -> {
+        default -> {
+          // A birth inside the cgroup failed (the cgroup refused it, or the program did): start
+          // it again the other way, which moves it in, or fails with the program's own error.
           if (birthplace != null) {
             return null;
           }
           throw e;
         }
-        default -> throw e;
       }
     }
   }

@@ -132,6 +132,11 @@ class NativeSpawnTest {
     assertThatThrownBy(() -> NativeSpawn.spawn(noDir, null, false))
         .isInstanceOfSatisfying(
             Posix.PosixException.class, e -> assertThat(e.errno()).isEqualTo(2));
+    Start fine = new Start(Path.of("/bin/true"), List.of("true"), ENV, null, -1, out[1], out[1]);
+    assertThatThrownBy(() -> NativeSpawn.spawn(fine, Path.of("/nonexistent-cgroup"), true))
+        .as("a cgroup that cannot be opened starts nothing")
+        .isInstanceOfSatisfying(
+            Posix.PosixException.class, e -> assertThat(e.errno()).isEqualTo(2));
     assertThat(Containment.childrenOf(self)).as("no child left to reap").allMatch(before::contains);
   }
 }

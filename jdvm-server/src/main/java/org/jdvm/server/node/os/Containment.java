@@ -215,9 +215,9 @@ public final class Containment implements AutoCloseable {
     }
     Path dir;
     try {
-      dir = groups.computeIfAbsent(group, g -> cgroupForNewGroup());
-    } catch (java.io.UncheckedIOException e) {
-      warnMoveFailed(pid, cgroup, e.getCause());
+      dir = cgroupOf(group);
+    } catch (IOException e) {
+      warnMoveFailed(pid, cgroup, e);
       return;
     }
     moveInto(pid, dir);
@@ -251,9 +251,18 @@ public final class Containment implements AutoCloseable {
       return null;
     }
     try {
+      return cgroupOf(group);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The cgroup of a live group: the one it has, or one made or kept for it now. */
+  private Path cgroupOf(String group) throws IOException {
+    try {
       return groups.computeIfAbsent(group, g -> cgroupForNewGroup());
     } catch (java.io.UncheckedIOException e) {
-      return null;
+      throw e.getCause();
     }
   }
 

@@ -50,15 +50,17 @@ public final class NativeSpawn {
       } else if (Posix.unavailable().isPresent()) {
         why = Posix.unavailable().get();
       } else {
-        Path lib = locate();
-        if (lib == null) {
+        URL url = NativeSpawn.class.getResource(LIBRARY);
+        if (url == null) {
           why = LIBRARY + " is not in the build (it needs gcc on x86-64 Linux)";
         } else {
+          boolean copied = !url.getProtocol().equals("file");
+          Path lib = copied ? copy(url) : Path.of(url.toURI());
           SymbolLookup l;
           try {
             l = SymbolLookup.libraryLookup(lib, Arena.global());
           } finally {
-            if (!lib.equals(inClassPath())) {
+            if (copied) {
               // Mapped now: the copy is not needed any more, even if this JVM is killed.
               Files.deleteIfExists(lib);
               Files.deleteIfExists(lib.getParent());
@@ -88,29 +90,12 @@ public final class NativeSpawn {
     return Optional.ofNullable(UNAVAILABLE);
   }
 
-  /** The library's file when the class path is a directory, else {@code null}. */
-  private static Path inClassPath() {
-    URL url = NativeSpawn.class.getResource(LIBRARY);
-    return url != null && url.getProtocol().equals("file")
-        ? Path.of(java.net.URI.create(url.toString()))
-        : null;
-  }
-
   /**
-   * The library as a file: where it lies when the class path is a directory, else a copy in a new
-   * private directory (mode 0700, so no other local user can swap it), removed once loaded.
+   * The library out of a jar, copied into a new private directory (mode 0700, so no other local
+   * user can swap it), removed once loaded.
    */
-  private static Path locate() throws IOException {
-    URL url = NativeSpawn.class.getResource(LIBRARY);
-    if (url == null) {
-      return null;
-    }
-    Path direct = inClassPath();
-    if (direct != null) {
-      return direct;
-    }
-    Path dir = Files.createTempDirectory("jdvm-native-");
-    Path lib = dir.resolve(LIBRARY);
+  private static Path copy(URL url) throws IOException {
+    Path lib = Files.createTempDirectory("jdvm-native-").resolve(LIBRARY);
     try (InputStream in = url.openStream()) {
       Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
     }

@@ -8,9 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
-import org.jdvm.server.identity.Credentials;
-import org.jdvm.server.remote.AgentDaemon;
-import org.jdvm.server.remote.AgentRelay;
+import org.jdvm.agent.AgentDaemon;
+import org.jdvm.agent.relay.AgentRelay;
+import org.jdvm.host.identity.Credentials;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -16,23 +16,23 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import org.jdvm.agent.SimulatedAgent;
+import org.jdvm.agent.link.LinkMessage;
+import org.jdvm.agent.relay.PmixRelay;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.SpawnRequest;
 import org.jdvm.client.WireUp;
+import org.jdvm.host.identity.Credentials;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
-import org.jdvm.server.identity.Credentials;
-import org.jdvm.server.remote.AgentHub;
-import org.jdvm.server.remote.AgentStarter;
-import org.jdvm.server.remote.HostList;
-import org.jdvm.server.remote.LinkMessage;
-import org.jdvm.server.remote.PmixRelay;
-import org.jdvm.server.remote.RemoteHosts;
-import org.jdvm.server.remote.SimulatedAgent;
+import org.jdvm.server.agents.AgentHub;
+import org.jdvm.server.agents.AgentStarter;
+import org.jdvm.server.agents.HostList;
+import org.jdvm.server.agents.RemoteHosts;
 
 /**
  * {@code jdvm bench --agents 10,100,1000} (docs/cli.md "jdvm bench"): the real controller, in this
@@ -69,7 +69,7 @@ final class AgentScaleBench {
     try {
       return measure(n, rounds, progress, dir, hosts);
     } finally {
-      org.jdvm.server.shell.JobDirectories.removeTree(dir);
+      org.jdvm.host.JobDirectories.removeTree(dir);
     }
   }
 

@@ -143,7 +143,7 @@ public final class BenchCommand implements Callable<Integer> {
     } finally {
       if (ok) {
         // Its DVM has stopped: the directory (logs, journal, secret) is of no more use.
-        org.jdvm.server.shell.JobDirectories.removeTree(home);
+        org.jdvm.host.JobDirectories.removeTree(home);
       } else {
         progress.println("jdvm bench: the bench DVM's directory and logs are kept in " + home);
       }

@@ -18,19 +18,19 @@ import org.jdvm.client.Contact;
 import org.jdvm.client.PmixException;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
+import org.jdvm.scheduler.slurm.SlurmAllocation;
+import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
+import org.jdvm.server.agents.AgentHub;
+import org.jdvm.server.agents.AgentRoster;
+import org.jdvm.server.agents.HostList;
+import org.jdvm.server.agents.RemoteHosts;
+import org.jdvm.server.agents.SrunAgentStarter;
+import org.jdvm.server.agents.SshAgentStarter;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
-import org.jdvm.server.remote.AgentHub;
-import org.jdvm.server.remote.AgentRoster;
-import org.jdvm.server.remote.HostList;
-import org.jdvm.server.remote.RemoteHosts;
-import org.jdvm.server.remote.SshAgentStarter;
-import org.jdvm.server.scheduler.slurm.SlurmAllocation;
-import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
-import org.jdvm.server.scheduler.slurm.SrunAgentStarter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -467,7 +467,7 @@ public final class StartCommand implements Callable<Integer> {
     out.println("  contact:   " + config.home().resolve(DvmHome.CONTACT));
     out.println("  PMIx URI:  " + uri);
     out.println("  log:       " + config.home().resolve(DvmHome.LOG));
-    String processes = org.jdvm.server.node.os.Containment.recordedDescription(config.home());
+    String processes = org.jdvm.host.os.Containment.recordedDescription(config.home());
     if (processes != null) {
       out.println("  processes: contained by " + processes);
     }

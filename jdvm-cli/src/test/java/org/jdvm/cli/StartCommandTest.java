@@ -61,12 +61,11 @@ class StartCommandTest {
     start.environment = env;
     start.listen = "127.0.0.1";
     start.config();
-    org.jdvm.server.remote.RemoteHosts remote = start.remote();
+    org.jdvm.server.agents.RemoteHosts remote = start.remote();
     assertThat(remote.hosts())
         .extracting(h -> h.name() + ":" + h.slots())
         .containsExactly("node1:2", "node2:2", "node3:2");
-    assertThat(remote.starter())
-        .isInstanceOf(org.jdvm.server.scheduler.slurm.SrunAgentStarter.class);
+    assertThat(remote.starter()).isInstanceOf(org.jdvm.server.agents.SrunAgentStarter.class);
     StartCommand virtual = new StartCommand();
     virtual.environment = env;
     virtual.nodes = 2;

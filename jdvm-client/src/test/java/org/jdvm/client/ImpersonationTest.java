@@ -12,9 +12,9 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jdvm.host.OtherUser;
+import org.jdvm.host.identity.Credentials;
 import org.jdvm.pmix.PmixStatus;
-import org.jdvm.server.OtherUser;
-import org.jdvm.server.identity.Credentials;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

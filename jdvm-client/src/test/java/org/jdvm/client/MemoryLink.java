@@ -3,7 +3,7 @@ package org.jdvm.client;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jdvm.server.remote.RelayChannel;
+import org.jdvm.agent.link.RelayChannel;
 
 /**
  * A node agent's link to the controller, in memory: the agent's end and the controller's end of a

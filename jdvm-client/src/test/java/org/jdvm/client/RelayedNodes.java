@@ -5,11 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.jdvm.agent.relay.PmixRelay;
 import org.jdvm.core.Change;
 import org.jdvm.core.query.ProcView;
 import org.jdvm.pmix.Proc;
-import org.jdvm.server.remote.PmixRelay;
-import org.jdvm.server.remote.RelayHost;
+import org.jdvm.server.agents.RelayHost;
 
 /**
  * Every node of a test DVM behind a node agent's PMIx relay (docs/protocol.md "Node agents"), as

@@ -19,11 +19,11 @@ import org.jdvm.core.query.CoreView;
 import org.jdvm.core.query.JobView;
 import org.jdvm.core.query.NodeView;
 import org.jdvm.core.query.ProcView;
+import org.jdvm.endpoint.PmixEndpoint;
+import org.jdvm.host.identity.Credentials;
 import org.jdvm.pmix.Proc;
 import org.jdvm.server.Dvm;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.identity.Credentials;
-import org.jdvm.server.pmix.PmixEndpoint;
 import org.jdvm.server.shell.LaunchEnvironment;
 
 /**
@@ -49,7 +49,14 @@ final class TestDvm implements AutoCloseable {
   private TestDvm(Path home, DvmConfig config) throws IOException {
     this.home = Files.createDirectories(home);
     String name = config.name();
-    endpoint = PmixEndpoint.open(name, home.resolve("dvm.sock"), 0, credentials);
+    org.jdvm.server.upstream.ControllerUpstream.Opened opened =
+        org.jdvm.server.upstream.ControllerUpstream.open(
+            name,
+            home.resolve("dvm.sock"),
+            0,
+            credentials,
+            org.jdvm.endpoint.serve.EndpointLimits.DEFAULT);
+    endpoint = opened.endpoint();
     contactFile = home.resolve("dvm.json");
     Files.writeString(
         contactFile,
@@ -74,7 +81,7 @@ final class TestDvm implements AutoCloseable {
             home.toString(),
             credentials);
     dvm = Dvm.start(config, endpoint, env);
-    endpoint.serve(dvm, stops::incrementAndGet);
+    opened.serve(dvm, stops::incrementAndGet);
     endpoint.observe(
         o ->
             o.changes()

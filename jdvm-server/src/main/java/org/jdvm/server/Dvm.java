@@ -15,26 +15,26 @@ import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
 import org.jdvm.core.query.CoreView;
+import org.jdvm.endpoint.PeerGateway;
+import org.jdvm.host.Cleanup;
+import org.jdvm.host.LocalNodeAgent;
+import org.jdvm.host.NodeAgent;
+import org.jdvm.host.ProcessHost;
+import org.jdvm.host.StdinPipe;
+import org.jdvm.scheduler.EmbeddedSchedulerPort;
+import org.jdvm.scheduler.NoSchedulerPort;
+import org.jdvm.scheduler.SchedulerEvent;
+import org.jdvm.scheduler.SchedulerPort;
+import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
+import org.jdvm.server.agents.AgentHub;
+import org.jdvm.server.agents.RemoteNodeAgent;
 import org.jdvm.server.controller.Controller;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.Journal;
 import org.jdvm.server.journal.RecoveredJournal;
 import org.jdvm.server.journal.Recovering;
-import org.jdvm.server.node.Cleanup;
-import org.jdvm.server.node.LocalNodeAgent;
-import org.jdvm.server.node.NodeAgent;
-import org.jdvm.server.node.ProcessHost;
-import org.jdvm.server.node.StdinPipe;
-import org.jdvm.server.remote.AgentHub;
-import org.jdvm.server.remote.RemoteNodeAgent;
-import org.jdvm.server.scheduler.EmbeddedSchedulerPort;
-import org.jdvm.server.scheduler.NoSchedulerPort;
-import org.jdvm.server.scheduler.SchedulerEvent;
-import org.jdvm.server.scheduler.SchedulerPort;
-import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.LaunchEnvironment;
 import org.jdvm.server.shell.NodeRegistry;
-import org.jdvm.server.shell.PeerGateway;
 import org.jdvm.server.shell.SchedulerBridge;
 import org.jdvm.server.shell.Shell;
 
@@ -415,7 +415,7 @@ public final class Dvm implements AutoCloseable {
    * How a node's agent is doing, for {@code jdvm nodes}.
    *
    * @param host the host its processes run on
-   * @param state {@code local} (in the controller), or a {@link org.jdvm.server.remote.NodeState}
+   * @param state {@code local} (in the controller), or a {@link org.jdvm.server.agents.NodeState}
    *     label
    * @param lastHeartbeatMillis when its agent was last heard (wall clock), or {@code null}
    */
@@ -424,7 +424,7 @@ public final class Dvm implements AutoCloseable {
   /** Every node's agent facts, by node name; nodes that went down stay listed. */
   public java.util.Map<String, AgentFacts> agentFacts() {
     java.util.Map<String, AgentFacts> out = new java.util.LinkedHashMap<>();
-    String self = org.jdvm.server.remote.RemoteHosts.thisHost();
+    String self = org.jdvm.server.agents.RemoteHosts.thisHost();
     for (NodeAgent a : nodes.all()) {
       if (!(a instanceof RemoteNodeAgent)) {
         out.put(a.node(), new AgentFacts(self, "local", null));

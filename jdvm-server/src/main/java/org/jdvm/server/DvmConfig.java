@@ -8,8 +8,8 @@ import java.util.Set;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.scheduler.NodeGrant;
 import org.jdvm.server.journal.FsyncPolicy;
-import org.jdvm.server.scheduler.NodeGrant;
 
 /**
  * How a DVM is started (architecture.md §5; docs/cli.md "jdvm start").

@@ -9,20 +9,23 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.endpoint.PmixEndpoint;
+import org.jdvm.endpoint.serve.EndpointLimits;
+import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
+import org.jdvm.server.agents.AgentHub;
+import org.jdvm.server.agents.AgentRelays;
+import org.jdvm.server.agents.AgentRoster;
+import org.jdvm.server.agents.AgentStarter;
+import org.jdvm.server.agents.HostList;
+import org.jdvm.server.agents.HostStart;
+import org.jdvm.server.agents.RemoteHosts;
+import org.jdvm.server.agents.RemoteNodeAgent;
+import org.jdvm.server.agents.SrunAgentStarter;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.RecoveredJournal;
-import org.jdvm.server.pmix.PmixEndpoint;
-import org.jdvm.server.remote.AgentHub;
-import org.jdvm.server.remote.AgentRelays;
-import org.jdvm.server.remote.AgentRoster;
-import org.jdvm.server.remote.AgentStarter;
-import org.jdvm.server.remote.HostList;
-import org.jdvm.server.remote.HostStart;
-import org.jdvm.server.remote.RemoteHosts;
-import org.jdvm.server.remote.RemoteNodeAgent;
-import org.jdvm.server.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.LaunchEnvironment;
+import org.jdvm.server.upstream.ControllerUpstream;
 
 /**
  * A DVM as {@code jdvm start} runs it: its directory, the PMIx endpoint in front, the DVM behind.
@@ -134,7 +137,10 @@ public final class DvmServer implements AutoCloseable {
               .write(config.home());
         }
       }
-      endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());
+      ControllerUpstream.Opened opened =
+          ControllerUpstream.open(
+              config.name(), home.socket(), 0, home.credentials(), EndpointLimits.DEFAULT);
+      endpoint = opened.endpoint();
       LaunchEnvironment environment =
           new LaunchEnvironment(
               System.getenv(),
@@ -154,7 +160,7 @@ public final class DvmServer implements AutoCloseable {
       DvmServer server = new DvmServer(home, endpoint, dvm);
       dvm.onFatal(server::fail);
       endpoint.onFatal(server::fail);
-      endpoint.serve(dvm, () -> Thread.ofPlatform().start(server::close));
+      opened.serve(dvm, () -> Thread.ofPlatform().start(server::close));
       if (hub != null) {
         server.relays = AgentRelays.serve(endpoint, hub);
       }
@@ -183,7 +189,7 @@ public final class DvmServer implements AutoCloseable {
   /** Nodes Slurm grants to a DVM across hosts get agents too, as srun steps of their job. */
   private static Dvm.GrantedNodes grantedAgents(
       AgentHub hub, RemoteHosts remote, SlurmSchedulerPort slurm, DvmHome home) {
-    AgentStarter srun = slurm.agentStarter(SlurmSchedulerPort.systemCommands(Map.of()));
+    AgentStarter srun = SrunAgentStarter.ofGrants(slurm);
     return nodes -> {
       List<HostList.Host> hosts =
           nodes.stream()

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jdvm.core.Change;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.host.Await;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Proc;
 import org.jdvm.server.home.DvmHome;

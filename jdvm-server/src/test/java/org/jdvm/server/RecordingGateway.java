@@ -7,10 +7,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jdvm.core.Effect;
 import org.jdvm.core.RequestId;
+import org.jdvm.endpoint.PeerGateway;
+import org.jdvm.host.Await;
+import org.jdvm.host.ProcListener;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
-import org.jdvm.server.node.ProcListener;
-import org.jdvm.server.shell.PeerGateway;
 
 /** A gateway that records what the DVM addresses to peers, with bounded waits. */
 final class RecordingGateway implements PeerGateway {

@@ -19,14 +19,14 @@ import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.Framing;
 import org.jdvm.core.journal.JournalCodec;
 import org.jdvm.core.journal.RecordCodec;
+import org.jdvm.scheduler.EmbeddedScheduler;
+import org.jdvm.scheduler.SchedulerEvent;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.DvmServer;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.Notes;
 import org.jdvm.server.journal.Recovering;
-import org.jdvm.server.scheduler.EmbeddedScheduler;
-import org.jdvm.server.scheduler.SchedulerEvent;
 
 /**
  * What encoding the journal's records costs (docs/journal.md "Benchmarks"), piece by piece: an

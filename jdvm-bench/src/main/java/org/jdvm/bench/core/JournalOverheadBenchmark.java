@@ -109,7 +109,7 @@ public final class JournalOverheadBenchmark {
       for (DvmServer s : servers) {
         s.close();
       }
-      org.jdvm.server.shell.JobDirectories.removeTree(base);
+      org.jdvm.host.JobDirectories.removeTree(base);
     }
     for (int i = 0; i < n; i++) {
       System.out.printf(

@@ -16,10 +16,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.jdvm.host.JobDirectories;
+import org.jdvm.host.identity.Credentials;
+import org.jdvm.host.identity.LoopbackPeers;
 import org.jdvm.pmix.json.Json;
-import org.jdvm.server.identity.Credentials;
-import org.jdvm.server.identity.LoopbackPeers;
-import org.jdvm.server.shell.JobDirectories;
 
 /**
  * A DVM's directory (default {@code ~/.jdvm}, docs/protocol.md): the lock that makes it one DVM's,

@@ -5,7 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jdvm.server.identity.Credentials;
+import org.jdvm.host.JobDirectories;
+import org.jdvm.host.identity.Credentials;
 
 /**
  * The environment of a launched process (architecture.md §3): the controller's own environment

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import org.jdvm.server.node.NodeAgent;
+import org.jdvm.host.NodeAgent;
 
 /** The agents of the nodes in the DVM, by node name. Thread-safe. */
 public final class NodeRegistry {

@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 import org.jdvm.core.Command;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Report;
-import org.jdvm.server.scheduler.SchedulerEvent;
+import org.jdvm.scheduler.SchedulerEvent;
 
 /**
  * Turns what the scheduler port says into reports for the core. A grant's absolute deadline becomes

@@ -24,20 +24,21 @@ import org.jdvm.core.Effect.ShrinkNodes;
 import org.jdvm.core.Effect.SignalProcs;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Report;
+import org.jdvm.endpoint.PeerGateway;
+import org.jdvm.host.LaunchException;
+import org.jdvm.host.LaunchRequest;
+import org.jdvm.host.NodeAgent;
+import org.jdvm.host.NodeEvents;
+import org.jdvm.host.ProcListener;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Signal;
+import org.jdvm.scheduler.Ask;
+import org.jdvm.scheduler.SchedulerPort;
 import org.jdvm.server.controller.EffectSink;
-import org.jdvm.server.node.LaunchException;
-import org.jdvm.server.node.LaunchRequest;
-import org.jdvm.server.node.NodeAgent;
-import org.jdvm.server.node.NodeEvents;
-import org.jdvm.server.node.ProcListener;
-import org.jdvm.server.scheduler.Ask;
-import org.jdvm.server.scheduler.SchedulerPort;
 
 /**
  * Executes the core's effects (the "thin shell" of architecture.md §1), and turns what agents

@@ -22,8 +22,8 @@ import org.jdvm.core.Report;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
 import org.jdvm.core.query.CoreView;
+import org.jdvm.host.Await;
 import org.jdvm.pmix.PmixStatus;
-import org.jdvm.server.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import org.jdvm.host.OtherUser;
+import org.jdvm.host.identity.Credentials;
 import org.jdvm.pmix.json.Json;
-import org.jdvm.server.OtherUser;
-import org.jdvm.server.identity.Credentials;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -146,7 +146,7 @@ class DvmHomeTest {
           .as("a warning writes out what precedes it")
           .contains("first=1", "bad=1");
       handler.publish(new java.util.logging.LogRecord(java.util.logging.Level.INFO, "later=1"));
-      org.jdvm.server.Await.until(
+      org.jdvm.host.Await.until(
           () -> {
             try {
               return Files.readString(log).contains("later=1");

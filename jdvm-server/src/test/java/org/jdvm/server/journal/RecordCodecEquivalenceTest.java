@@ -31,10 +31,10 @@ import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
-import org.jdvm.server.scheduler.EmbeddedScheduler;
-import org.jdvm.server.scheduler.NodeGrant;
-import org.jdvm.server.scheduler.SchedulerEvent;
-import org.jdvm.server.scheduler.slurm.SlurmRecovery;
+import org.jdvm.scheduler.EmbeddedScheduler;
+import org.jdvm.scheduler.NodeGrant;
+import org.jdvm.scheduler.SchedulerEvent;
+import org.jdvm.scheduler.slurm.SlurmRecovery;
 import org.junit.jupiter.api.Test;
 
 /**

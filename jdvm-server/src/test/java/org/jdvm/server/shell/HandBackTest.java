@@ -10,13 +10,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jdvm.core.Effect;
-import org.jdvm.server.identity.Credentials;
-import org.jdvm.server.node.Cleanup;
-import org.jdvm.server.node.LaunchRequest;
-import org.jdvm.server.node.NodeAgent;
-import org.jdvm.server.scheduler.Ask;
-import org.jdvm.server.scheduler.SchedulerEvent;
-import org.jdvm.server.scheduler.SchedulerPort;
+import org.jdvm.endpoint.PeerGateway;
+import org.jdvm.host.Cleanup;
+import org.jdvm.host.LaunchRequest;
+import org.jdvm.host.NodeAgent;
+import org.jdvm.host.identity.Credentials;
+import org.jdvm.scheduler.Ask;
+import org.jdvm.scheduler.SchedulerEvent;
+import org.jdvm.scheduler.SchedulerPort;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -120,7 +121,7 @@ class HandBackTest {
 
     @Override
     public void output(
-        String nspace, int rank, org.jdvm.server.node.ProcListener.Stream stream, byte[] chunk) {}
+        String nspace, int rank, org.jdvm.host.ProcListener.Stream stream, byte[] chunk) {}
 
     @Override
     public void sessionComplete(Effect.ReportSessionComplete report) {}

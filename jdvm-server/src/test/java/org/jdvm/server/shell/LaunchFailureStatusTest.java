@@ -2,8 +2,8 @@ package org.jdvm.server.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.jdvm.host.LaunchException;
 import org.jdvm.pmix.PmixStatus;
-import org.jdvm.server.node.LaunchException;
 import org.junit.jupiter.api.Test;
 
 /** A failed launch's status follows from its kind, never from the words of its message. */

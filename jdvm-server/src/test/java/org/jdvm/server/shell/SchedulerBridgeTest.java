@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jdvm.core.Command;
 import org.jdvm.core.Report;
-import org.jdvm.server.scheduler.SchedulerEvent;
+import org.jdvm.scheduler.SchedulerEvent;
 import org.junit.jupiter.api.Test;
 
 class SchedulerBridgeTest {

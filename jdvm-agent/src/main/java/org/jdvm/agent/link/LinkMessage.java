@@ -1,0 +1,173 @@
+package org.jdvm.agent.link;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a node agent and the controller say to each other on their link (docs/protocol.md "Agent
+ * link"; architecture.md §5). The link opens with a versioned, mutually authenticated handshake
+ * ({@link Challenge}, {@link Hello}, {@link Welcome} or {@link Refused}); after it, the controller
+ * asks for launches, signals, stdin and cleanups, the agent reports what its processes do, both
+ * sides send {@link Heartbeat}s, and {@link RelayOpened}/{@link RelayFrame}/{@link RelayClosed}
+ * carry the PMIx connections of the agent's local processes in both directions ({@link
+ * RelayChannel}).
+ */
+public sealed interface LinkMessage {
+  /**
+   * The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. 3:
+   * {@link Launch#mergeStderr}.
+   */
+  int VERSION = 3;
+
+  // ---- handshake -------------------------------------------------------------------------------
+
+  /** Controller → agent, first: the link version and a fresh nonce the agent must sign. */
+  record Challenge(int version, byte[] nonce) implements LinkMessage {}
+
+  /**
+   * Agent → controller: who it is and the proof that it holds the DVM's secret.
+   *
+   * @param host the host name the agent runs on
+   * @param node the node name the controller started it as (its host-list entry), or "" if it joins
+   *     on its own
+   * @param slots the slots it offers (0: let the controller decide)
+   * @param resources free-form facts about the host (cpus, memory), for listings
+   * @param running the processes it still runs from an earlier link (empty on a first join)
+   * @param ended the processes that ended while it had no link, with their exit status (their
+   *     {@link Exited} reports, which it then does not send)
+   * @param nonce a fresh nonce the controller must sign back
+   * @param proof HMAC of the controller's nonce, the node and the host, with the DVM secret
+   */
+  record Hello(
+      int version,
+      String host,
+      String node,
+      int slots,
+      Map<String, String> resources,
+      List<Running> running,
+      List<Exited> ended,
+      byte[] nonce,
+      byte[] proof)
+      implements LinkMessage {
+    public Hello {
+      resources = Map.copyOf(resources);
+      running = List.copyOf(running);
+      ended = List.copyOf(ended);
+    }
+  }
+
+  /** One process an agent still runs when it joins again after a broken link. */
+  record Running(String nspace, int rank, long pid) {}
+
+  /**
+   * Controller → agent: joined as {@code node}.
+   *
+   * @param heartbeatMillis how often each side sends a {@link Heartbeat}
+   * @param missedHeartbeats after how many silent intervals a side gives the other up
+   * @param keep which of the {@link Hello#running} processes the DVM still counts (the others the
+   *     agent ends)
+   * @param proof HMAC of the agent's nonce with the DVM secret
+   */
+  record Welcome(
+      String node, long heartbeatMillis, int missedHeartbeats, List<Running> keep, byte[] proof)
+      implements LinkMessage {
+    public Welcome {
+      keep = List.copyOf(keep);
+    }
+  }
+
+  /** Controller → agent: not joined, and why; the link closes. */
+  record Refused(String reason) implements LinkMessage {}
+
+  // ---- both directions -------------------------------------------------------------------------
+
+  /** I am alive; {@code sequence} counts this side's heartbeats. */
+  record Heartbeat(long sequence) implements LinkMessage {}
+
+  /** Controller → agent: the DVM ends; end every process and exit. */
+  record Bye(String reason) implements LinkMessage {}
+
+  // ---- controller → agent ----------------------------------------------------------------------
+
+  /**
+   * Start one process; answered by {@link Launched} or {@link LaunchFailed} with the same id.
+   * {@code mergeStderr}: its stderr is its stdout (node.LaunchRequest#mergeStderr).
+   */
+  record Launch(
+      long requestId,
+      String nspace,
+      int rank,
+      List<String> argv,
+      Map<String, String> environment,
+      String workingDirectory,
+      boolean stdin,
+      boolean mergeStderr)
+      implements LinkMessage {
+    public Launch {
+      argv = List.copyOf(argv);
+      environment = Map.copyOf(environment);
+      Objects.requireNonNull(workingDirectory, "workingDirectory");
+    }
+  }
+
+  /** A signal to every process of a job ({@code rank} < 0) or to one. */
+  record Signal(String nspace, int rank, int signal) implements LinkMessage {}
+
+  /** A chunk of stdin (empty: end of file); answered by {@link Done}. */
+  record Stdin(long requestId, String nspace, int rank, byte[] chunk, long maxWaitMillis)
+      implements LinkMessage {}
+
+  /** A cleanup registration; answered by {@link Done} whose error is the refusal. */
+  record Cleanup(
+      long requestId,
+      String nspace,
+      String path,
+      boolean directory,
+      boolean recursive,
+      boolean leaveTop,
+      boolean emptyOnly,
+      List<String> ignore,
+      boolean keep)
+      implements LinkMessage {
+    public Cleanup {
+      ignore = List.copyOf(ignore);
+    }
+  }
+
+  /** End every process (TERM, KILL after the grace); answered by {@link Done}. */
+  record TerminateAll(long requestId, long graceMillis) implements LinkMessage {}
+
+  // ---- agent → controller ----------------------------------------------------------------------
+
+  /** A {@link Launch} started the process {@code pid}. */
+  record Launched(long requestId, long pid) implements LinkMessage {}
+
+  /** A {@link Launch} failed; {@code kind} is a {@code LaunchException.Kind} name. */
+  record LaunchFailed(long requestId, String kind, String message) implements LinkMessage {}
+
+  /** A request other than a launch is done; {@code error} is empty when it succeeded. */
+  record Done(long requestId, String error) implements LinkMessage {}
+
+  /** Output of a process; {@code stderr} tells the stream. */
+  record Output(String nspace, int rank, boolean stderr, byte[] chunk) implements LinkMessage {}
+
+  /** A process ended: it exited with {@code exitCode}, or {@code signal} (non-zero) killed it. */
+  record Exited(String nspace, int rank, int exitCode, int signal) implements LinkMessage {
+    /** The status as a shell reports it: 128 + the signal if one killed it. */
+    public int exitStatus() {
+      return signal != 0 ? 128 + signal : exitCode;
+    }
+  }
+
+  // ---- the relay (both directions; ids are the agent's) ----------------------------------------
+
+  /** A local peer of the agent connected; what {@code identity} holds is the relay's business. */
+  record RelayOpened(long id, byte[] identity) implements LinkMessage {}
+
+  /** One PMIx frame, header and body as on the wire, of connection {@code id}. */
+  record RelayFrame(long id, byte[] frame) implements LinkMessage {}
+
+  /** Connection {@code id} closed. */
+  record RelayClosed(long id) implements LinkMessage {}
+}

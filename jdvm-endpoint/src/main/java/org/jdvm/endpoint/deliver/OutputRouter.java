@@ -1,0 +1,223 @@
+package org.jdvm.endpoint.deliver;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdvm.endpoint.transport.Connection;
+import org.jdvm.host.ProcListener;
+import org.jdvm.pmix.ByteObject;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.frame.Tags;
+
+/**
+ * Where a process's output goes (pmix-interop-notes.md §3): to the connection that spawned its job,
+ * with requester id 0, on the channels it asked for; and to every IOF_PULL registration that covers
+ * it, with the id the puller chose. Each chunk reaches each (connection, id) once. Output is queued
+ * on the same connection queue as the job's end, and the agent reports an exit only after the
+ * process's output was handed over, so a peer sees a job's output before its end.
+ *
+ * <p>A job's forwarding is known once the core has accepted its spawn (the endpoint learns it from
+ * the outcome); output that an agent reads before that is held, bounded, and released then.
+ */
+public final class OutputRouter {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  /** The IOF channel bits ({@code pmix_iof_channel_t}). */
+  public static final int STDIN_CHANNEL = 0x01;
+
+  public static final int STDOUT_CHANNEL = 0x02;
+  public static final int STDERR_CHANNEL = 0x04;
+
+  /** Output held for jobs whose forwarding is not known yet, across all of them. */
+  public static final int MAX_EARLY_BYTES = 4 << 20;
+
+  /** The spawner's forwarding of one job; {@code conn} is null when nobody forwards it. */
+  public record Forward(Connection conn, int channels) {
+    public static final Forward NONE = new Forward(null, 0);
+  }
+
+  private record Pull(
+      Connection conn, long serverId, long localId, int channels, List<Proc> procs) {
+    boolean covers(String nspace, int rank, int channel) {
+      if ((channels & channel) == 0) {
+        return false;
+      }
+      for (Proc p : procs) {
+        if (p.nspace().equals(nspace) && (p.rank() == Proc.RANK_WILDCARD || p.rank() == rank)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** Output held until its job's forwarding is known; {@code log}: a PMIx_Log line. */
+  private record Chunk(int rank, int channel, byte[] bytes, boolean log) {}
+
+  private final Map<String, Forward> forwards = new HashMap<>();
+  private final Map<String, List<Chunk>> early = new HashMap<>();
+  private final List<Pull> pulls = new ArrayList<>();
+  private long earlyBytes;
+  private long nextServerId;
+  private boolean warned;
+
+  /** The core accepted the spawn of {@code nspace}: from now on its output goes here. */
+  public synchronized void jobSpawned(String nspace, Forward forward) {
+    forwards.put(nspace, forward);
+    List<Chunk> held = early.remove(nspace);
+    if (held != null) {
+      for (Chunk c : held) {
+        earlyBytes -= c.bytes.length;
+        if (!route(nspace, c.rank, c.channel, c.bytes) && c.log) {
+          toDvmLog(new Proc(nspace, c.rank), c.bytes);
+        }
+      }
+    }
+  }
+
+  /** Where a job's output goes now ({@link Forward#NONE} when nowhere, or not known yet). */
+  public synchronized Forward forwardOf(String nspace) {
+    return forwards.getOrDefault(nspace, Forward.NONE);
+  }
+
+  /**
+   * The core forgot the job (it retired). Until then late output, from descendants that kept the
+   * job's pipes open after its end, still reaches its spawner.
+   */
+  public synchronized void jobRetired(String nspace) {
+    forwards.remove(nspace);
+    List<Chunk> held = early.remove(nspace);
+    if (held != null) {
+      for (Chunk c : held) {
+        earlyBytes -= c.bytes.length;
+        if (c.log) {
+          toDvmLog(new Proc(nspace, c.rank), c.bytes);
+        }
+      }
+    }
+  }
+
+  public synchronized void output(
+      String nspace, int rank, ProcListener.Stream stream, byte[] chunk) {
+    int channel = stream == ProcListener.Stream.STDOUT ? STDOUT_CHANNEL : STDERR_CHANNEL;
+    if (forwards.containsKey(nspace)) {
+      route(nspace, rank, channel, chunk);
+      return;
+    }
+    if (!hold(nspace, new Chunk(rank, channel, chunk, false)) && !warned) {
+      warned = true;
+      LOG.log(System.Logger.Level.WARNING, "output of jobs not yet known is being dropped");
+    }
+  }
+
+  /**
+   * A line a launched process logged ({@code PMIx_Log}, docs/wireup.md §c.6): delivered as its own
+   * output on {@code channel} would be; when nobody receives it, it goes to the DVM's log.
+   */
+  public synchronized void log(Proc source, int channel, byte[] bytes) {
+    if (forwards.containsKey(source.nspace())) {
+      if (!route(source.nspace(), source.rank(), channel, bytes)) {
+        toDvmLog(source, bytes);
+      }
+    } else if (!hold(source.nspace(), new Chunk(source.rank(), channel, bytes, true))) {
+      toDvmLog(source, bytes);
+    }
+  }
+
+  /** A logged line nobody receives: the DVM's log, where an operator finds it. */
+  public static void toDvmLog(Proc source, byte[] bytes) {
+    String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
+    LOG.log(System.Logger.Level.WARNING, "proc=" + source + " log=\"" + text + "\"");
+  }
+
+  /** Holds output of a job whose forwarding is not known yet; false when over the bound. */
+  private boolean hold(String nspace, Chunk c) {
+    if (earlyBytes + c.bytes.length > MAX_EARLY_BYTES) {
+      return false;
+    }
+    earlyBytes += c.bytes.length;
+    early.computeIfAbsent(nspace, k -> new ArrayList<>()).add(c);
+    return true;
+  }
+
+  /** Sends a chunk wherever it goes; whether anyone received it. */
+  private boolean route(String nspace, int rank, int channel, byte[] bytes) {
+    Proc source = new Proc(nspace, rank);
+    List<Connection> sentTo = new ArrayList<>(2);
+    List<Long> sentIds = new ArrayList<>(2);
+    Forward f = forwards.get(nspace);
+    if (f != null && f.conn != null && (f.channels & channel) != 0) {
+      deliver(f.conn, source, channel, 0, bytes);
+      sentTo.add(f.conn);
+      sentIds.add(0L);
+    }
+    for (Pull p : pulls) {
+      if (!p.covers(nspace, rank, channel) || delivered(sentTo, sentIds, p.conn, p.localId)) {
+        continue;
+      }
+      deliver(p.conn, source, channel, p.localId, bytes);
+      sentTo.add(p.conn);
+      sentIds.add(p.localId);
+    }
+    return !sentTo.isEmpty();
+  }
+
+  private static boolean delivered(List<Connection> to, List<Long> ids, Connection c, long id) {
+    for (int k = 0; k < to.size(); k++) {
+      if (to.get(k) == c && ids.get(k) == id) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Tag 2: {@code PROC | IOF_CHANNEL | SIZE requester id | SIZE 0 | BYTE_OBJECT}. */
+  private static void deliver(Connection c, Proc source, int channel, long id, byte[] bytes) {
+    if (c.isClosed()) {
+      return;
+    }
+    byte[] body =
+        new Packer(c.peer().format(), bytes.length + 64)
+            .packProc(source)
+            .packInteger(DataType.IOF_CHANNEL, channel)
+            .packSize(id)
+            .packSize(0)
+            .pack(DataType.BYTE_OBJECT, ByteObject.of(bytes))
+            .toByteArray();
+    c.send(Tags.IOF, body);
+  }
+
+  /** IOF_PULL: returns the server's id, which the peer sends back in IOF_DEREG. */
+  public synchronized long pull(Connection c, List<Proc> procs, int channels, long localId) {
+    long serverId = ++nextServerId;
+    pulls.add(new Pull(c, serverId, localId, channels, List.copyOf(procs)));
+    return serverId;
+  }
+
+  /** How many IOF_PULL registrations the connection holds. */
+  public synchronized int pulls(Connection c) {
+    int n = 0;
+    for (Pull p : pulls) {
+      n += p.conn == c ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** IOF_DEREG of one of the connection's pulls. */
+  public synchronized boolean deregister(Connection c, long serverId) {
+    return pulls.removeIf(p -> p.conn == c && p.serverId == serverId);
+  }
+
+  public synchronized void connectionClosed(Connection c) {
+    pulls.removeIf(p -> p.conn == c);
+    forwards.replaceAll((ns, f) -> f.conn == c ? Forward.NONE : f);
+  }
+
+  /** Output held for jobs whose spawn the endpoint has not seen accepted yet. */
+  public synchronized int heldBytes() {
+    return (int) earlyBytes;
+  }
+}

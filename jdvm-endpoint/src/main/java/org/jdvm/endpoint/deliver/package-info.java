@@ -1,0 +1,19 @@
+/**
+ * What the DVM addresses to peers, and who hears it (spec §8.2.1.9.5; docs/protocol.md "How jdvm
+ * reads the standard commands"): {@link org.jdvm.endpoint.deliver.EventRouter} routes directed
+ * events, peers' events by their range, session completion and the operator feed, and keeps what
+ * each connection registered; {@link org.jdvm.endpoint.deliver.OutputRouter} forwards processes'
+ * output (and what they log) to their spawner and to IOF pulls; {@link
+ * org.jdvm.endpoint.deliver.OutcomeWatcher} follows the DVM's outcomes (who spawned a job, when its
+ * processes have pids, the feed), and gives a job an application spawned without asking for its
+ * output its parent job's forwarding, holding the end of the tool's job until such children ended;
+ * {@link org.jdvm.endpoint.deliver.ChangeFeed} renders a change for the feed.
+ *
+ * <p>Layering (enforced by {@code EndpointLayeringTest}): imports only {@code transport} of the
+ * endpoint's packages. It decodes no requests; the serving half calls it.
+ *
+ * <p>Invariants: called on the controller thread (output: on an agent's reader), it only packs and
+ * queues, never blocks; a directed event reaches only connections acting for its target; a {@code
+ * v41} peer never receives type 75; each output chunk reaches each (connection, id) once.
+ */
+package org.jdvm.endpoint.deliver;

@@ -1,0 +1,177 @@
+package org.jdvm.endpoint.serve;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jdvm.core.Report;
+import org.jdvm.endpoint.deliver.EventRouter;
+import org.jdvm.endpoint.deliver.OutputRouter;
+import org.jdvm.endpoint.transport.Peer;
+import org.jdvm.pmix.ByteObject;
+import org.jdvm.pmix.DataRange;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+
+/**
+ * Events and I/O forwarding (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard
+ * commands"): NOTIFY, REGEVENTS, DEREGEVENTS, IOF_PULL, IOF_DEREG and IOF_PUSH (stdin). What a
+ * connection registers is kept by the delivering half ({@link EventRouter}, {@link OutputRouter});
+ * this file reads the requests and bounds them.
+ */
+public final class EventOps {
+  private final EventRouter events;
+  private final OutputRouter output;
+
+  public EventOps(EventRouter events, OutputRouter output) {
+    this.events = events;
+    this.output = output;
+  }
+
+  /**
+   * NOTIFY from a peer: {@code STATUS | DATA_RANGE | SIZE n | INFO}. The scheduler's timeout
+   * warning goes to the core, which relays it to the allocation's requester alone (spec
+   * §8.2.1.9.5); any other event is delivered by its range.
+   */
+  void notify(Exchange x) throws BadRequest {
+    int status = x.in().unpackStatus();
+    int code = (int) x.in().unpackInteger(DataType.DATA_RANGE);
+    DataRange range = DataRange.fromCode(code);
+    List<Info> infos = x.infos();
+    if (status == PmixStatus.ALLOC_TIMEOUT_WARNING && x.peer().role() == Peer.Role.SCHEDULER) {
+      x.upstream().report(timeoutWarning(infos));
+    } else if (range != null) { // a range PMIx does not define reaches no other peer
+      List<Proc> custom = range == DataRange.CUSTOM ? customRange(infos) : List.of();
+      events.fromPeer(x.connection(), status, range, custom, infos);
+    }
+    x.replyStatus(PmixStatus.SUCCESS);
+  }
+
+  private static Report timeoutWarning(List<Info> infos) throws BadRequest {
+    String allocId = null;
+    Long remaining = null;
+    for (Info i : infos) {
+      if (i.key().equals(PmixKeys.ALLOC_ID)) {
+        allocId = Values.string(i);
+      } else if (i.key().equals(PmixKeys.TIME_REMAINING)) {
+        remaining = Values.unsigned(i);
+      }
+    }
+    if (allocId == null) {
+      throw BadRequest.param("a timeout warning without PMIX_ALLOC_ID");
+    }
+    return new Report.SchedulerTimeoutWarning(allocId, remaining);
+  }
+
+  private static List<Proc> customRange(List<Info> infos) throws BadRequest {
+    for (Info i : infos) {
+      if (i.key().equals(PmixKeys.EVENT_CUSTOM_RANGE)) {
+        return Values.procs(i);
+      }
+    }
+    throw BadRequest.param("a CUSTOM range without pmix.evrange");
+  }
+
+  /** REGEVENTS: {@code SIZE n | STATUS… | SIZE n | INFO}; no codes is a default handler. */
+  void register(Exchange x) throws BadRequest {
+    long n = x.in().unpackSize();
+    List<Integer> codes = new ArrayList<>();
+    if (n > 0) {
+      List<Object> values = x.in().unpack(DataType.STATUS);
+      if (values.size() != n) {
+        throw new BadRequest(PmixStatus.ERR_UNPACK_FAILURE, "SIZE " + n + " but " + values.size());
+      }
+      for (Object v : values) {
+        codes.add((int) (long) (Long) v);
+      }
+    }
+    int limit = x.limits().eventCodesPerConnection();
+    if (events.registeredCodes(x.connection()) + codes.size() > limit) {
+      throw BadRequest.outOfResource("more than " + limit + " event codes on one connection");
+    }
+    boolean feed = false;
+    for (Info i : x.infos()) {
+      if (i.key().equals(JdvmProtocol.EVENT_FEED)) {
+        feed = Values.bool(i);
+      }
+    }
+    if (feed) {
+      events.subscribeFeed(x.connection(), codes);
+    } else {
+      events.register(x.connection(), codes);
+    }
+    x.replyStatus(PmixStatus.SUCCESS);
+  }
+
+  /** DEREGEVENTS: {@code STATUS…}; libpmix does not wait for an answer, so none is sent. */
+  void deregister(Exchange x) {
+    while (x.in().hasRemaining()) {
+      events.deregister(x.connection(), x.in().unpackStatus());
+    }
+  }
+
+  /** IOF_PULL: {@code SIZE n | PROC… | SIZE n | INFO | IOF_CHANNEL | SIZE id}. */
+  void iofPull(Exchange x) throws BadRequest {
+    List<Proc> procs = x.procs();
+    x.infos();
+    int channels = (int) x.in().unpackInteger(DataType.IOF_CHANNEL);
+    long localId = x.in().unpackSize();
+    int limit = x.limits().iofPullsPerConnection();
+    if (output.pulls(x.connection()) >= limit) {
+      throw BadRequest.outOfResource("more than " + limit + " output registrations");
+    }
+    long serverId = output.pull(x.connection(), procs, channels, localId);
+    x.reply(x.packer().packStatus(PmixStatus.SUCCESS).packSize(serverId).toByteArray());
+  }
+
+  /**
+   * IOF_PUSH (docs/wireup.md §c.7): {@code SIZE n | PROC… | SIZE n | INFO | BYTE_OBJECT}, a chunk
+   * of the pusher's stdin for the targets' pipes; an empty chunk is the end of file, and a missing
+   * one forwards nothing. Answered {@code STATUS} once every target took the chunk: SUCCESS, {@code
+   * PMIX_ERR_IOF_COMPLETE} when no target's stdin is open any more (a libpmix tool then stops
+   * forwarding), or the first refusal. A full pipe holds this connection's reader until it has room
+   * (bounded): a slow reader slows its feeder down.
+   */
+  void iofPush(Exchange x) throws BadRequest {
+    List<Proc> targets = x.procs();
+    x.infos();
+    if (targets.isEmpty()) {
+      throw BadRequest.param("IOF_PUSH names no target");
+    }
+    if (!x.in().hasRemaining()) {
+      x.replyStatus(PmixStatus.SUCCESS);
+      return;
+    }
+    byte[] chunk = ((ByteObject) x.in().unpackOne(DataType.BYTE_OBJECT)).toByteArray();
+    List<CompletableFuture<Integer>> answers = new ArrayList<>(targets.size());
+    for (Proc t : targets) {
+      answers.add(x.upstream().pushStdin(x.self(), t, chunk));
+    }
+    CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+        .whenComplete((ok, t) -> x.replyStatus(pushStatus(answers)));
+  }
+
+  /** The first refusal; else SUCCESS if any target took the chunk; else IOF_COMPLETE. */
+  private static int pushStatus(List<CompletableFuture<Integer>> answers) {
+    boolean took = false;
+    for (CompletableFuture<Integer> a : answers) {
+      int s = a.isCompletedExceptionally() ? PmixStatus.ERR_UNREACH : a.join();
+      if (s != PmixStatus.SUCCESS && s != PmixStatus.ERR_IOF_COMPLETE) {
+        return s;
+      }
+      took |= s == PmixStatus.SUCCESS;
+    }
+    return took ? PmixStatus.SUCCESS : PmixStatus.ERR_IOF_COMPLETE;
+  }
+
+  /** IOF_DEREG: {@code SIZE n | INFO | SIZE server id}. */
+  void iofDeregister(Exchange x) throws BadRequest {
+    x.infos();
+    long serverId = x.in().unpackSize();
+    boolean found = output.deregister(x.connection(), serverId);
+    x.replyStatus(found ? PmixStatus.SUCCESS : PmixStatus.ERR_NOT_FOUND);
+  }
+}

@@ -1,0 +1,165 @@
+package org.jdvm.endpoint.serve;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jdvm.endpoint.transport.Peer;
+import org.jdvm.endpoint.wireup.ModexStore;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
+import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PackedBuffer;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.codec.Unpacker;
+
+/**
+ * The wire-up of a job's processes (docs/wireup.md §c.1, §c.2): {@code PMIx_Commit} (COMMIT) keeps
+ * what a rank put, {@code PMIx_Fence} (FENCENB) waits for the participants. Peers' data is then
+ * read with GETNB ({@link QueryOps#get}).
+ */
+public final class WireupOps {
+  /** {@code PMIX_LOCAL}, {@code PMIX_REMOTE}, {@code PMIX_GLOBAL} (pmix_common.h). */
+  private static final int LOCAL = 1;
+
+  private static final int REMOTE = 2;
+  private static final int GLOBAL = 3;
+
+  /**
+   * COMMIT: {@code [SCOPE | BUFFER of KVAL units]…} (nothing when nothing was put since the last
+   * commit); answered {@code STATUS}: libpmix waits for a reply (whose content it ignores), so
+   * without one {@code PMIx_Commit}, and with it {@code MPI_Init}, hangs.
+   */
+  void commit(Exchange x) throws BadRequest {
+    if (x.peer().role() != Peer.Role.APPLICATION) {
+      throw BadRequest.notSupported("only a launched process commits data");
+    }
+    List<ModexStore.Entry> local = new ArrayList<>();
+    List<ModexStore.Entry> remote = new ArrayList<>();
+    while (x.in().hasRemaining()) {
+      int scope = (int) x.in().unpackInteger(DataType.SCOPE);
+      PackedBuffer buffer = x.in().unpackBuffer();
+      List<ModexStore.Entry> entries = entries(x.peer().format(), buffer);
+      switch (scope) {
+        case LOCAL -> local.addAll(entries);
+        case REMOTE -> remote.addAll(entries);
+        case GLOBAL -> {
+          local.addAll(entries);
+          remote.addAll(entries);
+        }
+        default -> throw BadRequest.param("a commit's scope must be 1, 2 or 3, not " + scope);
+      }
+    }
+    x.replyStatus(x.upstream().commit(x.self(), local, remote));
+  }
+
+  /** The KVAL units of a commit's buffer, each with its size on the wire. */
+  private static List<ModexStore.Entry> entries(WireFormat peer, PackedBuffer buffer)
+      throws BadRequest {
+    byte[] bytes = buffer.bytes().toByteArray();
+    Unpacker in = new Unpacker(peer.withBufferType(buffer.bufferType()), bytes);
+    List<ModexStore.Entry> entries = new ArrayList<>();
+    while (in.hasRemaining()) {
+      int start = in.position();
+      List<Object> unit = in.unpack(DataType.KVAL);
+      int each = (in.position() - start) / Math.max(1, unit.size());
+      for (Object o : unit) {
+        KVal k = (KVal) o;
+        if (k.key().isEmpty() || k.key().startsWith(ModexStore.RESERVED_PREFIX)) {
+          throw BadRequest.param(
+              "\"" + k.key() + "\" cannot be committed: reserved keys are the DVM's job data");
+        }
+        entries.add(new ModexStore.Entry(k.key(), k.value(), each));
+      }
+    }
+    return entries;
+  }
+
+  /**
+   * FENCENB: {@code SIZE n | PROC… | SIZE m | INFO…}; directives {@code pmix.collect} BOOL and
+   * {@code pmix.timeout} seconds. No procs means the caller's namespace. Answered {@code STATUS}
+   * only, with or without collect, once the fence completes.
+   */
+  void fence(Exchange x) throws BadRequest {
+    List<Proc> procs = x.procs();
+    List<Info> infos = x.infos();
+    boolean collect = false;
+    long timeoutMs = 0;
+    String fenceFor = null;
+    for (Info i : infos) {
+      switch (i.key()) {
+        case PmixKeys.COLLECT_DATA -> collect = Values.bool(i);
+        case PmixKeys.TIMEOUT -> timeoutMs = Values.count(i) * 1000L;
+        case JdvmProtocol.FENCE_FOR -> fenceFor = Values.string(i);
+        default -> {}
+      }
+    }
+    Proc self = x.self();
+    if (x.peer().role() != Peer.Role.APPLICATION) {
+      throw BadRequest.param("only a launched process takes part in a fence, not " + self);
+    }
+    if (procs.isEmpty()) {
+      procs = List.of(Proc.wildcard(self.nspace()));
+    }
+    if (!procs.contains(self) && !procs.contains(Proc.wildcard(self.nspace()))) {
+      throw BadRequest.param(self + " is not a participant of the fence over " + procs);
+    }
+    if (fenceFor != null) {
+      fenceFor(x, procs, collect, timeoutMs, represented(x, fenceFor));
+      return;
+    }
+    x.await(x.upstream().fence(self, procs, collect, timeoutMs), x::replyStatus);
+  }
+
+  /**
+   * A node agent's single entry for its local participants (docs/protocol.md "Node agents"): the
+   * caller and every represented rank enter, once the DVM confirmed they all run on the caller's
+   * node; the one reply goes out when the fence completes for any of them (every entrant of a fence
+   * is answered with the same status at once), and the agent answers the others.
+   */
+  private static void fenceFor(
+      Exchange x, List<Proc> procs, boolean collect, long timeoutMs, List<Proc> represented)
+      throws BadRequest {
+    Proc self = x.self();
+    Upstream up = x.upstream();
+    CompletableFuture<Integer> done =
+        up.placedWith(self, represented)
+            .thenCompose(
+                together -> {
+                  if (!together) {
+                    return CompletableFuture.completedFuture(PmixStatus.ERR_NO_PERMISSIONS);
+                  }
+                  List<CompletableFuture<Integer>> entries = new ArrayList<>();
+                  entries.add(up.fence(self, procs, collect, timeoutMs));
+                  for (Proc p : represented) {
+                    entries.add(up.fence(p, procs, collect, timeoutMs));
+                  }
+                  return CompletableFuture.anyOf(entries.toArray(CompletableFuture[]::new))
+                      .thenApply(status -> (Integer) status);
+                });
+    x.await(done, x::replyStatus);
+  }
+
+  /** The ranks a FENCE_FOR names, of the caller's namespace; only a node agent may name any. */
+  private static List<Proc> represented(Exchange x, String ranks) throws BadRequest {
+    if (!x.connection().isCarried()) {
+      throw BadRequest.param(
+          JdvmProtocol.FENCE_FOR + " is a node agent's, not " + x.self() + "'s to send");
+    }
+    List<Proc> out = new ArrayList<>();
+    for (String r : ranks.isEmpty() ? new String[0] : ranks.split(",", -1)) {
+      if (out.size() >= x.limits().namespacesPerRequest()) {
+        throw BadRequest.outOfResource("a fence entered for more than its bound of processes");
+      }
+      try {
+        out.add(new Proc(x.self().nspace(), Integer.parseInt(r)));
+      } catch (NumberFormatException e) {
+        throw BadRequest.param(JdvmProtocol.FENCE_FOR + " must list ranks, not \"" + r + "\"");
+      }
+    }
+    return out;
+  }
+}

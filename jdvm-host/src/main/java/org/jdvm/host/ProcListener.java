@@ -1,0 +1,24 @@
+package org.jdvm.host;
+
+/**
+ * What a launched process reports. Calls come from the process's own reader threads; for one
+ * process, every {@link #output} call happens before its {@link #exited} call.
+ */
+public interface ProcListener {
+  /** Standard output or standard error of the process. */
+  enum Stream {
+    STDOUT,
+    STDERR
+  }
+
+  /** A chunk of output. The array is the listener's to keep. */
+  void output(Stream stream, byte[] chunk);
+
+  /**
+   * The process has ended and its output is drained.
+   *
+   * @param exitCode the code it passed to {@code exit} (0 if a signal ended it)
+   * @param signal the signal that ended it, or 0 if it exited
+   */
+  void exited(int exitCode, int signal);
+}

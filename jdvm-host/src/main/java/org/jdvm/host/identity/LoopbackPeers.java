@@ -1,0 +1,211 @@
+package org.jdvm.host.identity;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Who is at the other end of a TCP connection from this host, read from the kernel's socket tables
+ * ({@code /proc/net/tcp}, {@code /proc/net/tcp6}).
+ *
+ * <p>libpmix 4.x peers only speak TCP and their {@code native} credential is a self-reported
+ * uid/gid, so it proves nothing. For a loopback connection the kernel knows better: the socket
+ * table records the uid that owns the peer's socket and its inode, and {@code /proc/<pid>/fd} shows
+ * which process holds that inode. This is how jdvm authenticates C peers without a shared secret
+ * (architecture.md §4).
+ */
+public final class LoopbackPeers {
+  private static final Path PROC = Path.of("/proc");
+
+  private LoopbackPeers() {}
+
+  /** The owner of the peer's end of a connection: its uid and the socket's inode. */
+  public record SocketOwner(int uid, long inode) {}
+
+  /**
+   * Finds the socket whose local address is {@code peer} and whose remote address is {@code local},
+   * i.e. the peer's end of our connection.
+   *
+   * @param peer the remote address of our accepted socket
+   * @param local the local address of our accepted socket
+   */
+  public static Optional<SocketOwner> ownerOf(InetSocketAddress peer, InetSocketAddress local) {
+    for (String table : List.of("net/tcp", "net/tcp6")) {
+      Optional<SocketOwner> o = search(PROC.resolve(table), peer, local);
+      if (o.isPresent()) {
+        return o;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<SocketOwner> search(
+      Path table, InetSocketAddress peer, InetSocketAddress local) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(table);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    boolean v6 = table.getFileName().toString().endsWith("6");
+    String localHex = v6 ? hexEndpoint6(peer) : hexEndpoint(peer);
+    String remoteHex = v6 ? hexEndpoint6(local) : hexEndpoint(local);
+    for (int i = 1; i < lines.size(); i++) {
+      String[] f = lines.get(i).trim().split("\\s+");
+      // sl local rem st tx:rx tr:when retrnsmt uid timeout inode ...
+      if (f.length > 9 && f[1].equalsIgnoreCase(localHex) && f[2].equalsIgnoreCase(remoteHex)) {
+        return Optional.of(new SocketOwner(Integer.parseInt(f[7]), Long.parseLong(f[9])));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The uids owning the peer ends of loopback connections, read from the kernel's tables once and
+   * read again only when a connection is not in the last reading: while a flood of connections is
+   * accepted, one reading serves every connection that had arrived by then, so the cost of naming
+   * each connection's user does not grow with the flood (the accept loop must keep up with it, or
+   * the listen backlog overflows and the DVM's own user waits too). Used by one thread.
+   */
+  public static final class Snapshot {
+    /** A reading older than this is not trusted: a closed connection's ports may be reused. */
+    private static final long MAX_AGE_NS = 1_000_000_000L;
+
+    private java.util.Map<String, Integer> uids = java.util.Map.of();
+    private long readAt;
+
+    /** The uid owning the peer's end of the connection, if the kernel's tables show it. */
+    public Optional<Integer> uidOf(InetSocketAddress peer, InetSocketAddress local) {
+      String key = key(peer, local);
+      Integer uid = System.nanoTime() - readAt > MAX_AGE_NS ? null : uids.get(key);
+      if (uid == null) {
+        uids = read();
+        readAt = System.nanoTime();
+        uid = uids.get(key);
+      }
+      return Optional.ofNullable(uid);
+    }
+
+    private static String key(InetSocketAddress peer, InetSocketAddress local) {
+      String v4 = hexEndpoint(peer);
+      return v4.isEmpty()
+          ? hexEndpoint6(peer) + " " + hexEndpoint6(local)
+          : v4 + " " + hexEndpoint(local);
+    }
+
+    private static java.util.Map<String, Integer> read() {
+      java.util.Map<String, Integer> m = new java.util.HashMap<>();
+      for (String table : List.of("net/tcp", "net/tcp6")) {
+        List<String> lines;
+        try {
+          lines = Files.readAllLines(PROC.resolve(table));
+        } catch (IOException e) {
+          continue;
+        }
+        for (int i = 1; i < lines.size(); i++) {
+          String[] f = lines.get(i).trim().split("\\s+");
+          if (f.length > 9) {
+            m.putIfAbsent(
+                f[1].toUpperCase(Locale.ROOT) + " " + f[2].toUpperCase(Locale.ROOT),
+                Integer.parseInt(f[7]));
+          }
+        }
+      }
+      return m;
+    }
+  }
+
+  /** {@code 0100007F:1F90}: the IPv4 address as a little-endian word, the port big-endian. */
+  static String hexEndpoint(InetSocketAddress a) {
+    byte[] b = ipv4(a.getAddress());
+    if (b == null) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%02X%02X%02X%02X:%04X",
+        b[3] & 0xff,
+        b[2] & 0xff,
+        b[1] & 0xff,
+        b[0] & 0xff,
+        a.getPort());
+  }
+
+  /** The IPv6 table writes each 32-bit word little-endian; IPv4 appears as ::ffff:a.b.c.d. */
+  static String hexEndpoint6(InetSocketAddress a) {
+    byte[] b = a.getAddress().getAddress();
+    if (b.length == 4) {
+      b =
+          new byte[] {
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, b[0], b[1], b[2], b[3]
+          };
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int w = 0; w < 4; w++) {
+      for (int i = 3; i >= 0; i--) {
+        sb.append(String.format(Locale.ROOT, "%02X", b[w * 4 + i] & 0xff));
+      }
+    }
+    return sb.append(String.format(Locale.ROOT, ":%04X", a.getPort())).toString();
+  }
+
+  private static byte[] ipv4(InetAddress addr) {
+    if (addr instanceof Inet4Address) {
+      return addr.getAddress();
+    }
+    byte[] b = addr.getAddress();
+    boolean mapped = b.length == 16 && b[10] == (byte) 0xff && b[11] == (byte) 0xff;
+    for (int i = 0; mapped && i < 10; i++) {
+      mapped = b[i] == 0;
+    }
+    return mapped ? new byte[] {b[12], b[13], b[14], b[15]} : null;
+  }
+
+  /** Whether the process holds the socket with this inode among its open files. */
+  public static boolean holdsSocket(long pid, long inode) {
+    String target = "socket:[" + inode + "]";
+    try (DirectoryStream<Path> fds = Files.newDirectoryStream(PROC.resolve(pid + "/fd"))) {
+      for (Path fd : fds) {
+        try {
+          if (Files.readSymbolicLink(fd).toString().equals(target)) {
+            return true;
+          }
+        } catch (IOException e) {
+          // The descriptor closed while we looked; keep going.
+        }
+      }
+    } catch (IOException e) {
+      return false;
+    }
+    return false;
+  }
+
+  /**
+   * Whether the process or one of its descendants holds the socket: a helper process started by a
+   * job's process acts for that job.
+   */
+  public static boolean heldByProcessTree(long pid, long inode) {
+    if (holdsSocket(pid, inode)) {
+      return true;
+    }
+    return ProcessHandle.of(pid)
+        .map(h -> h.descendants().anyMatch(d -> holdsSocket(d.pid(), inode)))
+        .orElse(false);
+  }
+
+  /** The uid this JVM runs as. */
+  public static int ownUid() {
+    try {
+      return (Integer) Files.getAttribute(PROC.resolve("self"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new IllegalStateException("cannot read this process's uid from /proc", e);
+    }
+  }
+}

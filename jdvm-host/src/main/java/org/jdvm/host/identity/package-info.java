@@ -1,0 +1,14 @@
+/**
+ * Who a peer is (architecture.md §4, docs/protocol.md "Who a peer is").
+ *
+ * <p>{@link org.jdvm.host.identity.LoopbackPeers} reads the kernel's socket tables to name the uid
+ * and the process behind a loopback TCP connection (libpmix 4.x peers speak only TCP and their
+ * credential is self-reported); its {@code Snapshot} names the users of a burst of new connections
+ * from one reading. {@link org.jdvm.host.identity.Credentials} holds the DVM secret, derives the
+ * per-process and scheduler credentials from it, and answers a client's challenge with the proof
+ * that this is the DVM (docs/protocol.md "Who the DVM is").
+ *
+ * <p>Invariants: credentials are compared in constant time; a process credential proves one name
+ * and no other.
+ */
+package org.jdvm.host.identity;

@@ -1,0 +1,639 @@
+package org.jdvm.server.upstream;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.jdvm.core.JobKind;
+import org.jdvm.core.Report;
+import org.jdvm.core.Request;
+import org.jdvm.core.RequestId;
+import org.jdvm.core.query.CoreView;
+import org.jdvm.core.query.JobView;
+import org.jdvm.core.query.ProcView;
+import org.jdvm.endpoint.Backend;
+import org.jdvm.endpoint.deliver.OutcomeWatcher;
+import org.jdvm.endpoint.serve.Upstream;
+import org.jdvm.endpoint.wireup.Blob;
+import org.jdvm.endpoint.wireup.FenceSet;
+import org.jdvm.endpoint.wireup.Fences;
+import org.jdvm.endpoint.wireup.Member;
+import org.jdvm.endpoint.wireup.ModexStore;
+import org.jdvm.endpoint.wireup.Visibility;
+import org.jdvm.host.Cleanup;
+import org.jdvm.host.JobDirectories;
+import org.jdvm.pmix.DataType;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Query;
+import org.jdvm.server.Dvm;
+
+/**
+ * The serving half's {@link Upstream} in the controller: requests go to the core through the {@link
+ * Dvm}'s queue and are answered through {@link #reply}; reads run on the controller thread against
+ * the core's views and return copies ({@link ClientData}, {@link QueryAnswers}).
+ */
+public final class ControllerUpstream implements Backend {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  /** How long a get waits for a commit without {@code pmix.timeout} (pmix_server_get.c:429-446). */
+  public static final long DEFAULT_GET_WAIT_MS = 2000;
+
+  /** Job directories are removed on their own threads, off the controller thread. */
+  private static final Executor IO = Executors.newVirtualThreadPerTaskExecutor();
+
+  /** How long a blocking read of the core's views may take. */
+  private static final long READ_WAIT_MS = 10_000;
+
+  private final Pending pending = new Pending();
+  private final OutcomeWatcher outcomes;
+  private final Runnable stop;
+  private final ModexStore modex;
+  private final Fences fences;
+  private final Map<String, Integer> jobSizes = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> placements = new ConcurrentHashMap<>();
+  private final Map<String, Proc> spawners = new ConcurrentHashMap<>();
+  private final StdinFeed stdin;
+  private volatile Dvm dvm;
+  private volatile JobDirectories dirs;
+
+  /**
+   * @param outcomes tells when a job's processes have pids
+   * @param stop stops the DVM without blocking; run after a STOP request was answered
+   * @param modex what ranks committed
+   * @param fences the open fences
+   */
+  public ControllerUpstream(Backend.Parts parts) {
+    this.outcomes = parts.outcomes();
+    this.stop = parts.stop();
+    this.modex = parts.modex();
+    this.fences = parts.fences();
+    this.stdin = new StdinFeed(outcomes);
+  }
+
+  /**
+   * Opens a PMIx endpoint whose backend is a {@code ControllerUpstream}; {@link Opened#serve}
+   * attaches it to the DVM and starts serving.
+   */
+  public static Opened open(
+      String dvmName,
+      java.nio.file.Path unixSocket,
+      int tcpPort,
+      org.jdvm.host.identity.Credentials credentials,
+      org.jdvm.endpoint.serve.EndpointLimits limits)
+      throws java.io.IOException {
+    ControllerUpstream[] made = new ControllerUpstream[1];
+    org.jdvm.endpoint.PmixEndpoint endpoint =
+        org.jdvm.endpoint.PmixEndpoint.open(
+            dvmName,
+            unixSocket,
+            tcpPort,
+            credentials,
+            limits,
+            parts -> made[0] = new ControllerUpstream(parts));
+    return new Opened(endpoint, made[0]);
+  }
+
+  /** An endpoint and the upstream behind it, before it serves. */
+  public record Opened(org.jdvm.endpoint.PmixEndpoint endpoint, ControllerUpstream upstream) {
+    /** Sends requests to {@code dvm} from now on, and accepts peers (see PmixEndpoint#serve). */
+    public void serve(Dvm dvm, Runnable stopHook) {
+      upstream.attach(dvm);
+      endpoint.serve(dvm::observe, stopHook);
+    }
+  }
+
+  /** From now on requests go to {@code dvm}; jobs' directories are made where it says. */
+  public void attach(Dvm dvm) {
+    this.dirs = dvm.environment().jobDirectories();
+    pending.mintFrom(dvm.firstRequestId());
+    this.dvm = dvm;
+  }
+
+  @Override
+  public boolean reattach(String namespace) {
+    Dvm d = dvm;
+    return d != null && d.reattach(namespace);
+  }
+
+  // ---- what the DVM's outcomes tell (OutcomeWatcher, on the controller thread) ----------------
+
+  /** A job was spawned; {@code spawner} is the process that asked, if a job's. */
+  @Override
+  public void spawned(String nspace, Proc spawner) {
+    if (spawner != null) {
+      spawners.put(nspace, spawner);
+    }
+  }
+
+  /** Processes ended: fences stop waiting for them. */
+  @Override
+  public void procsEnded(String nspace, List<Integer> ranks) {
+    fences.procsEnded(nspace, ranks);
+  }
+
+  /** A job ended: its fences, committed data and directories go. */
+  @Override
+  public void ended(String nspace) {
+    // forget the size first: a fence entered with it from now on sees it gone (see fence)
+    jobSizes.remove(nspace);
+    placements.remove(nspace);
+    fences.jobEnded(nspace);
+    modex.forget(nspace);
+    spawners.remove(nspace);
+    JobDirectories d = dirs;
+    if (d != null) {
+      IO.execute(() -> d.remove(nspace));
+    }
+  }
+
+  /** The core's answer to a request submitted here (the shell's {@code PeerGateway.reply}). */
+  @Override
+  public void reply(RequestId id, int status, List<Info> infos) {
+    pending.complete(id, status, infos);
+  }
+
+  /** Requests submitted and not yet answered. */
+  public int waiting() {
+    return pending.size();
+  }
+
+  @Override
+  public RequestId nextId() {
+    return pending.next();
+  }
+
+  @Override
+  public CompletableFuture<Answer> submit(RequestId id, Request request) {
+    CompletableFuture<Answer> answer = pending.expect(id);
+    dvm.submit(request)
+        .whenComplete(
+            (o, t) -> {
+              if (t != null) {
+                pending.complete(id, PmixStatus.ERR_UNREACH, List.of());
+              }
+            });
+    return answer;
+  }
+
+  @Override
+  public void report(Report report) {
+    Dvm d = dvm;
+    if (d != null) {
+      d.submit(report);
+    }
+  }
+
+  @Override
+  public CompletableFuture<Optional<List<KVal>>> jobData(Proc proc) {
+    JobDirectories d = dirs;
+    return read(v -> ClientData.jobInfo(v, proc, extras(proc.nspace())))
+        .thenApplyAsync(
+            kvals -> {
+              if (kvals.isPresent()) {
+                d.create(proc.nspace(), proc.rank());
+              }
+              return kvals;
+            },
+            IO);
+  }
+
+  private ClientData.Extras extras(String nspace) {
+    return new ClientData.Extras(dirs, spawners.get(nspace));
+  }
+
+  @Override
+  public int commit(Proc proc, List<ModexStore.Entry> local, List<ModexStore.Entry> remote) {
+    return modex.commit(proc, local, remote);
+  }
+
+  @Override
+  public CompletableFuture<Integer> fence(
+      Proc caller, List<Proc> procs, boolean collect, long timeoutMs) {
+    Map<String, Integer> known = new HashMap<>();
+    for (Proc p : procs) {
+      Integer size = jobSizes.get(p.nspace());
+      if (size != null) {
+        known.put(p.nspace(), size);
+      }
+    }
+    if (procs.stream().allMatch(p -> known.containsKey(p.nspace()))) {
+      CompletableFuture<Integer> done = enter(caller, procs, collect, timeoutMs, known);
+      // A job that ended since its size was read here: its end may have passed the fence by.
+      for (String ns : known.keySet()) {
+        if (!jobSizes.containsKey(ns)) {
+          fences.jobEnded(ns);
+        }
+      }
+      return done;
+    }
+    // On the controller thread, in order with the DVM's outcomes: a job that ended is unknown here,
+    // and one that ends after this entry releases the fence through jobEnded.
+    return read(v -> {
+          Map<String, Integer> m = new HashMap<>();
+          for (Proc p : procs) {
+            Integer size = ClientData.size(v, p.nspace());
+            if (size != null) {
+              m.put(p.nspace(), size);
+            }
+          }
+          return enter(caller, procs, collect, timeoutMs, m);
+        })
+        .thenCompose(f -> f);
+  }
+
+  private CompletableFuture<Integer> enter(
+      Proc caller, List<Proc> procs, boolean collect, long timeoutMs, Map<String, Integer> sizes) {
+    for (Proc p : procs) {
+      Integer size = sizes.get(p.nspace());
+      if (size == null) {
+        LOG.log(
+            System.Logger.Level.INFO,
+            "proc=" + caller + " fence refused: no running application job " + p.nspace());
+        return CompletableFuture.completedFuture(PmixStatus.ERR_NOT_FOUND);
+      }
+      if (p.rank() != Proc.RANK_WILDCARD && Integer.toUnsignedLong(p.rank()) >= size) {
+        LOG.log(
+            System.Logger.Level.INFO,
+            "proc=" + caller + " fence refused: " + p + " is not a rank of a job of " + size);
+        return CompletableFuture.completedFuture(PmixStatus.ERR_BAD_PARAM);
+      }
+    }
+    sizes.forEach(jobSizes::putIfAbsent);
+    CompletableFuture<Integer> done = new CompletableFuture<>();
+    int status =
+        fences.enter(FenceSet.of(procs, sizes), caller, collect, timeoutMs, done::complete);
+    if (status != PmixStatus.SUCCESS) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "proc=" + caller + " fence refused: " + PmixStatus.name(status) + " procs=" + procs);
+      done.complete(status);
+    }
+    return done;
+  }
+
+  @Override
+  public CompletableFuture<Got> get(
+      Proc requester, Proc target, String key, boolean immediate, long timeoutMs) {
+    GetPlan known = peerPlan(requester, target, key);
+    CompletableFuture<GetPlan> plan =
+        known != null
+            ? CompletableFuture.completedFuture(known)
+            : read(v -> plan(v, requester, target, key));
+    return plan.thenCompose(
+        p -> {
+          if (p.answer() != null) {
+            return CompletableFuture.completedFuture(p.answer());
+          }
+          CompletableFuture<Got> got = new CompletableFuture<>();
+          modex.get(
+              target,
+              key,
+              p.visibility(),
+              immediate,
+              timeoutMs > 0 ? timeoutMs : DEFAULT_GET_WAIT_MS,
+              fetched -> got.complete(combine(p, target, fetched)));
+          return got;
+        });
+  }
+
+  /**
+   * The plan of a get of a peer's committed data (same job, a rank, not a reserved key) from the
+   * placements already known, without asking the controller: MPI_Init makes N·(N−1) of them. {@code
+   * null} when the placements are not known yet.
+   */
+  private GetPlan peerPlan(Proc requester, Proc target, String key) {
+    if (target.rank() == Proc.RANK_WILDCARD
+        || !requester.nspace().equals(target.nspace())
+        || (key != null && key.startsWith(ModexStore.RESERVED_PREFIX))) {
+      return null;
+    }
+    List<String> nodes = placements.get(target.nspace());
+    if (nodes == null) {
+      return null;
+    }
+    if (target.rank() < 0 || target.rank() >= nodes.size()) {
+      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+    }
+    Visibility visibility;
+    if (requester.equals(target)) {
+      visibility = Visibility.OWN;
+    } else {
+      boolean sameNode =
+          requester.rank() >= 0
+              && requester.rank() < nodes.size()
+              && nodes.get(requester.rank()).equals(nodes.get(target.rank()));
+      visibility = sameNode ? Visibility.LOCAL : Visibility.REMOTE;
+    }
+    return new GetPlan(null, visibility, List.of(), List.of());
+  }
+
+  /** What a get needs from the core: an answer already, or which buffers to read and what first. */
+  private record GetPlan(
+      Got answer, Visibility visibility, List<Blob> first, List<KVal> procData) {}
+
+  private GetPlan plan(CoreView v, Proc requester, Proc target, String key) {
+    List<String> nodes = ClientData.placement(v, target.nspace());
+    if (nodes != null) {
+      placements.putIfAbsent(target.nspace(), nodes);
+    }
+    ClientData.Extras extras = extras(target.nspace());
+    if (target.rank() == Proc.RANK_WILDCARD) {
+      Optional<List<KVal>> job = ClientData.jobBlob(v, target.nspace(), extras);
+      if (job.isEmpty()) {
+        return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+      }
+      List<KVal> kvals = key == null ? job.get() : withKey(job.get(), key);
+      List<Blob> blobs = kvals.isEmpty() ? List.of() : List.of(new Blob(target, kvals));
+      return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
+    }
+    Optional<List<KVal>> procData = ClientData.procBlob(v, target, extras);
+    if (procData.isEmpty()) {
+      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+    }
+    Visibility visibility;
+    if (requester.equals(target)) {
+      visibility = Visibility.OWN;
+    } else {
+      String here = ClientData.nodeOf(v, requester);
+      visibility =
+          here != null && here.equals(ClientData.nodeOf(v, target))
+              ? Visibility.LOCAL
+              : Visibility.REMOTE;
+    }
+    boolean sameJob = requester.nspace().equals(target.nspace());
+    boolean reserved = key != null && key.startsWith(ModexStore.RESERVED_PREFIX);
+    if (sameJob && reserved) {
+      // A reserved key of a peer is job data, which the client got at init: answer from it.
+      List<KVal> kvals = withKey(procData.get(), key);
+      return new GetPlan(
+          kvals.isEmpty()
+              ? new Got(PmixStatus.ERR_NOT_FOUND, List.of())
+              : new Got(PmixStatus.SUCCESS, List.of(new Blob(target, kvals))),
+          null,
+          null,
+          null);
+    }
+    if (sameJob) {
+      return new GetPlan(null, visibility, List.of(), List.of());
+    }
+    List<Blob> first =
+        List.of(
+            new Blob(
+                Proc.wildcard(target.nspace()),
+                ClientData.jobBlob(v, target.nspace(), extras).orElse(List.of())));
+    if (reserved) {
+      List<Blob> blobs = new ArrayList<>(first);
+      blobs.add(new Blob(target, procData.get()));
+      return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
+    }
+    return new GetPlan(null, visibility, first, procData.get());
+  }
+
+  private static Got combine(GetPlan plan, Proc target, ModexStore.Fetched fetched) {
+    if (fetched.status() != PmixStatus.SUCCESS) {
+      return new Got(fetched.status(), List.of());
+    }
+    List<Blob> blobs = new ArrayList<>(plan.first());
+    List<KVal> kvals = new ArrayList<>(plan.procData());
+    kvals.addAll(fetched.kvals());
+    blobs.add(new Blob(target, kvals));
+    return new Got(PmixStatus.SUCCESS, blobs);
+  }
+
+  /** The entries under {@code key}, or the node and app arrays that hold it. */
+  private static List<KVal> withKey(List<KVal> kvals, String key) {
+    List<KVal> hits = new ArrayList<>();
+    for (KVal k : kvals) {
+      if (k.key().equals(key)) {
+        hits.add(k);
+      }
+    }
+    if (!hits.isEmpty()) {
+      return hits;
+    }
+    for (KVal k : kvals) {
+      if (k.value().type() == DataType.DATA_ARRAY
+          && k.value().asArray().type() == DataType.INFO
+          && k.value().asArray().elementsAs(Info.class).stream()
+              .anyMatch(i -> i.key().equals(key))) {
+        hits.add(k);
+      }
+    }
+    return hits;
+  }
+
+  @Override
+  public CompletableFuture<Optional<Member>> member(Proc proc) {
+    return read(v -> WireupViews.member(v, proc));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> placedWith(Proc proc, List<Proc> others) {
+    List<Proc> copy = List.copyOf(others);
+    Map<String, List<String>> known = new HashMap<>();
+    known.put(proc.nspace(), placements.get(proc.nspace()));
+    for (Proc p : copy) {
+      known.put(p.nspace(), placements.get(p.nspace()));
+    }
+    if (!known.containsValue(null)) {
+      return CompletableFuture.completedFuture(placedWith(known, proc, copy));
+    }
+    return read(
+        v -> {
+          Map<String, List<String>> m = new HashMap<>();
+          for (String ns : known.keySet()) {
+            List<String> nodes = ClientData.placement(v, ns);
+            if (nodes != null) {
+              placements.putIfAbsent(ns, nodes);
+            }
+            m.put(ns, nodes);
+          }
+          return placedWith(m, proc, copy);
+        });
+  }
+
+  private static boolean placedWith(Map<String, List<String>> nodes, Proc proc, List<Proc> others) {
+    String node = nodeOf(nodes, proc);
+    if (node == null) {
+      return false;
+    }
+    for (Proc p : others) {
+      if (!node.equals(nodeOf(nodes, p))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String nodeOf(Map<String, List<String>> nodes, Proc p) {
+    List<String> byRank = nodes.get(p.nspace());
+    return byRank == null || p.rank() < 0 || p.rank() >= byRank.size()
+        ? null
+        : byRank.get(p.rank());
+  }
+
+  @Override
+  public CompletableFuture<Map<String, Ranks>> ranks(Collection<String> nspaces) {
+    List<String> copy = List.copyOf(nspaces);
+    return read(v -> WireupViews.ranks(v, copy));
+  }
+
+  @Override
+  public CompletableFuture<Map<String, List<KVal>>> namespaceData(Collection<String> nspaces) {
+    List<String> copy = List.copyOf(nspaces);
+    return read(
+        v -> {
+          Map<String, List<KVal>> out = new LinkedHashMap<>();
+          for (String ns : copy) {
+            ClientData.namespaceInfo(v, ns, extras(ns)).ifPresent(kvals -> out.put(ns, kvals));
+          }
+          return out;
+        });
+  }
+
+  @Override
+  public CompletableFuture<Answer> query(List<Query> queries) {
+    Dvm d = dvm;
+    Map<String, Dvm.AgentFacts> agents = d == null ? Map.of() : d.agentFacts();
+    return read(
+        v -> {
+          QueryAnswers.Result r = QueryAnswers.answer(v, queries, agents);
+          return new Answer(r.status(), r.infos());
+        });
+  }
+
+  @Override
+  public CompletableFuture<Boolean> isLiveProc(Proc proc) {
+    return read(
+        v ->
+            v.job(proc.nspace())
+                .filter(j -> j.kind() == JobKind.APPLICATION)
+                .filter(j -> j.state() != JobView.State.TERMINATED)
+                .map(j -> j.procs().stream().anyMatch(p -> p.rank() == proc.rank()))
+                .orElse(false));
+  }
+
+  @Override
+  public long awaitPid(Proc proc, long timeoutMs) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (true) {
+      CompletableFuture<Void> started = outcomes.procsStarted(proc.nspace());
+      long left = deadline - System.nanoTime();
+      long pid;
+      try {
+        pid =
+            read(v -> pidOf(v.job(proc.nspace()).orElse(null), proc.rank()))
+                .get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+        left = deadline - System.nanoTime();
+        if (pid != 0 || left <= 0) {
+          return pid;
+        }
+        started.get(left, TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        return 0;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 0;
+      }
+    }
+  }
+
+  /** The proc's pid; 0 while it is being launched; -1 when there is no such live proc. */
+  private static long pidOf(JobView job, int rank) {
+    if (job == null || job.state() == JobView.State.TERMINATED) {
+      return -1;
+    }
+    for (ProcView p : job.procs()) {
+      if (p.rank() == rank) {
+        return p.state() == ProcView.State.ENDED ? -1 : p.pid();
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public CompletableFuture<Integer> pushStdin(Proc requester, Proc target, byte[] chunk) {
+    return stdin.push(dvm, requester, target, chunk);
+  }
+
+  @Override
+  public int registerCleanup(Proc requester, List<Proc> targets, Cleanup.Registration r) {
+    Set<Place> nodes;
+    try {
+      nodes =
+          read(v -> cleanupNodes(v, requester, targets)).get(READ_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      return PmixStatus.ERR_UNREACH;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return PmixStatus.ERR_UNREACH;
+    }
+    if (nodes == null) {
+      return PmixStatus.ERR_NO_PERMISSIONS;
+    }
+    if (nodes.isEmpty()) {
+      return PmixStatus.ERR_NOT_FOUND;
+    }
+    for (Place p : nodes) {
+      String why = dvm.registerCleanup(p.node(), p.nspace(), r);
+      if (why != null) {
+        LOG.log(System.Logger.Level.INFO, "cleanup of " + r.path() + " refused: " + why);
+        return why.startsWith("more than")
+            ? PmixStatus.ERR_OUT_OF_RESOURCE
+            : PmixStatus.ERR_NO_PERMISSIONS;
+      }
+    }
+    return PmixStatus.SUCCESS;
+  }
+
+  /** A node and a namespace with processes there. */
+  private record Place(String node, String nspace) {}
+
+  /**
+   * The nodes the targets run on, each with the target's namespace; {@code null} when the requester
+   * may not act on a target's job.
+   */
+  private static Set<Place> cleanupNodes(CoreView v, Proc requester, List<Proc> targets) {
+    Set<Place> nodes = new LinkedHashSet<>();
+    for (Proc t : targets.isEmpty() ? List.of(Proc.wildcard(requester.nspace())) : targets) {
+      JobView job = v.job(t.nspace()).orElse(null);
+      if (job == null || job.kind() != JobKind.APPLICATION) {
+        continue;
+      }
+      if (!StdinFeed.mayFeed(v, requester.nspace(), job)) {
+        return null;
+      }
+      for (ProcView p : job.procs()) {
+        if (t.rank() == Proc.RANK_WILDCARD || p.rank() == t.rank()) {
+          nodes.add(new Place(p.node(), t.nspace()));
+        }
+      }
+    }
+    return nodes;
+  }
+
+  @Override
+  public void stop() {
+    stop.run();
+  }
+
+  private <T> CompletableFuture<T> read(Function<CoreView, T> query) {
+    return dvm.read(query);
+  }
+}

@@ -21,7 +21,6 @@ import org.jdvm.agent.link.Link;
 import org.jdvm.agent.link.LinkMessage;
 import org.jdvm.agent.link.LinkMessage.Running;
 import org.jdvm.agent.link.RelayPort;
-import org.jdvm.agent.relay.AgentRelay;
 import org.jdvm.host.Cleanup;
 import org.jdvm.host.LaunchException;
 import org.jdvm.host.LaunchRequest;

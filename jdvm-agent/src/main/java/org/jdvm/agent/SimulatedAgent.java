@@ -10,7 +10,6 @@ import java.util.function.BiConsumer;
 import org.jdvm.agent.link.Handshake;
 import org.jdvm.agent.link.Link;
 import org.jdvm.agent.link.LinkMessage;
-import org.jdvm.agent.relay.AgentRelay;
 import org.jdvm.agent.relay.PmixRelay;
 import org.jdvm.host.identity.Credentials;
 

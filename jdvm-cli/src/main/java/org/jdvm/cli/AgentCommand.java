@@ -9,7 +9,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import org.jdvm.agent.AgentDaemon;
-import org.jdvm.agent.relay.AgentRelay;
+import org.jdvm.agent.AgentRelay;
 import org.jdvm.host.identity.Credentials;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -28,11 +28,11 @@ import org.jdvm.host.identity.Credentials;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.DvmServer;
 import org.jdvm.server.agents.AgentHub;
 import org.jdvm.server.agents.AgentStarter;
 import org.jdvm.server.agents.HostList;
 import org.jdvm.server.agents.RemoteHosts;
+import org.jdvm.server.assembly.DvmServer;
 
 /**
  * {@code jdvm bench --agents 10,100,1000} (docs/cli.md "jdvm bench"): the real controller, in this

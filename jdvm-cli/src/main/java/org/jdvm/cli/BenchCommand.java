@@ -24,7 +24,7 @@ import org.jdvm.client.Role;
 import org.jdvm.client.SpawnRequest;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.DvmServer;
+import org.jdvm.server.assembly.DvmServer;
 import org.jdvm.server.home.DvmLogging;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

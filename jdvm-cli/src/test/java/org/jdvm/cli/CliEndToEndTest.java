@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.DvmServer;
+import org.jdvm.server.assembly.DvmServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

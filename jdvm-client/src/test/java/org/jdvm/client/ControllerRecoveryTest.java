@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.json.Json;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.DvmServer;
+import org.jdvm.server.assembly.DvmServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

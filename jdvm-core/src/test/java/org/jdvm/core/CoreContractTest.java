@@ -6,6 +6,7 @@ import static org.jdvm.core.TestDvm.proc;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jdvm.core.engine.Core;
 import org.jdvm.core.job.RequesterRejection;
 import org.jdvm.core.query.AllocationStatus;
 import org.jdvm.core.query.JobView;

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jdvm.core.engine.Core;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.pmix.AllocDirective;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package org.jdvm.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.jdvm.core.engine.Core;
 import org.jdvm.pmix.AllocDirective;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.App;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdvm.core.engine.Core;
 import org.jdvm.core.query.JobView;
 import org.jdvm.core.query.ProcView;
 import org.jdvm.core.state.StateInvariants;

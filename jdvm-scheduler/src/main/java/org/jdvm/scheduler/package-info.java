@@ -8,9 +8,9 @@
  * reclaim, every loan accepted, lending with claims); {@link
  * org.jdvm.scheduler.EmbeddedSchedulerPort} drives it with one timer thread. {@link
  * org.jdvm.scheduler.NoSchedulerPort} is {@code --scheduler none}; {@code --scheduler slurm} is in
- * {@code org.jdvm.scheduler.slurm}. The embedded scheduler's state and answers are journaled
- * after each step, before its events leave, and restored at a restart; an ask made again gets the
- * answer it got (docs/journal.md "The embedded scheduler").
+ * {@code org.jdvm.scheduler.slurm}. The embedded scheduler's state and answers are journaled after
+ * each step, before its events leave, and restored at a restart; an ask made again gets the answer
+ * it got (docs/journal.md "The embedded scheduler").
  *
  * <p>Invariants: every ask is answered exactly once (granted, refused, or queued then granted,
  * refused or cancelled); a node is held by at most one allocation; events leave in the order the

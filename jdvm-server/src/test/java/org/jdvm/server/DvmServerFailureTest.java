@@ -13,6 +13,7 @@ import org.jdvm.core.RequestId;
 import org.jdvm.host.Await;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Proc;
+import org.jdvm.server.assembly.DvmServer;
 import org.jdvm.server.home.DvmHome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -22,7 +22,7 @@ import org.jdvm.core.journal.RecordCodec;
 import org.jdvm.scheduler.EmbeddedScheduler;
 import org.jdvm.scheduler.SchedulerEvent;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.DvmServer;
+import org.jdvm.server.assembly.DvmServer;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.Notes;

@@ -14,7 +14,7 @@ import org.jdvm.client.OutputHandler;
 import org.jdvm.client.Role;
 import org.jdvm.client.SpawnRequest;
 import org.jdvm.server.DvmConfig;
-import org.jdvm.server.DvmServer;
+import org.jdvm.server.assembly.DvmServer;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
 

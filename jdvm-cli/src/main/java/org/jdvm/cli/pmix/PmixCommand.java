@@ -16,6 +16,16 @@ import picocli.CommandLine.Spec;
     description = "Encode and decode PMIx wire data (bfrops v41/v61), as libpmix packs it.",
     subcommands = {PmixEncodeCommand.class, PmixDecodeCommand.class, PmixDemoCommand.class})
 public final class PmixCommand implements Runnable {
+  /**
+   * Exit status: success; the value of the CLI's {@code Main.EXIT_OK} (docs/cli.md), written here
+   * so that the pmix tools do not reach back into the command that holds them ({@code
+   * PmixCommandTest} checks the two agree).
+   */
+  public static final int EXIT_OK = 0;
+
+  /** Exit status: the codec refused the input; the value of {@code Main.EXIT_REFUSED}. */
+  public static final int EXIT_REFUSED = 3;
+
   @Spec CommandSpec spec;
 
   @Override

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jdvm.cli.Main;
 import org.jdvm.pmix.AllocDirective;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.DataType;
@@ -82,7 +81,7 @@ public final class PmixDemoCommand implements Callable<Integer> {
     out.println();
     out.println(
         "Try: ./jdvm pmix decode --type PMIX_INFO --component v61 --hex " + inheritanceInfoHex());
-    return Main.EXIT_OK;
+    return PmixCommand.EXIT_OK;
   }
 
   private static void refusal(PrintWriter out, String label, DataType type, Object datum) {

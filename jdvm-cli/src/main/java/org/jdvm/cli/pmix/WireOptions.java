@@ -1,6 +1,5 @@
 package org.jdvm.cli.pmix;
 
-import org.jdvm.cli.Main;
 import org.jdvm.pmix.BufferType;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.WireComponent;
@@ -50,13 +49,13 @@ final class WireOptions {
   /** Prints the conversion's one line; exit status 0. */
   int printed(String line) {
     command.commandLine().getOut().println(line);
-    return Main.EXIT_OK;
+    return PmixCommand.EXIT_OK;
   }
 
   /** Malformed input: one line on standard error naming the command; exit status 3. */
   int refused(String message) {
     command.commandLine().getErr().println("jdvm pmix " + command.name() + ": " + message);
-    return Main.EXIT_REFUSED;
+    return PmixCommand.EXIT_REFUSED;
   }
 
   static final class TypeConverter implements ITypeConverter<DataType> {

@@ -16,6 +16,12 @@ class PmixCommandTest {
   private static final String INFO_HEX = "0216706d69782e686e616d650000030c6e6f64653100";
 
   @Test
+  void thePmixToolsExitWithTheClisStatuses() {
+    assertThat(PmixCommand.EXIT_OK).isEqualTo(Main.EXIT_OK);
+    assertThat(PmixCommand.EXIT_REFUSED).isEqualTo(Main.EXIT_REFUSED);
+  }
+
+  @Test
   void encodePrintsTheHexOfOnePackCall() {
     CliRun run = CliRun.of("pmix", "encode", "--type", "PMIX_INFO", "--json", INFO_JSON);
 

@@ -13,7 +13,6 @@ import org.jdvm.core.Report.LaunchedProc;
 import org.jdvm.core.Report.ProcExited;
 import org.jdvm.core.Report.ProcsLaunched;
 import org.jdvm.core.RequestId;
-import org.jdvm.core.lifecycle.JobStatuses;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.ProcRecord;
 import org.jdvm.core.state.Txn;

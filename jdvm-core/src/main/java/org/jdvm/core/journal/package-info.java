@@ -4,7 +4,7 @@
  * by writers generated per root type as hidden classes, {@code RecordWriters}, which write exactly
  * the generic writer's bytes — docs/journal.md "Encoding") and framed with CRC32C ({@link
  * org.jdvm.core.journal.Framing}, in place), how a core is rebuilt from snapshots and segments
- * given as bytes ({@link org.jdvm.core.journal.Recovery}), and which reports reconcile a recovered
+ * given as bytes ({@link org.jdvm.core.engine.Recovery}), and which reports reconcile a recovered
  * state with the processes that still exist ({@link org.jdvm.core.journal.Reconciliation}). The
  * shell does the file I/O.
  *

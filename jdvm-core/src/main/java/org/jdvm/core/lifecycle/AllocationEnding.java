@@ -11,6 +11,7 @@ import org.jdvm.core.Effect.JobStatus;
 import org.jdvm.core.Effect.NotifyProc;
 import org.jdvm.core.Effect.ReportSessionComplete;
 import org.jdvm.core.Effect.ShrinkNodes;
+import org.jdvm.core.job.JobStatuses;
 import org.jdvm.core.query.NodeView.Origin;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;

@@ -12,6 +12,7 @@ import org.jdvm.core.Effect.KillProcs;
 import org.jdvm.core.Effect.Reply;
 import org.jdvm.core.Effect.ReportSessionComplete;
 import org.jdvm.core.Effect.ShrinkNodes;
+import org.jdvm.core.job.JobStatuses;
 import org.jdvm.core.query.NodeView.Origin;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Ask;

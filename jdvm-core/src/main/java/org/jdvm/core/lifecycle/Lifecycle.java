@@ -4,6 +4,7 @@ import java.util.List;
 import org.jdvm.core.Change.JobRetired;
 import org.jdvm.core.Change.JobTerminated;
 import org.jdvm.core.Effect.NotifyProc;
+import org.jdvm.core.job.JobStatuses;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.JobTable;

@@ -16,9 +16,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each module imports only the modules its README allows (the README's {@code **May import:**}
- * line is the one place that says so, as Kafka's import-control files do for Kafka), and the
- * Maven dependencies agree: a module may depend on nothing its README does not allow.
+ * Each module imports only the modules its README allows (the README's {@code **May import:**} line
+ * is the one place that says so, as Kafka's import-control files do for Kafka), and the Maven
+ * dependencies agree: a module may depend on nothing its README does not allow.
  */
 class ModuleImportsTest {
   private static final Pattern MAY_IMPORT = Pattern.compile("(?m)^\\*\\*May import:\\*\\* (.*)$");
@@ -31,6 +31,19 @@ class ModuleImportsTest {
 
   @Test
   void everyModuleImportsOnlyWhatItsReadmeAllows() throws IOException {
+    assertThat(Sources.byModule())
+        .as("the scan reads every module of the build")
+        .containsKeys(
+            "jdvm-pmix",
+            "jdvm-core",
+            "jdvm-host",
+            "jdvm-endpoint",
+            "jdvm-agent",
+            "jdvm-scheduler",
+            "jdvm-server",
+            "jdvm-client",
+            "jdvm-cli",
+            "jdvm-bench");
     Map<String, Set<String>> allowed = allowed();
     Map<String, String> owner = Sources.packages();
     List<String> violations = new ArrayList<>();
@@ -72,7 +85,7 @@ class ModuleImportsTest {
             "",
             Sources.code(
                 "package org.jdvm.host;\n"
-                    + "import org.jdvm.server.Dvm; // org.jdvm.core.Core\n"
+                    + "import org.jdvm.server.Dvm; // org.jdvm.core.engine.Core\n"
                     + "class X { String s = \"org.jdvm.endpoint.PmixEndpoint\"; }"));
     Map<String, String> owner =
         Map.of(
@@ -82,7 +95,8 @@ class ModuleImportsTest {
             "org.jdvm.endpoint", "jdvm-endpoint");
     assertThat(Sources.referencedPackages(s, owner)).containsExactly("org.jdvm.server");
     assertThat(MAY_IMPORT.matcher("**May import:** `jdvm-pmix`, `jdvm-core`.").find()).isTrue();
-    Matcher compile = POM_DEPENDENCY.matcher(dep("jdvm-core", "") + dep("jdvm-host", "<scope>test</scope>"));
+    Matcher compile =
+        POM_DEPENDENCY.matcher(dep("jdvm-core", "") + dep("jdvm-host", "<scope>test</scope>"));
     assertThat(compile.find()).isTrue();
     assertThat(compile.group(1)).isEqualTo("jdvm-core");
     assertThat(compile.group(2)).doesNotContain("test");
@@ -105,7 +119,9 @@ class ModuleImportsTest {
       Path readme = Sources.ROOT.resolve(module).resolve("README.md");
       assertThat(readme).as(module + " has a README").isRegularFile();
       Matcher line = MAY_IMPORT.matcher(Files.readString(readme));
-      assertThat(line.find()).as(readme + " says what it may import (**May import:** ...)").isTrue();
+      assertThat(line.find())
+          .as(readme + " says what it may import (**May import:** ...)")
+          .isTrue();
       Set<String> modules = new TreeSet<>();
       Matcher m = MODULE.matcher(line.group(1));
       while (m.find()) {

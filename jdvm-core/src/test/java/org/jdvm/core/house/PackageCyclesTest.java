@@ -14,9 +14,9 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * No package of any module's main code reaches, through the packages it names, back to itself:
- * the graph of package references (imports and fully qualified names, from {@link Sources}) has
- * no strongly connected component of more than one package (Tarjan's algorithm).
+ * No package of any module's main code reaches, through the packages it names, back to itself: the
+ * graph of package references (imports and fully qualified names, from {@link Sources}) has no
+ * strongly connected component of more than one package (Tarjan's algorithm).
  */
 class PackageCyclesTest {
   @Test

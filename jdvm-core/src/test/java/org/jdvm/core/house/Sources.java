@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Every module's main sources, read once for the house tests: which module holds which package,
- * and which jdvm packages each file names (by import or fully qualified), with string literals and
+ * Every module's main sources, read once for the house tests: which module holds which package, and
+ * which jdvm packages each file names (by import or fully qualified), with string literals and
  * comments left out so that a logger's name or a sentence is not a dependency.
  */
 final class Sources {

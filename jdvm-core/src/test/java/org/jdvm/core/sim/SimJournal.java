@@ -3,13 +3,13 @@ package org.jdvm.core.sim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.jdvm.core.Core;
 import org.jdvm.core.Effect;
 import org.jdvm.core.Outcome;
+import org.jdvm.core.engine.Core;
+import org.jdvm.core.engine.Recovery;
 import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.JournalCodec;
-import org.jdvm.core.journal.Recovery;
 
 /**
  * The controller's journal as the server keeps it (docs/journal.md), in memory: segments of framed

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.jdvm.core.Change;
-import org.jdvm.core.CoreInternals;
+import org.jdvm.core.engine.CoreInternals;
 import org.jdvm.core.state.State;
 import org.jdvm.core.state.StateDigest;
 import org.junit.jupiter.api.Test;

@@ -16,8 +16,8 @@
  * org.jdvm.server.agents.ShellQuote}) or srun. The link carries the PMIx frames of the agent's
  * local processes for the relay ({@link org.jdvm.agent.link.RelayChannel}); each side's {@link
  * org.jdvm.agent.link.RelayPort} stays the same while links come and go. {@link
- * org.jdvm.agent.relay.AgentRelay} is {@code jdvm agent}'s relay hook: it opens the agent's relay
- * and points each launch at it, and makes and removes job directories on the agent's host; {@link
+ * org.jdvm.agent.AgentRelay} is {@code jdvm agent}'s relay hook: it opens the agent's relay and
+ * points each launch at it, and makes and removes job directories on the agent's host; {@link
  * org.jdvm.server.agents.AgentRelays} serves every agent's relay at the controller. {@link
  * org.jdvm.agent.SimulatedAgent} is an agent without processes, for the scale benchmark. {@link
  * org.jdvm.server.agents.AgentRoster} ({@code DIR/agents}) records where the agents connect back

@@ -8,11 +8,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.jdvm.core.Command;
-import org.jdvm.core.Core;
 import org.jdvm.core.Effect;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
 import org.jdvm.core.Request;
+import org.jdvm.core.engine.Core;
 import org.jdvm.core.query.CoreView;
 
 /**

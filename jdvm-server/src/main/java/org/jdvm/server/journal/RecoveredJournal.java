@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect;
+import org.jdvm.core.engine.Core;
+import org.jdvm.core.engine.Recovery;
 import org.jdvm.core.journal.Entry;
-import org.jdvm.core.journal.Recovery;
 
 /**
  * What {@code jdvm start} found in the journal directory (docs/journal.md "Recovery"): the core

@@ -11,13 +11,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jdvm.core.Command;
-import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.core.engine.Core;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

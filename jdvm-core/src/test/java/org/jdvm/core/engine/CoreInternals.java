@@ -1,4 +1,4 @@
-package org.jdvm.core;
+package org.jdvm.core.engine;
 
 import org.jdvm.core.state.State;
 

@@ -1,6 +1,17 @@
-package org.jdvm.core;
+package org.jdvm.core.engine;
 
 import java.util.List;
+import org.jdvm.core.AskKind;
+import org.jdvm.core.AskTerms;
+import org.jdvm.core.Change;
+import org.jdvm.core.Command;
+import org.jdvm.core.CommandFailed;
+import org.jdvm.core.CoreConfig;
+import org.jdvm.core.Effect;
+import org.jdvm.core.JobKind;
+import org.jdvm.core.Outcome;
+import org.jdvm.core.Rejection;
+import org.jdvm.core.Report;
 import org.jdvm.core.Report.LaunchFailed;
 import org.jdvm.core.Report.NodeLost;
 import org.jdvm.core.Report.ProcExited;
@@ -14,6 +25,7 @@ import org.jdvm.core.Report.SchedulerTimeoutWarning;
 import org.jdvm.core.Report.Teardown;
 import org.jdvm.core.Report.Tick;
 import org.jdvm.core.Report.ToolDeparted;
+import org.jdvm.core.Request;
 import org.jdvm.core.Request.AbortJob;
 import org.jdvm.core.Request.Allocate;
 import org.jdvm.core.Request.RegisterScheduler;
@@ -22,6 +34,7 @@ import org.jdvm.core.Request.SessionControl;
 import org.jdvm.core.Request.SignalJob;
 import org.jdvm.core.Request.Spawn;
 import org.jdvm.core.Request.TerminateJob;
+import org.jdvm.core.RequestId;
 import org.jdvm.core.alloc.AllocationRequests;
 import org.jdvm.core.alloc.Cancels;
 import org.jdvm.core.alloc.Reacquires;
@@ -214,7 +227,7 @@ public final class Core {
    * The state itself, for the core's own tests (the simulation's invariant checks, the replay
    * test). Package-private: outside the core, state changes only through {@link #handle}.
    */
-  State state() {
+  public State state() {
     return state;
   }
 

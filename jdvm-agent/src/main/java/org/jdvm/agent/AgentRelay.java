@@ -1,4 +1,4 @@
-package org.jdvm.agent.relay;
+package org.jdvm.agent;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import org.jdvm.agent.AgentDaemon;
 import org.jdvm.agent.link.RelayPort;
+import org.jdvm.agent.relay.LocalAdmission;
+import org.jdvm.agent.relay.PmixRelay;
 import org.jdvm.host.JobDirectories;
 import org.jdvm.host.LaunchRequest;
 import org.jdvm.host.identity.Credentials;

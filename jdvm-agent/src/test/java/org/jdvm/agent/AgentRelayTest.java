@@ -1,4 +1,4 @@
-package org.jdvm.agent.relay;
+package org.jdvm.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

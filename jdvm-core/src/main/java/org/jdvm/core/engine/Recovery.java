@@ -1,13 +1,16 @@
-package org.jdvm.core.journal;
+package org.jdvm.core.engine;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdvm.core.Change;
-import org.jdvm.core.Core;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect;
+import org.jdvm.core.journal.Bytes;
+import org.jdvm.core.journal.Entry;
+import org.jdvm.core.journal.Framing;
+import org.jdvm.core.journal.JournalCodec;
 
 /**
  * Rebuilds a core from its snapshots and journal segments (docs/journal.md "Recovery"), as a pure

@@ -1,4 +1,4 @@
-package org.jdvm.server;
+package org.jdvm.server.assembly;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,6 +12,8 @@ import org.jdvm.core.NodeSpec;
 import org.jdvm.endpoint.PmixEndpoint;
 import org.jdvm.endpoint.serve.EndpointLimits;
 import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
+import org.jdvm.server.Dvm;
+import org.jdvm.server.DvmConfig;
 import org.jdvm.server.agents.AgentHub;
 import org.jdvm.server.agents.AgentRelays;
 import org.jdvm.server.agents.AgentRoster;

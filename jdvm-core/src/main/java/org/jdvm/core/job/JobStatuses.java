@@ -1,4 +1,4 @@
-package org.jdvm.core.lifecycle;
+package org.jdvm.core.job;
 
 import org.jdvm.core.ProcEnd;
 import org.jdvm.core.state.Job;

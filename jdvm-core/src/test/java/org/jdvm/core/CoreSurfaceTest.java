@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class CoreSurfaceTest {
   private static final Set<String> API_PACKAGES =
-      Set.of("org.jdvm.core", "org.jdvm.core.query", "org.jdvm.pmix");
+      Set.of("org.jdvm.core", "org.jdvm.core.engine", "org.jdvm.core.query", "org.jdvm.pmix");
 
   @Test
   void corePublicMethodsSpeakOnlyTheApiPackages() {

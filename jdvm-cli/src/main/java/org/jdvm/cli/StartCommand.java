@@ -15,14 +15,12 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.jdvm.client.Contact;
-import org.jdvm.client.PmixException;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.scheduler.slurm.SlurmAllocation;
 import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.agents.AgentHub;
-import org.jdvm.server.agents.AgentRoster;
 import org.jdvm.server.agents.HostList;
 import org.jdvm.server.agents.RemoteHosts;
 import org.jdvm.server.agents.SrunAgentStarter;
@@ -177,7 +175,7 @@ public final class StartCommand implements Callable<Integer> {
   Map<String, String> environment = System.getenv();
 
   /** The Slurm allocation the start-up nodes come from, once {@link #config} has run. */
-  private SlurmAllocation slurm;
+  SlurmAllocation slurm;
 
   @Override
   public Integer call() {
@@ -193,7 +191,7 @@ public final class StartCommand implements Callable<Integer> {
     if (hosts != null || hostfile != null) {
       config = config.withScheduler(DvmConfig.SchedulerKind.NONE);
     }
-    return detach ? detach(config) : foreground(config, remote);
+    return detach ? new DetachedStart(this).run(config) : foreground(config, remote);
   }
 
   DvmConfig config() {
@@ -212,29 +210,8 @@ public final class StartCommand implements Callable<Integer> {
         nodes == null && slots == null
             ? SlurmAllocation.fromEnvironment(environment).orElse(null)
             : null;
-    String schedulerName = scheduler != null ? scheduler : slurm != null ? "slurm" : "embedded";
-    DvmConfig.SchedulerKind kind =
-        switch (schedulerName) {
-          case "embedded" -> DvmConfig.SchedulerKind.EMBEDDED;
-          case "none" -> DvmConfig.SchedulerKind.NONE;
-          case "slurm" -> DvmConfig.SchedulerKind.SLURM;
-          default ->
-              throw new IllegalArgumentException("--scheduler takes embedded, slurm or none");
-        };
-    if (kind == DvmConfig.SchedulerKind.SLURM) {
-      SlurmSchedulerPort.Config.fromEnvironment(environment);
-    }
-    Set<Feature> disabled = EnumSet.noneOf(Feature.class);
-    for (String w : without) {
-      try {
-        disabled.add(Feature.valueOf(w.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "--without takes target, share, inheritance, warn-timeout, spawn-target; not '"
-                + w
-                + "'");
-      }
-    }
+    DvmConfig.SchedulerKind kind = schedulerKind();
+    Set<Feature> disabled = disabledFeatures();
     if (dir != null && dir.toString().isBlank()) {
       throw new IllegalArgumentException("--dir must name a directory");
     }
@@ -257,6 +234,39 @@ public final class StartCommand implements Callable<Integer> {
         .limitedBy(limits)
         .withFsync(FsyncPolicy.parse(fsync))
         .withShrinkGrace(graceMillis);
+  }
+
+  /** {@code --scheduler}, or Slurm inside a Slurm allocation, else the embedded scheduler. */
+  private DvmConfig.SchedulerKind schedulerKind() {
+    String schedulerName = scheduler != null ? scheduler : slurm != null ? "slurm" : "embedded";
+    DvmConfig.SchedulerKind kind =
+        switch (schedulerName) {
+          case "embedded" -> DvmConfig.SchedulerKind.EMBEDDED;
+          case "none" -> DvmConfig.SchedulerKind.NONE;
+          case "slurm" -> DvmConfig.SchedulerKind.SLURM;
+          default ->
+              throw new IllegalArgumentException("--scheduler takes embedded, slurm or none");
+        };
+    if (kind == DvmConfig.SchedulerKind.SLURM) {
+      SlurmSchedulerPort.Config.fromEnvironment(environment);
+    }
+    return kind;
+  }
+
+  /** The features {@code --without} turns off. */
+  private Set<Feature> disabledFeatures() {
+    Set<Feature> disabled = EnumSet.noneOf(Feature.class);
+    for (String w : without) {
+      try {
+        disabled.add(Feature.valueOf(w.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "--without takes target, share, inheritance, warn-timeout, spawn-target; not '"
+                + w
+                + "'");
+      }
+    }
+    return disabled;
   }
 
   /** {@code --limit NAME=N} applied, in order, over the defaults. */
@@ -430,19 +440,10 @@ public final class StartCommand implements Callable<Integer> {
 
   static final String ON_OUT_OF_MEMORY = "-XX:OnOutOfMemoryError=kill -TERM %p";
 
-  /** Whether a DVM holds the directory's lock (its contact file may not be written yet). */
-  private static boolean busy(Path home) {
-    try {
-      return DvmHome.locked(home);
-    } catch (IOException | RuntimeException e) {
-      return true; // cannot tell: do not start a second DVM on it
-    }
-  }
-
   /** How long a failed DVM may take to end its jobs before the process exits anyway. */
   private static final long FAIL_STOP_SECONDS = 30;
 
-  private void describe(DvmConfig config, String uri) {
+  void describe(DvmConfig config, String uri) {
     out.println("jdvm: DVM " + config.name() + " is running");
     out.println(
         "  nodes:     "
@@ -479,185 +480,5 @@ public final class StartCommand implements Callable<Integer> {
     List<Integer> slots =
         config.startupNodes().stream().map(org.jdvm.core.NodeSpec::slots).distinct().toList();
     return slots.size() == 1 ? slots.getFirst() + " slots each" : "slots " + slots;
-  }
-
-  /**
-   * Starts this same command again without {@code --detach}, in its own session with its output in
-   * the DVM's directory, and waits until that DVM publishes its contact file (or dies, in which
-   * case its output says why).
-   */
-  private int detach(DvmConfig config) {
-    Path home = config.home();
-    Path log = home.resolve("dvm.out");
-    // Across hosts, or restarting such a DVM whose controller died: the roster names its nodes.
-    boolean rostered =
-        hosts != null
-            || hostfile != null
-            || (Files.isRegularFile(home.resolve(AgentRoster.FILE))
-                && org.jdvm.server.journal.RecoveredJournal.journaledName(home.resolve("journal"))
-                    != null);
-    Process child;
-    try {
-      DvmHome.prepare(home);
-    } catch (IOException e) {
-      err.println("jdvm start: cannot start the DVM in " + home + ": " + e.getMessage());
-      return Main.EXIT_FAILURE;
-    }
-    try {
-      if (busy(home)) {
-        err.println(
-            "jdvm start: a DVM is already running in " + home + "; stop it with 'jdvm stop'");
-        return Main.EXIT_FAILURE;
-      }
-      Files.deleteIfExists(log); // a link left in its place is removed, never followed
-      List<String> cmd = new ArrayList<>();
-      if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
-        cmd.add("/usr/bin/setsid");
-      }
-      cmd.add(ProcessHandle.current().info().command().orElse("java"));
-      cmd.addAll(DVM_JVM_ACCESS);
-      cmd.add(ON_OUT_OF_MEMORY);
-      cmd.add("-cp");
-      cmd.add(System.getProperty("java.class.path"));
-      cmd.add(Main.class.getName());
-      cmd.addAll(
-          List.of(
-              "start",
-              "--name",
-              config.name(),
-              "--dir",
-              home.toString(),
-              "--spare",
-              Integer.toString(spare),
-              "--scheduler",
-              config.scheduler().name().toLowerCase(Locale.ROOT),
-              "--grace",
-              Long.toString(graceMillis),
-              "--fsync",
-              fsync,
-              "--rejoin-ms",
-              Long.toString(rejoinMillis)));
-      // Unset, they stay unset: the child reads the same Slurm allocation from its environment.
-      if (nodes != null) {
-        cmd.add("--nodes");
-        cmd.add(Integer.toString(nodes));
-      }
-      if (slots != null) {
-        cmd.add("--slots");
-        cmd.add(Integer.toString(slots));
-      }
-      if (!without.isEmpty()) {
-        cmd.add("--without");
-        cmd.add(String.join(",", without));
-      }
-      for (String l : limits) {
-        cmd.add("--limit");
-        cmd.add(l);
-      }
-      if (hosts != null || hostfile != null) {
-        cmd.addAll(
-            List.of(
-                hosts != null ? "--hosts" : "--hostfile",
-                hosts != null ? hosts : hostfile.toAbsolutePath().toString(),
-                "--launcher",
-                launcher));
-      }
-      if (hosts != null || hostfile != null || slurm != null) {
-        cmd.addAll(
-            List.of(
-                "--heartbeat-ms",
-                Long.toString(heartbeatMillis),
-                "--missed-heartbeats",
-                Integer.toString(missedHeartbeats),
-                "--join-timeout-ms",
-                Long.toString(joinTimeoutMillis)));
-        if (listen != null) {
-          cmd.addAll(List.of("--listen", listen));
-        }
-        if (agentCommand != null) {
-          cmd.addAll(List.of("--agent-command", agentCommand));
-        }
-      }
-      child =
-          new ProcessBuilder(cmd)
-              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .redirectErrorStream(true)
-              .start();
-    } catch (IOException e) {
-      err.println("jdvm start: cannot start the DVM process: " + e.getMessage());
-      return Main.EXIT_FAILURE;
-    }
-    Path contact = home.resolve(DvmHome.CONTACT);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      Contact published = publishedBy(contact, child.pid());
-      if (published != null) {
-        DvmConfig shown = config.withName(published.name());
-        describe(rostered ? asStarted(shown) : shown, published.uri());
-        out.println("  pid:       " + child.pid());
-        return Main.EXIT_OK;
-      }
-      if (!child.isAlive()) {
-        err.println(
-            "jdvm start: the DVM exited with status "
-                + child.exitValue()
-                + "; its output ("
-                + log
-                + "):");
-        tail(log);
-        return Main.EXIT_FAILURE;
-      }
-      try {
-        child.waitFor(20, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    err.println("jdvm start: the DVM did not become ready within 60 s; see " + log);
-    return Main.EXIT_FAILURE;
-  }
-
-  /**
-   * A DVM across hosts, or one restarted on the directory of such a DVM, started with the nodes and
-   * scheduler its roster names (docs/journal.md "Agents that outlive the controller").
-   */
-  private static DvmConfig asStarted(DvmConfig config) {
-    try {
-      AgentRoster roster = AgentRoster.read(config.home());
-      return roster == null
-          ? config
-          : config
-              .withStartupNodes(roster.pool())
-              .withScheduler(
-                  DvmConfig.SchedulerKind.valueOf(roster.scheduler().toUpperCase(Locale.ROOT)));
-    } catch (IOException | IllegalArgumentException e) {
-      return config;
-    }
-  }
-
-  /** The contact file if the given process wrote it, else {@code null}. */
-  private static Contact publishedBy(Path file, long pid) {
-    if (!Files.isRegularFile(file)) {
-      return null;
-    }
-    try {
-      Contact c = Contact.fromFile(file);
-      return c.pid() != null && c.pid() == pid ? c : null;
-    } catch (PmixException e) {
-      return null; // not written yet, or half-written by an earlier DVM
-    }
-  }
-
-  private void tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      for (String l : lines.subList(Math.max(0, lines.size() - 20), lines.size())) {
-        err.println("  " + l);
-      }
-    } catch (IOException e) {
-      err.println("  (cannot read it: " + e.getMessage() + ")");
-    }
   }
 }

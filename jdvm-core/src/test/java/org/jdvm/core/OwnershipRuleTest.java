@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jdvm.core.alloc.Ownership;
+import org.jdvm.core.engine.CoreInternals;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
 import org.jdvm.pmix.AllocDirective;
@@ -80,8 +81,9 @@ class OwnershipRuleTest {
           case SHARED -> shared;
           case DEFAULT -> "";
         };
-    Allocation a = target.isEmpty() ? null : dvm.core.state().allocations().byAllocId(target);
-    Job r = dvm.core.state().jobs().get(requester);
+    Allocation a =
+        target.isEmpty() ? null : CoreInternals.state(dvm.core).allocations().byAllocId(target);
+    Job r = CoreInternals.state(dvm.core).jobs().get(requester);
 
     if (mayAct != null) {
       assertThat(Ownership.mayActOn(a, r)).as("mayActOn").isEqualTo(mayAct);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jdvm.core.engine.Core;
+import org.jdvm.core.engine.CoreInternals;
 import org.jdvm.core.query.JobView;
 import org.jdvm.core.query.ProcView;
 import org.jdvm.core.state.StateInvariants;
@@ -50,12 +51,12 @@ public final class TestDvm {
 
   /** The core's state itself, for tests that must look at (or break) what no view shows. */
   public static org.jdvm.core.state.State state(TestDvm dvm) {
-    return dvm.core.state();
+    return CoreInternals.state(dvm.core);
   }
 
   public Outcome handle(Command c) {
     last = core.handle(c, nowNs);
-    StateInvariants.verify(core.state());
+    StateInvariants.verify(CoreInternals.state(core));
     return last;
   }
 

@@ -227,7 +227,7 @@ public final class Core {
    * The state itself, for the core's own tests (the simulation's invariant checks, the replay
    * test). Package-private: outside the core, state changes only through {@link #handle}.
    */
-  public State state() {
+  State state() {
     return state;
   }
 

@@ -49,14 +49,7 @@ final class TestDvm implements AutoCloseable {
   private TestDvm(Path home, DvmConfig config) throws IOException {
     this.home = Files.createDirectories(home);
     String name = config.name();
-    org.jdvm.server.upstream.ControllerUpstream.Opened opened =
-        org.jdvm.server.upstream.ControllerUpstream.open(
-            name,
-            home.resolve("dvm.sock"),
-            0,
-            credentials,
-            org.jdvm.endpoint.serve.EndpointLimits.DEFAULT);
-    endpoint = opened.endpoint();
+    endpoint = PmixEndpoint.open(name, home.resolve("dvm.sock"), 0, credentials);
     contactFile = home.resolve("dvm.json");
     Files.writeString(
         contactFile,
@@ -81,7 +74,11 @@ final class TestDvm implements AutoCloseable {
             home.toString(),
             credentials);
     dvm = Dvm.start(config, endpoint, env);
-    opened.serve(dvm, stops::incrementAndGet);
+    Dvm served = dvm;
+    endpoint.serve(
+        parts -> new org.jdvm.server.upstream.ControllerUpstream(parts, served),
+        dvm::observe,
+        stops::incrementAndGet);
     endpoint.observe(
         o ->
             o.changes()

@@ -70,12 +70,10 @@ import org.jdvm.pmix.Proc;
  * flushing what was queued for it.
  *
  * <pre>{@code
- * ControllerUpstream[] upstream = new ControllerUpstream[1];   // jdvm-server's backend
- * PmixEndpoint endpoint = PmixEndpoint.open("jdvm-4711", dir.resolve("dvm.sock"), 0, credentials,
- *     parts -> upstream[0] = new ControllerUpstream(parts));
+ * PmixEndpoint endpoint = PmixEndpoint.open("jdvm-4711", dir.resolve("dvm.sock"), 0, credentials);
  * Dvm dvm = Dvm.start(config, endpoint, env);                   // the endpoint is its gateway
- * upstream[0].attach(dvm);
- * endpoint.serve(dvm::observe, () -> stopEverything());
+ * endpoint.serve(parts -> new ControllerUpstream(parts, dvm),   // jdvm-server's backend
+ *     dvm::observe, () -> stopEverything());
  * }</pre>
  *
  * <p>Threads: one virtual thread reads each connection and one writes it; the controller thread
@@ -101,11 +99,13 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final EventRouter events;
   private final OutputRouter output = new OutputRouter();
   private final OutcomeWatcher outcomes;
-  private final Backend upstream;
-  private final MessageServer server;
+  private final EndpointLimits limits;
+  private final Timer wireupTimer;
+  private final PublishedData published = new PublishedData(PublishedData.Limits.DEFAULT);
+  private final Connects connects;
   private final ScheduledThreadPoolExecutor timer = timer();
   private final Endings endings;
-  private final OperationTable table;
+  private volatile Serving serving;
   private final ConnectionGate gate;
   private final String ownUser = "uid:" + LoopbackPeers.ownUid();
   private final String ownUserName = ownUserName();
@@ -120,7 +120,6 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       String dvmName,
       Credentials credentials,
       EndpointLimits limits,
-      Backend.Factory backend,
       Path unixPath,
       ServerSocketChannel unixServer,
       ServerSocketChannel tcpServer) {
@@ -133,7 +132,8 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     this.tcpAddress = localAddress(tcpServer);
     this.gate = new ConnectionGate(ConnectionGate.Limits.DEFAULT, ownUser);
     this.events = new EventRouter(serverProc);
-    Timer wireupTimer =
+    this.limits = limits;
+    this.wireupTimer =
         (delayMs, task) -> {
           try {
             ScheduledFuture<?> f = timer.schedule(task, delayMs, TimeUnit.MILLISECONDS);
@@ -143,18 +143,17 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
           }
         };
     this.outcomes = new OutcomeWatcher(events, output, new WireupLife());
-    this.upstream =
-        backend.create(
-            new Backend.Parts(
-                outcomes,
-                this::requestStop,
-                new ModexStore(limits.modexBytesPerRank(), wireupTimer),
-                new Fences(limits.fencesPerNamespace(), wireupTimer)));
-    Departures departures = new Departures(upstream);
-    PublishedData published = new PublishedData(PublishedData.Limits.DEFAULT);
-    Connects connects = new Connects(limits.pendingRequests() * 4);
+    this.connects = new Connects(limits.pendingRequests() * 4);
     this.endings = new Endings(published, connects);
-    this.table =
+  }
+
+  /** What serving needs of the backend: built once, by {@link #serve}. */
+  private record Serving(Backend upstream, OperationTable table, MessageServer server) {}
+
+  /** The operation table and the message server over {@code upstream}, the endpoint's parts. */
+  private Serving serving(Backend upstream) {
+    Departures departures = new Departures(upstream);
+    OperationTable table =
         OperationTable.of(
             new PeerOps(upstream, departures),
             new AllocationOps(),
@@ -166,7 +165,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
                 new DataOps(published, timer),
                 new ConnectOps(connects, timer),
                 new LogOps(output)));
-    this.server =
+    MessageServer server =
         new MessageServer(
             new MessageServer.Parts(
                 table,
@@ -175,6 +174,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
                 limits,
                 departures,
                 this::forget));
+    return new Serving(upstream, table, server);
   }
 
   /**
@@ -186,26 +186,13 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
    * @param tcpPort the loopback port, 0 for any free one
    */
   public static PmixEndpoint open(
-      String dvmName,
-      Path unixSocket,
-      int tcpPort,
-      Credentials credentials,
-      Backend.Factory backend)
-      throws IOException {
-    return open(dvmName, unixSocket, tcpPort, credentials, EndpointLimits.DEFAULT, backend);
+      String dvmName, Path unixSocket, int tcpPort, Credentials credentials) throws IOException {
+    return open(dvmName, unixSocket, tcpPort, credentials, EndpointLimits.DEFAULT);
   }
 
-  /**
-   * As {@link #open(String, Path, int, Credentials, Backend.Factory)}, with what one peer may make
-   * it hold.
-   */
+  /** As {@link #open(String, Path, int, Credentials)}, with what one peer may make it hold. */
   public static PmixEndpoint open(
-      String dvmName,
-      Path unixSocket,
-      int tcpPort,
-      Credentials credentials,
-      EndpointLimits limits,
-      Backend.Factory backend)
+      String dvmName, Path unixSocket, int tcpPort, Credentials credentials, EndpointLimits limits)
       throws IOException {
     Objects.requireNonNull(dvmName, "dvmName");
     Objects.requireNonNull(limits, "limits");
@@ -226,7 +213,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       }
       throw e;
     }
-    return new PmixEndpoint(dvmName, credentials, limits, backend, unixSocket, unix, tcp);
+    return new PmixEndpoint(dvmName, credentials, limits, unixSocket, unix, tcp);
   }
 
   /**
@@ -243,7 +230,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
 
   /** The operation table the endpoint serves with, for tests. */
   OperationTable table() {
-    return table;
+    return serving.table();
   }
 
   private static InetSocketAddress localAddress(ServerSocketChannel server) {
@@ -290,8 +277,18 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
    *
    * @param stopHook run once, on its own thread, after a JDVM_STOP request was answered
    */
-  public void serve(Consumer<Consumer<Outcome>> outcomes, Runnable stopHook) {
+  public void serve(
+      Backend.Factory backend, Consumer<Consumer<Outcome>> outcomes, Runnable stopHook) {
+    Objects.requireNonNull(backend, "backend");
     this.stopHook = Objects.requireNonNull(stopHook, "stopHook");
+    this.serving =
+        serving(
+            backend.create(
+                new Backend.Parts(
+                    this.outcomes,
+                    this::requestStop,
+                    new ModexStore(limits.modexBytesPerRank(), wireupTimer),
+                    new Fences(limits.fencesPerNamespace(), wireupTimer))));
     outcomes.accept(this::observed);
     accept(tcpServer, false);
     if (unixServer != null) {
@@ -398,7 +395,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     }
     Connection c =
         new Connection(
-            server,
+            serving.server(),
             timer,
             new Connection.Link(channel, unix, nextIndex.incrementAndGet()),
             ticket,
@@ -425,7 +422,11 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
         node,
         carrier,
         new RelayedPeers.Parts(
-            server, nextIndex::incrementAndGet, connections::add, () -> closed, maxPeers));
+            serving.server(),
+            nextIndex::incrementAndGet,
+            connections::add,
+            () -> closed,
+            maxPeers));
   }
 
   /**
@@ -505,17 +506,17 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final class WireupLife implements OutcomeWatcher.JobLife {
     @Override
     public void spawned(String nspace, Proc spawner) {
-      upstream.spawned(nspace, spawner);
+      serving.upstream().spawned(nspace, spawner);
     }
 
     @Override
     public void procsEnded(String nspace, List<Integer> ranks) {
-      upstream.procsEnded(nspace, ranks);
+      serving.upstream().procsEnded(nspace, ranks);
     }
 
     @Override
     public void ended(String nspace) {
-      upstream.ended(nspace);
+      serving.upstream().ended(nspace);
     }
   }
 
@@ -535,7 +536,10 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
 
   @Override
   public void reply(RequestId requestId, int status, List<Info> infos) {
-    upstream.reply(requestId, status, infos);
+    Serving s = serving;
+    if (s != null) { // before serve, nothing was submitted that could be answered
+      s.upstream().reply(requestId, status, infos);
+    }
   }
 
   @Override

@@ -38,10 +38,7 @@ final class EndpointFixture implements AutoCloseable {
   EndpointFixture(Path home, int nodes, int slots, int spare, EndpointLimits limits)
       throws IOException {
     String name = "e" + ProcessHandle.current().pid() + "x" + NAMES.incrementAndGet();
-    org.jdvm.server.upstream.ControllerUpstream.Opened opened =
-        org.jdvm.server.upstream.ControllerUpstream.open(
-            name, home.resolve("dvm.sock"), 0, credentials, limits);
-    endpoint = opened.endpoint();
+    endpoint = PmixEndpoint.open(name, home.resolve("dvm.sock"), 0, credentials, limits);
     LaunchEnvironment env =
         new LaunchEnvironment(
             Map.of("PATH", "/usr/bin:/bin"),
@@ -54,7 +51,11 @@ final class EndpointFixture implements AutoCloseable {
             DvmConfig.embedded(name, nodes, slots, spare, home).withShrinkGrace(300),
             endpoint,
             env);
-    opened.serve(dvm, stops::incrementAndGet);
+    Dvm served = dvm;
+    endpoint.serve(
+        parts -> new org.jdvm.server.upstream.ControllerUpstream(parts, served),
+        dvm::observe,
+        stops::incrementAndGet);
     endpoint.observe(
         o -> {
           for (Change c : o.changes()) {

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.endpoint.PmixEndpoint;
-import org.jdvm.endpoint.serve.EndpointLimits;
 import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.Dvm;
 import org.jdvm.server.DvmConfig;
@@ -139,10 +138,7 @@ public final class DvmServer implements AutoCloseable {
               .write(config.home());
         }
       }
-      ControllerUpstream.Opened opened =
-          ControllerUpstream.open(
-              config.name(), home.socket(), 0, home.credentials(), EndpointLimits.DEFAULT);
-      endpoint = opened.endpoint();
+      endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());
       LaunchEnvironment environment =
           new LaunchEnvironment(
               System.getenv(),
@@ -162,7 +158,11 @@ public final class DvmServer implements AutoCloseable {
       DvmServer server = new DvmServer(home, endpoint, dvm);
       dvm.onFatal(server::fail);
       endpoint.onFatal(server::fail);
-      opened.serve(dvm, () -> Thread.ofPlatform().start(server::close));
+      Dvm served = dvm;
+      endpoint.serve(
+          parts -> new ControllerUpstream(parts, served),
+          dvm::observe,
+          () -> Thread.ofPlatform().start(server::close));
       if (hub != null) {
         server.relays = AgentRelays.serve(endpoint, hub);
       }

@@ -69,66 +69,31 @@ public final class ControllerUpstream implements Backend {
   private final Map<String, List<String>> placements = new ConcurrentHashMap<>();
   private final Map<String, Proc> spawners = new ConcurrentHashMap<>();
   private final StdinFeed stdin;
-  private volatile Dvm dvm;
-  private volatile JobDirectories dirs;
+  private final Dvm dvm;
+  private final JobDirectories dirs;
 
   /**
-   * @param outcomes tells when a job's processes have pids
-   * @param stop stops the DVM without blocking; run after a STOP request was answered
-   * @param modex what ranks committed
-   * @param fences the open fences
+   * The backend of an endpoint ({@code endpoint.serve(parts -> new ControllerUpstream(parts, dvm),
+   * ...)}): requests go to {@code dvm}, numbered above every id its journal knows, and jobs'
+   * directories are made where it says.
+   *
+   * @param parts the endpoint's parts: who tells when a job's processes have pids, how to stop the
+   *     DVM without blocking, what ranks committed, the open fences
    */
-  public ControllerUpstream(Backend.Parts parts) {
+  public ControllerUpstream(Backend.Parts parts, Dvm dvm) {
     this.outcomes = parts.outcomes();
     this.stop = parts.stop();
     this.modex = parts.modex();
     this.fences = parts.fences();
     this.stdin = new StdinFeed(outcomes);
-  }
-
-  /**
-   * Opens a PMIx endpoint whose backend is a {@code ControllerUpstream}; {@link Opened#serve}
-   * attaches it to the DVM and starts serving.
-   */
-  public static Opened open(
-      String dvmName,
-      java.nio.file.Path unixSocket,
-      int tcpPort,
-      org.jdvm.host.identity.Credentials credentials,
-      org.jdvm.endpoint.serve.EndpointLimits limits)
-      throws java.io.IOException {
-    ControllerUpstream[] made = new ControllerUpstream[1];
-    org.jdvm.endpoint.PmixEndpoint endpoint =
-        org.jdvm.endpoint.PmixEndpoint.open(
-            dvmName,
-            unixSocket,
-            tcpPort,
-            credentials,
-            limits,
-            parts -> made[0] = new ControllerUpstream(parts));
-    return new Opened(endpoint, made[0]);
-  }
-
-  /** An endpoint and the upstream behind it, before it serves. */
-  public record Opened(org.jdvm.endpoint.PmixEndpoint endpoint, ControllerUpstream upstream) {
-    /** Sends requests to {@code dvm} from now on, and accepts peers (see PmixEndpoint#serve). */
-    public void serve(Dvm dvm, Runnable stopHook) {
-      upstream.attach(dvm);
-      endpoint.serve(dvm::observe, stopHook);
-    }
-  }
-
-  /** From now on requests go to {@code dvm}; jobs' directories are made where it says. */
-  public void attach(Dvm dvm) {
+    this.dvm = dvm;
     this.dirs = dvm.environment().jobDirectories();
     pending.mintFrom(dvm.firstRequestId());
-    this.dvm = dvm;
   }
 
   @Override
   public boolean reattach(String namespace) {
-    Dvm d = dvm;
-    return d != null && d.reattach(namespace);
+    return dvm.reattach(namespace);
   }
 
   // ---- what the DVM's outcomes tell (OutcomeWatcher, on the controller thread) ----------------
@@ -156,10 +121,7 @@ public final class ControllerUpstream implements Backend {
     fences.jobEnded(nspace);
     modex.forget(nspace);
     spawners.remove(nspace);
-    JobDirectories d = dirs;
-    if (d != null) {
-      IO.execute(() -> d.remove(nspace));
-    }
+    IO.execute(() -> dirs.remove(nspace));
   }
 
   /** The core's answer to a request submitted here (the shell's {@code PeerGateway.reply}). */
@@ -193,20 +155,16 @@ public final class ControllerUpstream implements Backend {
 
   @Override
   public void report(Report report) {
-    Dvm d = dvm;
-    if (d != null) {
-      d.submit(report);
-    }
+    dvm.submit(report);
   }
 
   @Override
   public CompletableFuture<Optional<List<KVal>>> jobData(Proc proc) {
-    JobDirectories d = dirs;
     return read(v -> ClientData.jobInfo(v, proc, extras(proc.nspace())))
         .thenApplyAsync(
             kvals -> {
               if (kvals.isPresent()) {
-                d.create(proc.nspace(), proc.rank());
+                dirs.create(proc.nspace(), proc.rank());
               }
               return kvals;
             },
@@ -509,8 +467,7 @@ public final class ControllerUpstream implements Backend {
 
   @Override
   public CompletableFuture<Answer> query(List<Query> queries) {
-    Dvm d = dvm;
-    Map<String, Dvm.AgentFacts> agents = d == null ? Map.of() : d.agentFacts();
+    Map<String, Dvm.AgentFacts> agents = dvm.agentFacts();
     return read(
         v -> {
           QueryAnswers.Result r = QueryAnswers.answer(v, queries, agents);

@@ -1,4 +1,4 @@
-package org.jdvm.cli;
+package org.jdvm.bench.dvm;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -44,11 +44,12 @@ import org.jdvm.server.assembly.DvmServer;
  * commit and fence with data; and the controller's CPU time per node per launch. Benchmarks are not
  * tests: nothing here asserts a time.
  */
-final class AgentScaleBench {
+public final class AgentScaleBench {
   private AgentScaleBench() {}
 
   /** One measured size. */
-  record Result(int nodes, long startMs, double launchMs, double fenceJobMs, double cpuUsPerNode) {}
+  public record Result(
+      int nodes, long startMs, double launchMs, double fenceJobMs, double cpuUsPerNode) {}
 
   static List<Result> run(List<Integer> sizes, int rounds, PrintStream progress)
       throws IOException, PmixException {

@@ -34,64 +34,10 @@ public final class JournalBenchmark {
     Path dir = Files.createTempDirectory("jdvm-journal-bench-");
     try {
       Fixtures journaled = new Fixtures(config);
-      long commands;
-      long withJournal;
-      try (Journal journal =
-          new Journal(
-              dir,
-              FsyncPolicy.NEVER,
-              Long.MAX_VALUE,
-              journaled.core,
-              config,
-              RecoveredJournal.fresh(config))) {
-        long[] count = new long[1];
-        journaled.observer =
-            (c, o) -> {
-              journal.record(c, o, 0);
-              journal.commit();
-              journal.dispatched();
-              count[0]++;
-            };
-        withJournal = build(journaled);
-        commands = count[0];
-        long journalBytes = size(dir);
-        System.out.printf(
-            "state: %,d allocations, %,d jobs, %,d commands%n",
-            journaled.core.view().allocations().size(),
-            journaled.core.view().jobs().size(),
-            commands);
-        System.out.printf(
-            "build through handle(): %.0f ms plain, %.0f ms journaled (fsync never):"
-                + " +%.2f us per command, journal %,d bytes (%.0f bytes per command)%n",
-            plain / 1e6,
-            withJournal / 1e6,
-            (withJournal - plain) / 1e3 / commands,
-            journalBytes,
-            journalBytes / (double) commands);
-      }
+      buildJournaled(dir, config, journaled, plain);
+      RecoveredJournal fromLog = recoverFromLog(dir, config, journaled);
+      snapshot(dir, config, fromLog);
       long t0 = System.nanoTime();
-      RecoveredJournal fromLog = RecoveredJournal.read(dir, config);
-      long replayNs = System.nanoTime() - t0;
-      System.out.printf(
-          "recovery from the journal alone: %,d batches in %.0f ms (%.2f us per batch)%n",
-          fromLog.batches(), replayNs / 1e6, replayNs / 1e3 / fromLog.batches());
-      check(journaled.core.digest(), fromLog.core().digest());
-
-      t0 = System.nanoTime();
-      byte[] snapshot = fromLog.core().snapshot();
-      long snapNs = System.nanoTime() - t0;
-      try (Journal again =
-          new Journal(dir, FsyncPolicy.NEVER, 1, fromLog.core(), config, fromLog)) {
-        t0 = System.nanoTime();
-        again.snapshot();
-        long takeNs = System.nanoTime() - t0;
-        again.close();
-        System.out.printf(
-            "snapshot: %,d bytes (%.0f bytes per job), state to bytes %.0f ms,"
-                + " controller paused %.0f ms (file written in the background)%n",
-            snapshot.length, snapshot.length / (double) JOBS, snapNs / 1e6, takeNs / 1e6);
-      }
-      t0 = System.nanoTime();
       RecoveredJournal fromSnapshot = RecoveredJournal.read(dir, config);
       long restoreNs = System.nanoTime() - t0;
       System.out.printf(
@@ -104,6 +50,78 @@ public final class JournalBenchmark {
           Files.deleteIfExists(p);
         }
       }
+    }
+  }
+
+  /**
+   * Builds the state in {@code journaled} with every outcome journaled into {@code dir}, and
+   * reports its cost beside the {@code plain} build's nanoseconds.
+   */
+  private static void buildJournaled(Path dir, CoreConfig config, Fixtures journaled, long plain)
+      throws Exception {
+    try (Journal journal =
+        new Journal(
+            dir,
+            FsyncPolicy.NEVER,
+            Long.MAX_VALUE,
+            journaled.core,
+            config,
+            RecoveredJournal.fresh(config))) {
+      long[] count = new long[1];
+      journaled.observer =
+          (c, o) -> {
+            journal.record(c, o, 0);
+            journal.commit();
+            journal.dispatched();
+            count[0]++;
+          };
+      long withJournal = build(journaled);
+      long commands = count[0];
+      long journalBytes = size(dir);
+      System.out.printf(
+          "state: %,d allocations, %,d jobs, %,d commands%n",
+          journaled.core.view().allocations().size(),
+          journaled.core.view().jobs().size(),
+          commands);
+      System.out.printf(
+          "build through handle(): %.0f ms plain, %.0f ms journaled (fsync never):"
+              + " +%.2f us per command, journal %,d bytes (%.0f bytes per command)%n",
+          plain / 1e6,
+          withJournal / 1e6,
+          (withJournal - plain) / 1e3 / commands,
+          journalBytes,
+          journalBytes / (double) commands);
+    }
+  }
+
+  /** Recovers the state from the journal alone, checked against {@code journaled}'s. */
+  private static RecoveredJournal recoverFromLog(Path dir, CoreConfig config, Fixtures journaled)
+      throws Exception {
+    long t0 = System.nanoTime();
+    RecoveredJournal fromLog = RecoveredJournal.read(dir, config);
+    long replayNs = System.nanoTime() - t0;
+    System.out.printf(
+        "recovery from the journal alone: %,d batches in %.0f ms (%.2f us per batch)%n",
+        fromLog.batches(), replayNs / 1e6, replayNs / 1e3 / fromLog.batches());
+    check(journaled.core.digest(), fromLog.core().digest());
+    return fromLog;
+  }
+
+  /** The snapshot of the recovered state: its size, the time to make it and to take it. */
+  private static void snapshot(Path dir, CoreConfig config, RecoveredJournal fromLog)
+      throws Exception {
+    long t0 = System.nanoTime();
+    byte[] snapshot = fromLog.core().snapshot();
+    long snapNs = System.nanoTime() - t0;
+    try (Journal again = new Journal(dir, FsyncPolicy.NEVER, 1, fromLog.core(), config, fromLog)) {
+      t0 = System.nanoTime();
+      again.snapshot();
+      long takeNs = System.nanoTime() - t0;
+      again.close();
+      System.out.printf(
+          "snapshot: %,d bytes (%.0f bytes per job), state to bytes %.0f ms,"
+              + " controller paused %.0f ms (file written in the background)%n",
+          snapshot.length, snapshot.length / (double) JOBS, snapNs / 1e6, takeNs / 1e6);
     }
   }
 

@@ -46,10 +46,26 @@ public final class JournalEncodeBenchmark {
 
   public static void main(String[] args) throws Exception {
     int roundTrips = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+    Recorded r = record(roundTrips);
+    Bytes.Out scratch = new Bytes.Out(1 << 12);
+    describe(r, scratch);
+    long[] sink = new long[1];
+    encodeBatches(r.batches(), scratch, sink);
+    checksumAndBuildBatches(r.batches(), scratch, sink);
+    encodeSchedulerNotes(r, scratch, sink);
+    System.out.println("(sink " + sink[0] + ")");
+  }
+
+  /** What an embedded DVM's journal held: its batches and the scheduler's notes in them. */
+  private record Recorded(
+      List<Entry.Batch> batches,
+      List<EmbeddedScheduler.Saved> saved,
+      List<SchedulerEvent> answers) {}
+
+  /** {@code roundTrips} NEW+RELEASE round trips served by a DVM, as its journal recorded them. */
+  private static Recorded record(int roundTrips) throws Exception {
     Path home = Files.createTempDirectory("jdvm-journal-encode-");
-    List<Entry.Batch> batches = new ArrayList<>();
-    List<EmbeddedScheduler.Saved> saved = new ArrayList<>();
-    List<SchedulerEvent> answers = new ArrayList<>();
+    Recorded r = new Recorded(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     try {
       DvmLogging.configure(home.resolve("dvm.log"), false);
       DvmLogging.quiet();
@@ -68,32 +84,7 @@ public final class JournalEncodeBenchmark {
           c.allocate(AllocationRequest.release().allocId(res.allocId()).build());
         }
         // Read while the DVM runs: a clean stop removes its journal.
-        try (Stream<Path> s = Files.walk(dvmHome)) {
-          for (Path p : s.sorted().toList()) {
-            String name = p.getFileName().toString();
-            if (!name.startsWith("journal-") || !name.endsWith(".log")) {
-              continue;
-            }
-            byte[] bytes = Files.readAllBytes(p);
-            for (Framing.Slice slice : Framing.scan(bytes, bytes.length).records()) {
-              if (JournalCodec.decode(bytes, slice) instanceof Entry.Batch b) {
-                batches.add(b);
-                for (Entry.Note n : b.notes()) {
-                  if (n.kind().equals(Notes.EMBEDDED_SCHEDULER)) {
-                    saved.add(
-                        (EmbeddedScheduler.Saved)
-                            RecordCodec.read(
-                                new Bytes.In(n.value()), EmbeddedScheduler.Saved.class));
-                  } else if (n.kind().equals(Notes.SCHEDULER_ANSWER) && n.value().length > 0) {
-                    answers.add(
-                        (SchedulerEvent)
-                            RecordCodec.read(new Bytes.In(n.value()), SchedulerEvent.class));
-                  }
-                }
-              }
-            }
-          }
-        }
+        readJournal(dvmHome, r);
       }
     } finally {
       try (Stream<Path> s = Files.walk(home)) {
@@ -102,8 +93,44 @@ public final class JournalEncodeBenchmark {
         }
       }
     }
-    Bytes.Out scratch = new Bytes.Out(1 << 12);
-    Bytes.Out out = new Bytes.Out(1 << 14);
+    return r;
+  }
+
+  /** The batches of the journal segments under {@code dvmHome}, and their scheduler notes. */
+  private static void readJournal(Path dvmHome, Recorded into) throws Exception {
+    try (Stream<Path> s = Files.walk(dvmHome)) {
+      for (Path p : s.sorted().toList()) {
+        String name = p.getFileName().toString();
+        if (!name.startsWith("journal-") || !name.endsWith(".log")) {
+          continue;
+        }
+        byte[] bytes = Files.readAllBytes(p);
+        for (Framing.Slice slice : Framing.scan(bytes, bytes.length).records()) {
+          if (JournalCodec.decode(bytes, slice) instanceof Entry.Batch b) {
+            into.batches().add(b);
+            for (Entry.Note n : b.notes()) {
+              if (n.kind().equals(Notes.EMBEDDED_SCHEDULER)) {
+                into.saved()
+                    .add(
+                        (EmbeddedScheduler.Saved)
+                            RecordCodec.read(
+                                new Bytes.In(n.value()), EmbeddedScheduler.Saved.class));
+              } else if (n.kind().equals(Notes.SCHEDULER_ANSWER) && n.value().length > 0) {
+                into.answers()
+                    .add(
+                        (SchedulerEvent)
+                            RecordCodec.read(new Bytes.In(n.value()), SchedulerEvent.class));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** How many items there are and, with {@code -Dshapes}, what the first batches hold. */
+  private static void describe(Recorded r, Bytes.Out scratch) {
+    List<Entry.Batch> batches = r.batches();
     long payloadBytes = 0;
     for (Entry.Batch b : batches) {
       scratch.reset();
@@ -115,8 +142,8 @@ public final class JournalEncodeBenchmark {
         "%d batches (%.0f payload bytes each), %d scheduler states, %d answers%n",
         batches.size(),
         payloadBytes / (double) batches.size(),
-        saved.size(),
-        answers.size());
+        r.saved().size(),
+        r.answers().size());
     if (System.getProperty("shapes") != null) {
       for (Entry.Batch b : batches.subList(0, Math.min(12, batches.size()))) {
         System.out.println(
@@ -126,15 +153,13 @@ public final class JournalEncodeBenchmark {
                 + " "
                 + b.notes().stream().map(n -> n.kind() + ":" + n.value().length).toList());
       }
-      System.out.println(saved.get(saved.size() - 1));
+      System.out.println(r.saved().get(r.saved().size() - 1));
     }
-    byte[][] payloads = new byte[batches.size()][];
-    for (int i = 0; i < payloads.length; i++) {
-      scratch.reset();
-      JournalCodec.encode(batches.get(i), scratch);
-      payloads[i] = scratch.toByteArray();
-    }
-    long[] sink = new long[1];
+  }
+
+  /** The batches framed as the journal writes them, their payloads alone, the generic writer. */
+  private static void encodeBatches(List<Entry.Batch> batches, Bytes.Out scratch, long[] sink) {
+    Bytes.Out out = new Bytes.Out(1 << 14);
     report(
         "batch framed (as the journal writes it)",
         batches.size(),
@@ -165,6 +190,17 @@ public final class JournalEncodeBenchmark {
             sink[0] += scratch.size();
           }
         });
+  }
+
+  /** The CRC32C of the batches' payloads alone, and building the batch records alone. */
+  private static void checksumAndBuildBatches(
+      List<Entry.Batch> batches, Bytes.Out scratch, long[] sink) {
+    byte[][] payloads = new byte[batches.size()][];
+    for (int i = 0; i < payloads.length; i++) {
+      scratch.reset();
+      JournalCodec.encode(batches.get(i), scratch);
+      payloads[i] = scratch.toByteArray();
+    }
     report(
         "batch payload CRC32C only",
         batches.size(),
@@ -190,6 +226,12 @@ public final class JournalEncodeBenchmark {
                     .seq();
           }
         });
+  }
+
+  /** The embedded scheduler's saved states and answers encoded, and its step's notes built. */
+  private static void encodeSchedulerNotes(Recorded r, Bytes.Out scratch, long[] sink) {
+    List<EmbeddedScheduler.Saved> saved = r.saved();
+    List<SchedulerEvent> answers = r.answers();
     report(
         "scheduler Saved encode",
         saved.size(),
@@ -230,7 +272,6 @@ public final class JournalEncodeBenchmark {
             sink[0] += scratch.size();
           }
         });
-    System.out.println("(sink " + sink[0] + ")");
   }
 
   /** Runs {@code pass} until warm, then reports the best of {@link #PASSES} timed passes. */

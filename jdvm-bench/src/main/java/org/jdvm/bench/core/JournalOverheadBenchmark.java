@@ -11,6 +11,7 @@ import org.jdvm.client.AllocationResult;
 import org.jdvm.client.Contact;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.OutputHandler;
+import org.jdvm.client.PmixException;
 import org.jdvm.client.Role;
 import org.jdvm.client.SpawnRequest;
 import org.jdvm.server.DvmConfig;
@@ -51,10 +52,8 @@ public final class JournalOverheadBenchmark {
     int n = policies.size();
     List<DvmServer> servers = new ArrayList<>();
     List<JdvmClient> clients = new ArrayList<>();
-    double[][] allocRounds = new double[n][rounds];
-    double[][] spawnRounds = new double[n][rounds];
-    List<List<Long>> allocAll = new ArrayList<>();
-    List<List<Long>> spawnAll = new ArrayList<>();
+    Timings allocs = new Timings(n, rounds);
+    Timings spawns = new Timings(n, rounds);
     try {
       for (int i = 0; i < n; i++) {
         Path home = Files.createDirectories(base.resolve(i + "-" + policies.get(i)));
@@ -68,35 +67,14 @@ public final class JournalOverheadBenchmark {
                 .role(Role.TOOL)
                 .output(OutputHandler.DISCARD)
                 .connect());
-        allocAll.add(new ArrayList<>());
-        spawnAll.add(new ArrayList<>());
       }
       for (int r = -WARM_UP_ROUNDS; r < rounds; r++) {
         for (int i = 0; i < n; i++) {
-          JdvmClient c = clients.get(i);
-          long[] a = new long[ALLOCS];
-          for (int k = 0; k < ALLOCS; k++) {
-            long t0 = System.nanoTime();
-            AllocationResult res = c.allocate(AllocationRequest.newAllocation().nodes(1).build());
-            c.allocate(AllocationRequest.release().allocId(res.allocId()).build());
-            a[k] = System.nanoTime() - t0;
-          }
-          long[] s = new long[SPAWNS];
-          for (int k = 0; k < SPAWNS; k++) {
-            long t0 = System.nanoTime();
-            c.spawn(
-                    SpawnRequest.of("/bin/true")
-                        .forwardOutput(false)
-                        .notifyCompletion(true)
-                        .build())
-                .awaitEnd();
-            s[k] = System.nanoTime() - t0;
-          }
+          long[] a = allocs(clients.get(i));
+          long[] s = spawns(clients.get(i));
           if (r >= 0) {
-            allocRounds[i][r] = median(a);
-            spawnRounds[i][r] = median(s);
-            Arrays.stream(a).forEach(allocAll.get(i)::add);
-            Arrays.stream(s).forEach(spawnAll.get(i)::add);
+            allocs.add(i, r, a);
+            spawns.add(i, r, s);
           }
         }
         System.err.printf("\r  round %d/%d", Math.max(0, r + 1), rounds);
@@ -111,13 +89,58 @@ public final class JournalOverheadBenchmark {
       }
       org.jdvm.host.JobDirectories.removeTree(base);
     }
+    print(policies, allocs, spawns);
+  }
+
+  /** Each policy's samples: the median of each round, and all of them pooled. */
+  private record Timings(double[][] rounds, List<List<Long>> all) {
+    Timings(int policies, int rounds) {
+      this(new double[policies][rounds], new ArrayList<>());
+      for (int i = 0; i < policies; i++) {
+        all.add(new ArrayList<>());
+      }
+    }
+
+    void add(int policy, int round, long[] ns) {
+      rounds[policy][round] = median(ns);
+      Arrays.stream(ns).forEach(all.get(policy)::add);
+    }
+  }
+
+  /** {@link #ALLOCS} NEW+RELEASE round trips; their times. */
+  private static long[] allocs(JdvmClient c) throws PmixException {
+    long[] a = new long[ALLOCS];
+    for (int k = 0; k < ALLOCS; k++) {
+      long t0 = System.nanoTime();
+      AllocationResult res = c.allocate(AllocationRequest.newAllocation().nodes(1).build());
+      c.allocate(AllocationRequest.release().allocId(res.allocId()).build());
+      a[k] = System.nanoTime() - t0;
+    }
+    return a;
+  }
+
+  /** {@link #SPAWNS} spawn-and-waits of a 1-process {@code /bin/true}; their times. */
+  private static long[] spawns(JdvmClient c) throws PmixException {
+    long[] s = new long[SPAWNS];
+    for (int k = 0; k < SPAWNS; k++) {
+      long t0 = System.nanoTime();
+      c.spawn(SpawnRequest.of("/bin/true").forwardOutput(false).notifyCompletion(true).build())
+          .awaitEnd();
+      s[k] = System.nanoTime() - t0;
+    }
+    return s;
+  }
+
+  /** Pooled medians per policy, then each policy's per-round ratios to the first. */
+  private static void print(List<String> policies, Timings allocs, Timings spawns) {
+    int n = policies.size();
     for (int i = 0; i < n; i++) {
       System.out.printf(
           Locale.ROOT,
           "%-9s NEW+RELEASE median %.3f ms  spawn-and-wait median %.3f ms%n",
           policies.get(i),
-          median(allocAll.get(i)) / 1e6,
-          median(spawnAll.get(i)) / 1e6);
+          median(allocs.all().get(i)) / 1e6,
+          median(spawns.all().get(i)) / 1e6);
     }
     for (int i = 1; i < n; i++) {
       System.out.printf(
@@ -125,8 +148,8 @@ public final class JournalOverheadBenchmark {
           "%-9s vs %s, per-round ratio: NEW+RELEASE %s  spawn-and-wait %s%n",
           policies.get(i),
           policies.get(0),
-          ratios(allocRounds[i], allocRounds[0]),
-          ratios(spawnRounds[i], spawnRounds[0]));
+          ratios(allocs.rounds()[i], allocs.rounds()[0]),
+          ratios(spawns.rounds()[i], spawns.rounds()[0]));
     }
   }
 

@@ -1,4 +1,4 @@
-package org.jdvm.cli;
+package org.jdvm.bench.dvm;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The floor of process launching on this machine, for {@code jdvm bench}: a C program ({@code
- * spawn_floor.c}, compiled with {@code gcc} at bench time) that {@code posix_spawn}s {@code
- * /bin/true} and reaps it, one thread for latency and several for a rate. Nothing jdvm does can
- * start a process faster; jdvm's figures are reported as ratios to it.
+ * The floor of process launching on this machine, for {@code jdvm bench} ({@link DvmBench}): a C
+ * program ({@code spawn_floor.c}, compiled with {@code gcc} at bench time) that {@code
+ * posix_spawn}s {@code /bin/true} and reaps it, one thread for latency and several for a rate.
+ * Nothing jdvm does can start a process faster; jdvm's figures are reported as ratios to it.
  */
 final class SpawnFloor {
   private static String whyNot = "";
@@ -75,12 +75,8 @@ final class SpawnFloor {
     return whyNot;
   }
 
-  interface LatencyRow {
-    BenchCommand.Row of(String what, long[] ns, String target);
-  }
-
   /** One thread, {@code n} spawn+waits. */
-  BenchCommand.Row latency(int n, LatencyRow row) {
+  Row latency(int n) {
     String out = run(exe.toString(), "latency", Integer.toString(n));
     if (out == null) {
       return null;
@@ -90,11 +86,11 @@ final class SpawnFloor {
     for (int i = 0; i < f.length; i++) {
       ns[i] = Long.parseLong(f[i]);
     }
-    return row.of("floor: posix_spawn + waitpid /bin/true in C, 1 thread", ns, "");
+    return Row.latency("floor: posix_spawn + waitpid /bin/true in C, 1 thread", ns, "");
   }
 
   /** {@code threads} threads for {@code seconds}. */
-  BenchCommand.Row rate(int threads, int seconds) {
+  Row rate(int threads, int seconds) {
     String out = run(exe.toString(), "rate", Integer.toString(threads), Integer.toString(seconds));
     if (out == null) {
       return null;
@@ -104,18 +100,18 @@ final class SpawnFloor {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("threads", threads);
     data.put("spawnsPerSecond", Math.round(perSecond));
-    return new BenchCommand.Row(
+    return new Row(
         "floor: posix_spawn + waitpid /bin/true in C, " + threads + " threads",
         String.format(Locale.ROOT, "%.0f spawns/s", perSecond),
         "",
         data);
   }
 
-  static BenchCommand.Row latencyRatio(BenchCommand.Row jdvm, BenchCommand.Row floor) {
+  static Row latencyRatio(Row jdvm, Row floor) {
     double ratio =
         ((Number) jdvm.data().get("medianMs")).doubleValue()
             / ((Number) floor.data().get("medianMs")).doubleValue();
-    return new BenchCommand.Row(
+    return new Row(
         "spawn-and-wait median / floor median",
         String.format(Locale.ROOT, "%.2f x", ratio),
         "<= 2 x",

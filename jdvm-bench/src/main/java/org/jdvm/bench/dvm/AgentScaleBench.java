@@ -1,4 +1,4 @@
-package org.jdvm.cli;
+package org.jdvm.bench.dvm;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -44,11 +44,12 @@ import org.jdvm.server.assembly.DvmServer;
  * commit and fence with data; and the controller's CPU time per node per launch. Benchmarks are not
  * tests: nothing here asserts a time.
  */
-final class AgentScaleBench {
+public final class AgentScaleBench {
   private AgentScaleBench() {}
 
   /** One measured size. */
-  record Result(int nodes, long startMs, double launchMs, double fenceJobMs, double cpuUsPerNode) {}
+  public record Result(
+      int nodes, long startMs, double launchMs, double fenceJobMs, double cpuUsPerNode) {}
 
   static List<Result> run(List<Integer> sizes, int rounds, PrintStream progress)
       throws IOException, PmixException {
@@ -98,48 +99,61 @@ final class AgentScaleBench {
           Locale.ROOT, "agents=%d: DVM with %d agents started in %d ms%n", n, n, startMs);
       try (JdvmClient tool =
           JdvmClient.connector().dir(dir).output(OutputHandler.DISCARD).connect()) {
-        SpawnRequest launch =
-            SpawnRequest.of("true").procs(n).mapBy("node").forwardOutput(false).build();
-        tool.spawn(launch).awaitEnd(); // warm-up
-        Duration cpu0 = cpu();
-        long[] launches = new long[rounds];
-        for (int r = 0; r < rounds; r++) {
-          long s = System.nanoTime();
-          tool.spawn(launch).awaitEnd();
-          launches[r] = System.nanoTime() - s;
-        }
-        double cpuUs = cpu().minus(cpu0).toNanos() / 1000.0 / rounds / n;
-        progress.printf(
-            Locale.ROOT,
-            "agents=%d: launch 1/node %.1f ms (median of %d), controller cpu %.1f us/node%n",
-            n,
-            median(launches),
-            rounds,
-            cpuUs);
-        SpawnRequest fence =
-            SpawnRequest.of("fence").procs(n).mapBy("node").forwardOutput(false).build();
-        long[] fences = new long[Math.max(1, rounds / 2)];
-        for (int r = 0; r < fences.length; r++) {
-          long s = System.nanoTime();
-          var end = tool.spawn(fence).awaitEnd();
-          fences[r] = System.nanoTime() - s;
-          if (end.status() != 0) {
-            progress.println("agents=" + n + ": fenced job ended with status " + end.status());
-          }
-        }
-        Result res = new Result(n, startMs, median(launches), median(fences), cpuUs);
-        progress.printf(
-            Locale.ROOT,
-            "agents=%d: launch 1/node %.1f ms, fenced job %.1f ms, controller cpu %.1f us/node%n",
-            n,
-            res.launchMs(),
-            res.fenceJobMs(),
-            res.cpuUsPerNode());
-        return res;
+        return jobs(tool, n, rounds, startMs, progress);
       } finally {
         server.close();
       }
     }
+  }
+
+  /** The launches and the fenced jobs of the DVM of {@code n} agents that {@code tool} reaches. */
+  private static Result jobs(JdvmClient tool, int n, int rounds, long startMs, PrintStream progress)
+      throws PmixException {
+    SpawnRequest launch =
+        SpawnRequest.of("true").procs(n).mapBy("node").forwardOutput(false).build();
+    tool.spawn(launch).awaitEnd(); // warm-up
+    Duration cpu0 = cpu();
+    long[] launches = new long[rounds];
+    for (int r = 0; r < rounds; r++) {
+      long s = System.nanoTime();
+      tool.spawn(launch).awaitEnd();
+      launches[r] = System.nanoTime() - s;
+    }
+    double cpuUs = cpu().minus(cpu0).toNanos() / 1000.0 / rounds / n;
+    progress.printf(
+        Locale.ROOT,
+        "agents=%d: launch 1/node %.1f ms (median of %d), controller cpu %.1f us/node%n",
+        n,
+        median(launches),
+        rounds,
+        cpuUs);
+    long[] fences = fences(tool, n, Math.max(1, rounds / 2), progress);
+    Result res = new Result(n, startMs, median(launches), median(fences), cpuUs);
+    progress.printf(
+        Locale.ROOT,
+        "agents=%d: launch 1/node %.1f ms, fenced job %.1f ms, controller cpu %.1f us/node%n",
+        n,
+        res.launchMs(),
+        res.fenceJobMs(),
+        res.cpuUsPerNode());
+    return res;
+  }
+
+  /** {@code rounds} jobs whose {@code n} ranks commit and fence with data; their times. */
+  private static long[] fences(JdvmClient tool, int n, int rounds, PrintStream progress)
+      throws PmixException {
+    SpawnRequest fence =
+        SpawnRequest.of("fence").procs(n).mapBy("node").forwardOutput(false).build();
+    long[] fences = new long[rounds];
+    for (int r = 0; r < fences.length; r++) {
+      long s = System.nanoTime();
+      var end = tool.spawn(fence).awaitEnd();
+      fences[r] = System.nanoTime() - s;
+      if (end.status() != 0) {
+        progress.println("agents=" + n + ": fenced job ended with status " + end.status());
+      }
+    }
+    return fences;
   }
 
   private static Duration cpu() {

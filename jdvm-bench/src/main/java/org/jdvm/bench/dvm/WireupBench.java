@@ -1,4 +1,4 @@
-package org.jdvm.cli;
+package org.jdvm.bench.dvm;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -45,14 +45,14 @@ final class WireupBench {
     this.progress = progress;
   }
 
-  List<BenchCommand.Row> rows() throws IOException, InterruptedException {
+  List<Row> rows() throws IOException, InterruptedException {
     String checkout = System.getenv("JDVM_HOME");
     if (checkout == null || !Files.isExecutable(Path.of(checkout, "jdvm"))) {
       progress.println("  (skipping the wire-up measures: not started through ./jdvm)");
       return List.of();
     }
     Path sources = Path.of(checkout, "jdvm-client/src/test/resources/wireup");
-    List<BenchCommand.Row> rows = new ArrayList<>();
+    List<Row> rows = new ArrayList<>();
     String flags = output(List.of("pkg-config", "--cflags", "--libs", "pmix"));
     Path fence = home.resolve("pmix_fence_bench");
     List<String> gcc =
@@ -69,7 +69,7 @@ final class WireupBench {
     if (flags == null || output(gcc) == null) {
       progress.println("  (skipping the fence measure: gcc or libpmix-dev is missing)");
     } else {
-      BenchCommand.Row row = fence(fence, 8);
+      Row row = fence(fence, 8);
       if (row != null) {
         rows.add(row);
       }
@@ -87,7 +87,7 @@ final class WireupBench {
   }
 
   /** {@code np} ranks of the fence client, 500 timed rounds; the slowest rank's figures. */
-  private BenchCommand.Row fence(Path exe, int np) throws IOException {
+  private Row fence(Path exe, int np) throws IOException {
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     progress.println("  fence with data, " + np + " ranks ...");
     try (JdvmClient client =
@@ -133,7 +133,7 @@ final class WireupBench {
     data.put("bytesPerRank", 100);
     data.put("medianUs", median);
     data.put("p99Us", p99);
-    return new BenchCommand.Row(
+    return new Row(
         "fence with data, " + np + " ranks (put+commit+fence round)",
         String.format(Locale.ROOT, "median %.0f us, p99 %.0f us", median, p99),
         "< 1 ms",
@@ -141,7 +141,7 @@ final class WireupBench {
   }
 
   /** {@code runs} of each launcher, alternating; medians and their ratio. */
-  private BenchCommand.Row helloSideBySide(Path jdvm, Path hello, int np)
+  private Row helloSideBySide(Path jdvm, Path hello, int np)
       throws IOException, InterruptedException {
     List<String> ours =
         List.of(
@@ -178,7 +178,7 @@ final class WireupBench {
     data.put("mpirunMedianMs", mpirun);
     data.put("ratio", Math.round(mine / mpirun * 100) / 100.0);
     data.put("failedRuns", failures);
-    return new BenchCommand.Row(
+    return new Row(
         "'jdvm run -n " + np + " ./mpi_hello' vs mpirun, start to exit",
         String.format(
             Locale.ROOT,

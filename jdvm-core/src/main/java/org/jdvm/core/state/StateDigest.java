@@ -193,6 +193,11 @@ public final class StateDigest {
         .append(" retire=")
         .append(j.queuedToRetire)
         .append(" procs=[");
+    procs(j, out);
+    out.append("]\n");
+  }
+
+  private static void procs(Job j, StringBuilder out) {
     for (ProcRecord p : j.procs()) {
       if (p != null) {
         out.append(p.rank())
@@ -207,7 +212,6 @@ public final class StateDigest {
             .append(' ');
       }
     }
-    out.append("]\n");
   }
 
   private static List<String> names(Allocation a) {

@@ -86,69 +86,90 @@ public final class HostStart {
               }
             });
     try {
-      Map<String, AgentStarter.Handle> started = new ConcurrentHashMap<>();
-      byte[] secret = (credentials.secretHex() + "\n").getBytes(StandardCharsets.US_ASCII);
-      String controller =
-          remote.listen().getAddress().getHostAddress() + ":" + hub.address().getPort();
-      for (HostList.Host h : hosts) {
-        List<String> argv = new ArrayList<>(remote.agentCommand());
-        argv.addAll(
-            List.of(
-                "agent",
-                "--controller",
-                controller,
-                "--node",
-                h.name(),
-                "--slots",
-                Integer.toString(h.slots())));
-        CompletableFuture<RemoteNodeAgent> f = joining.get(h.name());
-        try {
-          AgentStarter.Handle handle = remote.starter().start(h.name(), argv, secret);
-          started.put(h.name(), handle);
-          hub.adopt(handle);
-          handle
-              .onExit()
-              .thenAccept(
-                  status ->
-                      f.completeExceptionally(
-                          new IOException(
-                              h.name()
-                                  + ": the launcher exited with "
-                                  + status
-                                  + oneLine(handle.lastOutput()))));
-        } catch (IOException e) {
-          f.completeExceptionally(new IOException(h.name() + ": " + e.getMessage()));
-        }
-      }
-      long deadline = System.nanoTime() + remote.joinTimeoutMillis() * 1_000_000;
-      Map<String, String> failures = new LinkedHashMap<>();
-      List<NodeSpec> nodes = new ArrayList<>();
-      for (HostList.Host h : hosts) {
-        try {
-          long left = Math.max(0, deadline - System.nanoTime());
-          RemoteNodeAgent a = joining.get(h.name()).get(left, TimeUnit.NANOSECONDS);
-          nodes.add(new NodeSpec(h.name(), slots(h, a)));
-        } catch (ExecutionException e) {
-          failures.put(h.name(), e.getCause().getMessage());
-        } catch (TimeoutException e) {
-          AgentStarter.Handle handle = started.get(h.name());
-          failures.put(
-              h.name(),
-              h.name()
-                  + ": no agent joined within "
-                  + remote.joinTimeoutMillis()
-                  + " ms"
-                  + (handle == null ? "" : oneLine(handle.lastOutput())));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          failures.put(h.name(), h.name() + ": interrupted");
-          break;
-        }
-      }
-      return new Joined(nodes, failures, started);
+      Map<String, AgentStarter.Handle> started = start(hub, remote, credentials, joining);
+      return awaitJoined(remote, joining, started);
     } finally {
       stopListening.run();
     }
+  }
+
+  /**
+   * Starts an agent on every host through the remote's starter, the secret on its stdin; a host
+   * whose launcher fails or exits completes its future exceptionally.
+   */
+  private static Map<String, AgentStarter.Handle> start(
+      AgentHub hub,
+      RemoteHosts remote,
+      Credentials credentials,
+      Map<String, CompletableFuture<RemoteNodeAgent>> joining) {
+    Map<String, AgentStarter.Handle> started = new ConcurrentHashMap<>();
+    byte[] secret = (credentials.secretHex() + "\n").getBytes(StandardCharsets.US_ASCII);
+    String controller =
+        remote.listen().getAddress().getHostAddress() + ":" + hub.address().getPort();
+    for (HostList.Host h : remote.hosts()) {
+      List<String> argv = new ArrayList<>(remote.agentCommand());
+      argv.addAll(
+          List.of(
+              "agent",
+              "--controller",
+              controller,
+              "--node",
+              h.name(),
+              "--slots",
+              Integer.toString(h.slots())));
+      CompletableFuture<RemoteNodeAgent> f = joining.get(h.name());
+      try {
+        AgentStarter.Handle handle = remote.starter().start(h.name(), argv, secret);
+        started.put(h.name(), handle);
+        hub.adopt(handle);
+        handle
+            .onExit()
+            .thenAccept(
+                status ->
+                    f.completeExceptionally(
+                        new IOException(
+                            h.name()
+                                + ": the launcher exited with "
+                                + status
+                                + oneLine(handle.lastOutput()))));
+      } catch (IOException e) {
+        f.completeExceptionally(new IOException(h.name() + ": " + e.getMessage()));
+      }
+    }
+    return started;
+  }
+
+  /** Waits, until the join timeout, for every host's agent: the nodes that joined, and why not. */
+  private static Joined awaitJoined(
+      RemoteHosts remote,
+      Map<String, CompletableFuture<RemoteNodeAgent>> joining,
+      Map<String, AgentStarter.Handle> started) {
+    long deadline = System.nanoTime() + remote.joinTimeoutMillis() * 1_000_000;
+    Map<String, String> failures = new LinkedHashMap<>();
+    List<NodeSpec> nodes = new ArrayList<>();
+    for (HostList.Host h : remote.hosts()) {
+      try {
+        long left = Math.max(0, deadline - System.nanoTime());
+        RemoteNodeAgent a = joining.get(h.name()).get(left, TimeUnit.NANOSECONDS);
+        nodes.add(new NodeSpec(h.name(), slots(h, a)));
+      } catch (ExecutionException e) {
+        failures.put(h.name(), e.getCause().getMessage());
+      } catch (TimeoutException e) {
+        AgentStarter.Handle handle = started.get(h.name());
+        failures.put(
+            h.name(),
+            h.name()
+                + ": no agent joined within "
+                + remote.joinTimeoutMillis()
+                + " ms"
+                + (handle == null ? "" : oneLine(handle.lastOutput())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failures.put(h.name(), h.name() + ": interrupted");
+        break;
+      }
+    }
+    return new Joined(nodes, failures, started);
   }
 
   private static int slots(HostList.Host h, RemoteNodeAgent a) {

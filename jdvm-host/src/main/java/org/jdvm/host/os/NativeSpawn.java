@@ -128,8 +128,8 @@ public final class NativeSpawn {
           (int)
               SPAWN.invokeExact(
                   arena.allocateFrom(s.path().toString()),
-                  Posix.strings(arena, s.argv()),
-                  Posix.environment(arena, s.env()),
+                  PosixSpawn.strings(arena, s.argv()),
+                  PosixSpawn.environment(arena, s.env()),
                   dir,
                   s.stdin(),
                   s.stdout(),

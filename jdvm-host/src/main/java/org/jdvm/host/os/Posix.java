@@ -1,23 +1,10 @@
 package org.jdvm.host.os;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,9 +34,6 @@ public final class Posix {
   public static final int CLD_KILLED = 2;
   public static final int CLD_DUMPED = 3;
 
-  private static final int POSIX_SPAWN_SETSIGDEF = 0x04;
-  private static final int POSIX_SPAWN_SETSIGMASK = 0x08;
-  private static final int POSIX_SPAWN_SETSID = 0x80;
   private static final int F_GETFL = 3;
   private static final int F_SETFL = 4;
   private static final int P_ALL = 0;
@@ -64,188 +48,22 @@ public final class Posix {
   private static final int PR_SET_CHILD_SUBREAPER = 36;
   private static final int RLIMIT_NOFILE = 7;
   private static final long SYS_PIDFD_OPEN = 434;
-  private static final long FILE_ACTIONS_SIZE = 80;
-  private static final long SPAWNATTR_SIZE = 336;
-  private static final long SIGSET_SIZE = 128;
   private static final long SIGINFO_SIZE = 128;
 
+  private static final boolean X86 = System.getProperty("os.arch", "").matches("amd64|x86_64");
+
   /** {@code struct epoll_event}: 12 bytes packed on x86-64, 16 elsewhere. */
-  public static final long EPOLL_EVENT_SIZE;
+  public static final long EPOLL_EVENT_SIZE = X86 ? 12 : 16;
 
-  private static final long EPOLL_DATA_OFFSET;
-
-  private static final Linker LINKER = Linker.nativeLinker();
-  private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-  private static final VarHandle ERRNO =
-      CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-  private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
-
-  private static final MethodHandle POSIX_SPAWN;
-  private static final MethodHandle FA_INIT;
-  private static final MethodHandle FA_DESTROY;
-  private static final MethodHandle FA_DUP2;
-  private static final MethodHandle FA_OPEN;
-  private static final MethodHandle FA_CHDIR;
-  private static final MethodHandle FA_CLOSEFROM;
-  private static final MethodHandle ATTR_INIT;
-  private static final MethodHandle ATTR_DESTROY;
-  private static final MethodHandle ATTR_SETFLAGS;
-  private static final MethodHandle ATTR_SETSIGMASK;
-  private static final MethodHandle ATTR_SETSIGDEFAULT;
-  private static final MethodHandle SIGEMPTYSET;
-  private static final MethodHandle SIGFILLSET;
-  private static final MethodHandle SIGDELSET;
-  private static final MethodHandle PIPE2;
-  private static final MethodHandle FCNTL;
-  private static final MethodHandle SYSCALL2;
-  private static final MethodHandle WAITID;
-  private static final MethodHandle KILL;
-  private static final MethodHandle CLOSE;
-  private static final MethodHandle READ;
-  private static final MethodHandle WRITE;
-  private static final MethodHandle EPOLL_CREATE1;
-  private static final MethodHandle EPOLL_CTL;
-  private static final MethodHandle EPOLL_WAIT;
-  private static final MethodHandle EVENTFD;
-  private static final MethodHandle PRCTL;
-  private static final MethodHandle GETRLIMIT;
-  private static final MethodHandle SETRLIMIT;
-  private static final MethodHandle SEND;
-  private static final Throwable UNAVAILABLE;
-
-  static {
-    boolean x86 = System.getProperty("os.arch", "").matches("amd64|x86_64");
-    EPOLL_EVENT_SIZE = x86 ? 12 : 16;
-    EPOLL_DATA_OFFSET = x86 ? 4 : 8;
-    MethodHandle[] h = new MethodHandle[31];
-    Throwable failure = null;
-    try {
-      if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
-        throw new UnsupportedOperationException("not Linux");
-      }
-      SymbolLookup libc = LINKER.defaultLookup();
-      h[0] =
-          fn(libc, "posix_spawn", JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
-      h[1] = fn(libc, "posix_spawn_file_actions_init", JAVA_INT, ADDRESS);
-      h[2] = fn(libc, "posix_spawn_file_actions_destroy", JAVA_INT, ADDRESS);
-      h[3] = fn(libc, "posix_spawn_file_actions_adddup2", JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT);
-      h[4] =
-          fn(
-              libc,
-              "posix_spawn_file_actions_addopen",
-              JAVA_INT,
-              ADDRESS,
-              JAVA_INT,
-              ADDRESS,
-              JAVA_INT,
-              JAVA_INT);
-      h[5] = fn(libc, "posix_spawn_file_actions_addchdir_np", JAVA_INT, ADDRESS, ADDRESS);
-      h[6] =
-          libc.find("posix_spawn_file_actions_addclosefrom_np").isPresent()
-              ? fn(libc, "posix_spawn_file_actions_addclosefrom_np", JAVA_INT, ADDRESS, JAVA_INT)
-              : null;
-      h[7] = fn(libc, "posix_spawnattr_init", JAVA_INT, ADDRESS);
-      h[8] = fn(libc, "posix_spawnattr_destroy", JAVA_INT, ADDRESS);
-      h[9] = fn(libc, "posix_spawnattr_setflags", JAVA_INT, ADDRESS, JAVA_INT);
-      h[10] = fn(libc, "posix_spawnattr_setsigmask", JAVA_INT, ADDRESS, ADDRESS);
-      h[11] = fn(libc, "posix_spawnattr_setsigdefault", JAVA_INT, ADDRESS, ADDRESS);
-      h[12] = fn(libc, "sigemptyset", JAVA_INT, ADDRESS);
-      h[13] = fn(libc, "sigfillset", JAVA_INT, ADDRESS);
-      h[14] = fn(libc, "sigdelset", JAVA_INT, ADDRESS, JAVA_INT);
-      h[15] = errnoFn(libc, "pipe2", JAVA_INT, ADDRESS, JAVA_INT);
-      h[16] =
-          LINKER.downcallHandle(
-              libc.find("fcntl").orElseThrow(),
-              FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-              CAPTURE,
-              Linker.Option.firstVariadicArg(2));
-      h[17] =
-          LINKER.downcallHandle(
-              libc.find("syscall").orElseThrow(),
-              FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-              CAPTURE,
-              Linker.Option.firstVariadicArg(1));
-      h[18] = errnoFn(libc, "waitid", JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT);
-      h[19] = errnoFn(libc, "kill", JAVA_INT, JAVA_INT, JAVA_INT);
-      h[20] = errnoFn(libc, "close", JAVA_INT, JAVA_INT);
-      h[21] = errnoFn(libc, "read", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
-      h[22] = errnoFn(libc, "write", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
-      h[23] = errnoFn(libc, "epoll_create1", JAVA_INT, JAVA_INT);
-      h[24] = errnoFn(libc, "epoll_ctl", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS);
-      h[25] = errnoFn(libc, "epoll_wait", JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT);
-      h[26] = errnoFn(libc, "eventfd", JAVA_INT, JAVA_INT, JAVA_INT);
-      h[27] =
-          LINKER.downcallHandle(
-              libc.find("prctl").orElseThrow(),
-              FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG),
-              CAPTURE,
-              Linker.Option.firstVariadicArg(1));
-      h[28] = errnoFn(libc, "getrlimit", JAVA_INT, JAVA_INT, ADDRESS);
-      h[29] = errnoFn(libc, "setrlimit", JAVA_INT, JAVA_INT, ADDRESS);
-      // Reads the caller's byte[] in place: no copy, and nothing that could block runs meanwhile.
-      h[30] =
-          LINKER.downcallHandle(
-              libc.find("send").orElseThrow(),
-              FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT),
-              CAPTURE,
-              Linker.Option.critical(true));
-    } catch (Throwable t) {
-      failure = t;
-    }
-    UNAVAILABLE = failure;
-    POSIX_SPAWN = h[0];
-    FA_INIT = h[1];
-    FA_DESTROY = h[2];
-    FA_DUP2 = h[3];
-    FA_OPEN = h[4];
-    FA_CHDIR = h[5];
-    FA_CLOSEFROM = h[6];
-    ATTR_INIT = h[7];
-    ATTR_DESTROY = h[8];
-    ATTR_SETFLAGS = h[9];
-    ATTR_SETSIGMASK = h[10];
-    ATTR_SETSIGDEFAULT = h[11];
-    SIGEMPTYSET = h[12];
-    SIGFILLSET = h[13];
-    SIGDELSET = h[14];
-    PIPE2 = h[15];
-    FCNTL = h[16];
-    SYSCALL2 = h[17];
-    WAITID = h[18];
-    KILL = h[19];
-    CLOSE = h[20];
-    READ = h[21];
-    WRITE = h[22];
-    EPOLL_CREATE1 = h[23];
-    EPOLL_CTL = h[24];
-    EPOLL_WAIT = h[25];
-    EVENTFD = h[26];
-    PRCTL = h[27];
-    GETRLIMIT = h[28];
-    SETRLIMIT = h[29];
-    SEND = h[30];
-  }
+  private static final long EPOLL_DATA_OFFSET = X86 ? 4 : 8;
 
   private Posix() {}
 
-  private static MethodHandle fn(
-      SymbolLookup lib, String name, MemoryLayout ret, MemoryLayout... args) {
-    return LINKER.downcallHandle(
-        lib.find(name).orElseThrow(() -> new UnsupportedOperationException("no " + name)),
-        FunctionDescriptor.of(ret, args));
-  }
-
-  private static MethodHandle errnoFn(
-      SymbolLookup lib, String name, MemoryLayout ret, MemoryLayout... args) {
-    return LINKER.downcallHandle(
-        lib.find(name).orElseThrow(() -> new UnsupportedOperationException("no " + name)),
-        FunctionDescriptor.of(ret, args),
-        CAPTURE);
-  }
-
   /** Why the calls cannot be made here (not Linux, no native access), or empty if they can. */
   public static Optional<String> unavailable() {
-    return UNAVAILABLE == null ? Optional.empty() : Optional.of(String.valueOf(UNAVAILABLE));
+    return Libc.UNAVAILABLE == null
+        ? Optional.empty()
+        : Optional.of(String.valueOf(Libc.UNAVAILABLE));
   }
 
   /** A failed call: {@link #errno()} says why. */
@@ -283,7 +101,7 @@ public final class Posix {
   }
 
   private static int errno(MemorySegment state) {
-    return (int) ERRNO.get(state, 0L);
+    return (int) Libc.ERRNO.get(state, 0L);
   }
 
   static RuntimeException rethrow(Throwable t) {
@@ -302,109 +120,7 @@ public final class Posix {
    * @return the pid
    */
   public static int spawn(Start s) throws PosixException {
-    Path path = s.path();
-    List<String> argv = s.argv();
-    Map<String, String> env = s.env();
-    Path cwd = s.cwd();
-    int stdin = s.stdin();
-    int stdout = s.stdout();
-    int stderr = s.stderr();
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment fa = arena.allocate(FILE_ACTIONS_SIZE, 16);
-      MemorySegment attr = arena.allocate(SPAWNATTR_SIZE, 16);
-      check("posix_spawn_file_actions_init", (int) FA_INIT.invokeExact(fa));
-      check("posix_spawnattr_init", (int) ATTR_INIT.invokeExact(attr));
-      try {
-        if (stdin < 0) {
-          check(
-              "posix_spawn_file_actions_addopen",
-              (int) FA_OPEN.invokeExact(fa, 0, arena.allocateFrom("/dev/null"), O_RDONLY, 0));
-        } else {
-          check("posix_spawn_file_actions_adddup2", (int) FA_DUP2.invokeExact(fa, stdin, 0));
-        }
-        check("posix_spawn_file_actions_adddup2", (int) FA_DUP2.invokeExact(fa, stdout, 1));
-        // stderr the same pipe as stdout: fd 2 a copy of fd 1, one stream in the written order.
-        int errFrom = stderr == stdout ? 1 : stderr;
-        check("posix_spawn_file_actions_adddup2", (int) FA_DUP2.invokeExact(fa, errFrom, 2));
-        if (FA_CLOSEFROM != null) {
-          check("posix_spawn_file_actions_addclosefrom_np", (int) FA_CLOSEFROM.invokeExact(fa, 3));
-        }
-        if (cwd != null) {
-          check(
-              "posix_spawn_file_actions_addchdir_np",
-              (int) FA_CHDIR.invokeExact(fa, arena.allocateFrom(cwd.toString())));
-        }
-        MemorySegment none = arena.allocate(SIGSET_SIZE, 8);
-        MemorySegment all = arena.allocate(SIGSET_SIZE, 8);
-        int rc = (int) SIGEMPTYSET.invokeExact(none);
-        rc = (int) SIGFILLSET.invokeExact(all);
-        rc = (int) SIGDELSET.invokeExact(all, 9);
-        rc = (int) SIGDELSET.invokeExact(all, 19);
-        check("posix_spawnattr_setsigmask", (int) ATTR_SETSIGMASK.invokeExact(attr, none));
-        check("posix_spawnattr_setsigdefault", (int) ATTR_SETSIGDEFAULT.invokeExact(attr, all));
-        check(
-            "posix_spawnattr_setflags",
-            (int)
-                ATTR_SETFLAGS.invokeExact(
-                    attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
-        MemorySegment argvp = strings(arena, argv);
-        MemorySegment envp = environment(arena, env);
-        MemorySegment pid = arena.allocate(JAVA_INT);
-        int err =
-            (int)
-                POSIX_SPAWN.invokeExact(
-                    pid, arena.allocateFrom(path.toString()), fa, attr, argvp, envp);
-        if (err != 0) {
-          throw new PosixException("posix_spawn " + path, err);
-        }
-        return pid.get(JAVA_INT, 0);
-      } finally {
-        int rc = (int) FA_DESTROY.invokeExact(fa);
-        rc = (int) ATTR_DESTROY.invokeExact(attr);
-      }
-    } catch (PosixException e) {
-      throw e;
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-  }
-
-  private static void check(String call, int err) throws PosixException {
-    if (err != 0) {
-      throw new PosixException(call, err);
-    }
-  }
-
-  /** An environment as a NULL-terminated array of {@code NAME=value} C strings. */
-  static MemorySegment environment(Arena arena, Map<String, String> env) {
-    List<String> list = new java.util.ArrayList<>(env.size());
-    for (Map.Entry<String, String> e : env.entrySet()) {
-      list.add(e.getKey() + "=" + e.getValue());
-    }
-    return strings(arena, list);
-  }
-
-  /**
-   * A NULL-terminated array of C strings, all in one block of the arena: one allocation for the
-   * whole environment of a launch rather than one per variable.
-   */
-  static MemorySegment strings(Arena arena, List<String> values) {
-    byte[][] bytes = new byte[values.size()][];
-    long total = 0;
-    for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = values.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      total += bytes[i].length + 1L;
-    }
-    MemorySegment block = arena.allocate(Math.max(1, total)); // zeroed: every string ends in NUL
-    MemorySegment array = arena.allocate(ADDRESS, bytes.length + 1L);
-    long at = 0;
-    for (int i = 0; i < bytes.length; i++) {
-      MemorySegment.copy(bytes[i], 0, block, JAVA_BYTE, at, bytes[i].length);
-      array.setAtIndex(ADDRESS, i, block.asSlice(at));
-      at += bytes[i].length + 1L;
-    }
-    array.setAtIndex(ADDRESS, bytes.length, MemorySegment.NULL);
-    return array;
+    return PosixSpawn.spawn(s);
   }
 
   /**
@@ -416,15 +132,15 @@ public final class Posix {
   public static int[] pipe(int nonBlockingEnd) throws PosixException {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment fds = arena.allocate(JAVA_INT, 2);
-      MemorySegment st = arena.allocate(CALL_STATE);
-      if ((int) PIPE2.invokeExact(st, fds, O_CLOEXEC) != 0) {
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      if ((int) Libc.PIPE2.invokeExact(st, fds, O_CLOEXEC) != 0) {
         throw new PosixException("pipe2", errno(st));
       }
       int[] p = {fds.getAtIndex(JAVA_INT, 0), fds.getAtIndex(JAVA_INT, 1)};
       if (nonBlockingEnd >= 0) {
         int fd = p[nonBlockingEnd];
-        int flags = (int) FCNTL.invokeExact(st, fd, F_GETFL, 0);
-        if (flags < 0 || (int) FCNTL.invokeExact(st, fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+        int flags = (int) Libc.FCNTL.invokeExact(st, fd, F_GETFL, 0);
+        if (flags < 0 || (int) Libc.FCNTL.invokeExact(st, fd, F_SETFL, flags | O_NONBLOCK) < 0) {
           int e = errno(st);
           close(p[0]);
           close(p[1]);
@@ -442,8 +158,8 @@ public final class Posix {
   /** A pidfd for {@code pid} (close-on-exec), or {@code -errno}. */
   public static int pidfdOpen(int pid) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      long r = (long) SYSCALL2.invokeExact(st, SYS_PIDFD_OPEN, (long) pid, 0L);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      long r = (long) Libc.SYSCALL2.invokeExact(st, SYS_PIDFD_OPEN, (long) pid, 0L);
       return r < 0 ? -errno(st) : (int) r;
     } catch (Throwable t) {
       throw rethrow(t);
@@ -470,9 +186,9 @@ public final class Posix {
    */
   public static Exit reap(int pidfd) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
       MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      int r = (int) WAITID.invokeExact(st, P_PIDFD, pidfd, info, WEXITED | WNOHANG);
+      int r = (int) Libc.WAITID.invokeExact(st, P_PIDFD, pidfd, info, WEXITED | WNOHANG);
       if (r != 0 || info.get(JAVA_INT, 16) == 0) {
         return null;
       }
@@ -497,9 +213,9 @@ public final class Posix {
    */
   public static Exit reapChild(int pid) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
       MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      int r = (int) WAITID.invokeExact(st, P_PID, pid, info, WEXITED | WNOHANG);
+      int r = (int) Libc.WAITID.invokeExact(st, P_PID, pid, info, WEXITED | WNOHANG);
       if (r != 0 || info.get(JAVA_INT, 16) != pid) {
         return null;
       }
@@ -515,9 +231,9 @@ public final class Posix {
    */
   public static int peekZombie() {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
       MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      int r = (int) WAITID.invokeExact(st, P_ALL, 0, info, WEXITED | WNOHANG | WNOWAIT);
+      int r = (int) Libc.WAITID.invokeExact(st, P_ALL, 0, info, WEXITED | WNOHANG | WNOWAIT);
       return r == 0 ? info.get(JAVA_INT, 16) : 0;
     } catch (Throwable t) {
       throw rethrow(t);
@@ -527,8 +243,8 @@ public final class Posix {
   /** {@code kill(pid, sig)}: 0, or {@code -errno}. A negative pid names a process group. */
   public static int kill(int pid, int sig) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      return (int) KILL.invokeExact(st, pid, sig) == 0 ? 0 : -errno(st);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      return (int) Libc.KILL.invokeExact(st, pid, sig) == 0 ? 0 : -errno(st);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -539,8 +255,8 @@ public final class Posix {
       return;
     }
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      int r = (int) CLOSE.invokeExact(st, fd);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      int r = (int) Libc.CLOSE.invokeExact(st, fd);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -549,7 +265,7 @@ public final class Posix {
   /** {@code read(2)} into {@code buf}: the count, 0 at end of file, or {@code -errno}. */
   public static long read(int fd, MemorySegment buf, MemorySegment callState) {
     try {
-      long n = (long) READ.invokeExact(callState, fd, buf, buf.byteSize());
+      long n = (long) Libc.READ.invokeExact(callState, fd, buf, buf.byteSize());
       return n >= 0 ? n : -errno(callState);
     } catch (Throwable t) {
       throw rethrow(t);
@@ -559,7 +275,7 @@ public final class Posix {
   /** {@code write(2)} of {@code buf}: the count, or {@code -errno}. */
   public static long write(int fd, MemorySegment buf, MemorySegment callState) {
     try {
-      long n = (long) WRITE.invokeExact(callState, fd, buf, buf.byteSize());
+      long n = (long) Libc.WRITE.invokeExact(callState, fd, buf, buf.byteSize());
       return n >= 0 ? n : -errno(callState);
     } catch (Throwable t) {
       throw rethrow(t);
@@ -578,7 +294,7 @@ public final class Posix {
     try {
       long n =
           (long)
-              SEND.invokeExact(
+              Libc.SEND.invokeExact(
                   callState,
                   fd,
                   MemorySegment.ofArray(bytes).asSlice(from),
@@ -592,13 +308,13 @@ public final class Posix {
 
   /** Memory for the errno of {@link #read} and {@link #write}. */
   public static MemorySegment callState(Arena arena) {
-    return arena.allocate(CALL_STATE);
+    return arena.allocate(Libc.CALL_STATE);
   }
 
   public static int epollCreate() throws PosixException {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      int fd = (int) EPOLL_CREATE1.invokeExact(st, O_CLOEXEC);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      int fd = (int) Libc.EPOLL_CREATE1.invokeExact(st, O_CLOEXEC);
       if (fd < 0) {
         throw new PosixException("epoll_create1", errno(st));
       }
@@ -613,11 +329,12 @@ public final class Posix {
   /** Adds ({@code add}) or changes the events {@code fd} is watched for; 0 or {@code -errno}. */
   public static int epollCtl(int epfd, boolean add, int fd, int events, long data) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
       MemorySegment ev = arena.allocate(EPOLL_EVENT_SIZE, 4);
       ev.set(JAVA_INT, 0, events);
       ev.set(JAVA_LONG_UNALIGNED, EPOLL_DATA_OFFSET, data);
-      int r = (int) EPOLL_CTL.invokeExact(st, epfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, ev);
+      int r =
+          (int) Libc.EPOLL_CTL.invokeExact(st, epfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, ev);
       return r == 0 ? 0 : -errno(st);
     } catch (Throwable t) {
       throw rethrow(t);
@@ -627,8 +344,8 @@ public final class Posix {
   /** Stops watching {@code fd}. */
   public static void epollDel(int epfd, int fd) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      int r = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, fd, MemorySegment.NULL);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      int r = (int) Libc.EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, fd, MemorySegment.NULL);
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -643,8 +360,8 @@ public final class Posix {
    */
   public static int epollWait(int epfd, MemorySegment events, int max, int timeoutMs) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      int n = (int) EPOLL_WAIT.invokeExact(st, epfd, events, max, timeoutMs);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      int n = (int) Libc.EPOLL_WAIT.invokeExact(st, epfd, events, max, timeoutMs);
       return n >= 0 ? n : -errno(st);
     } catch (Throwable t) {
       throw rethrow(t);
@@ -662,8 +379,8 @@ public final class Posix {
   /** A non-blocking, close-on-exec eventfd (to wake a poller). */
   public static int eventfd() throws PosixException {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      int fd = (int) EVENTFD.invokeExact(st, 0, O_CLOEXEC | O_NONBLOCK);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      int fd = (int) Libc.EVENTFD.invokeExact(st, 0, O_CLOEXEC | O_NONBLOCK);
       if (fd < 0) {
         throw new PosixException("eventfd", errno(st));
       }
@@ -681,8 +398,8 @@ public final class Posix {
    */
   public static int becomeSubreaper(boolean on) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
-      return (int) PRCTL.invokeExact(st, PR_SET_CHILD_SUBREAPER, on ? 1L : 0L) == 0
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      return (int) Libc.PRCTL.invokeExact(st, PR_SET_CHILD_SUBREAPER, on ? 1L : 0L) == 0
           ? 0
           : -errno(st);
     } catch (Throwable t) {
@@ -693,9 +410,9 @@ public final class Posix {
   /** The soft and hard limit on open files. */
   public static long[] fileLimit() {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
       MemorySegment rl = arena.allocate(JAVA_LONG, 2);
-      if ((int) GETRLIMIT.invokeExact(st, RLIMIT_NOFILE, rl) != 0) {
+      if ((int) Libc.GETRLIMIT.invokeExact(st, RLIMIT_NOFILE, rl) != 0) {
         return new long[] {1024, 1024};
       }
       return new long[] {rl.getAtIndex(JAVA_LONG, 0), rl.getAtIndex(JAVA_LONG, 1)};
@@ -721,11 +438,11 @@ public final class Posix {
 
   private static boolean setFileLimit(long soft, long hard) {
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(CALL_STATE);
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
       MemorySegment rl = arena.allocate(JAVA_LONG, 2);
       rl.setAtIndex(JAVA_LONG, 0, soft);
       rl.setAtIndex(JAVA_LONG, 1, hard);
-      return (int) SETRLIMIT.invokeExact(st, RLIMIT_NOFILE, rl) == 0;
+      return (int) Libc.SETRLIMIT.invokeExact(st, RLIMIT_NOFILE, rl) == 0;
     } catch (Throwable t) {
       throw rethrow(t);
     }

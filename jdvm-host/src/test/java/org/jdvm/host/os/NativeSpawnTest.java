@@ -111,7 +111,7 @@ class NativeSpawnTest {
   @Test
   void aChildThatCannotExecIsItsErrnoAndLeavesNoZombie() throws Exception {
     int self = (int) ProcessHandle.current().pid();
-    java.util.Set<Integer> before = java.util.Set.copyOf(Containment.childrenOf(self));
+    java.util.Set<Integer> before = java.util.Set.copyOf(ProcScan.childrenOf(self));
     int[] out = Posix.pipe(-1);
     fds.add(out[0]);
     fds.add(out[1]);
@@ -137,6 +137,6 @@ class NativeSpawnTest {
         .as("a cgroup that cannot be opened starts nothing")
         .isInstanceOfSatisfying(
             Posix.PosixException.class, e -> assertThat(e.errno()).isEqualTo(2));
-    assertThat(Containment.childrenOf(self)).as("no child left to reap").allMatch(before::contains);
+    assertThat(ProcScan.childrenOf(self)).as("no child left to reap").allMatch(before::contains);
   }
 }

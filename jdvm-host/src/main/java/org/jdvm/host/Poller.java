@@ -1,0 +1,272 @@
+package org.jdvm.host;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.jdvm.host.os.Containment;
+import org.jdvm.host.os.Posix;
+
+/**
+ * The host's one platform thread and the processes it watches. It waits in {@code epoll} for every
+ * process's output pipes and pidfd: it reads what is ready and hands it to the process's listener,
+ * reaps an ended process ({@code waitid}) and reports its exit once its pipes are drained or {@link
+ * #DRAIN_AFTER_EXIT_MS} has passed (a descendant may hold them). A stdin writer that finds its pipe
+ * full is woken when the pipe is writable. Every {@link #SWEEP_MS} it has the containment reap
+ * adopted orphans and, if a child has ended, looks for the exits of processes without a pidfd whose
+ * pipes a descendant holds.
+ */
+final class Poller {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
+
+  /** How long a process's output may keep flowing after it exited (descendants holding a pipe). */
+  static final long DRAIN_AFTER_EXIT_MS = 500;
+
+  /** How often processes without a pidfd whose pipes a descendant holds are checked for exit. */
+  static final long SWEEP_MS = 1000;
+
+  /** What an event is about, in the low 2 bits of its key (a process's id in the others). */
+  static final int OUT = 0;
+
+  static final int ERR = 1;
+  static final int EXIT = 2;
+  static final int STDIN = 3;
+
+  private static final long WAKE = -1;
+  private static final int EPOLLONESHOT = 1 << 30;
+  private static final int READ_BUFFER = 64 << 10;
+  private static final int MAX_EVENTS = 256;
+
+  private final Containment containment;
+  private final LiveGroups groups;
+  private final BooleanSupplier hostClosed;
+  private final int epfd;
+  private final int wakeFd;
+  private final AtomicLong ids = new AtomicLong();
+  private final Map<Long, RunningProcess> procs = new ConcurrentHashMap<>();
+  // Poller thread only:
+  private final PriorityQueue<RunningProcess> draining =
+      new PriorityQueue<>(Comparator.comparingLong(RunningProcess::drainDeadline));
+  private final List<RunningProcess> reapSoon = new ArrayList<>();
+  private long nextSweep;
+  private final Thread thread;
+
+  /**
+   * @param hostClosed whether the host is closing: the thread then stops
+   */
+  Poller(Containment containment, LiveGroups groups, BooleanSupplier hostClosed) {
+    this.containment = containment;
+    this.groups = groups;
+    this.hostClosed = hostClosed;
+    try {
+      epfd = Posix.epollCreate();
+      wakeFd = Posix.eventfd();
+    } catch (Posix.PosixException e) {
+      throw new IllegalStateException("cannot watch processes: " + e.getMessage(), e);
+    }
+    Posix.epollCtl(epfd, true, wakeFd, Posix.EPOLLIN, WAKE);
+    thread = Thread.ofPlatform().daemon().name("jdvm-process-poller").start(this::run);
+  }
+
+  /** The key of {@code kind}'s events for the process {@code id}. */
+  static long key(long id, int kind) {
+    return (id << 2) | kind;
+  }
+
+  /** An id for a process about to be watched. */
+  long nextId() {
+    return ids.incrementAndGet();
+  }
+
+  /** Watches a process just started: its output pipes and, if it has one, its pidfd. */
+  void watch(RunningProcess p) {
+    procs.put(p.id(), p);
+    Posix.epollCtl(epfd, true, p.fd(OUT), Posix.EPOLLIN, key(p.id(), OUT));
+    if (p.fd(ERR) >= 0) {
+      Posix.epollCtl(epfd, true, p.fd(ERR), Posix.EPOLLIN, key(p.id(), ERR));
+    }
+    if (p.pidfd() >= 0) {
+      Posix.epollCtl(epfd, true, p.pidfd(), Posix.EPOLLIN, key(p.id(), EXIT));
+    }
+  }
+
+  /**
+   * Watches {@code fd} for {@code events} once ({@code EPOLLONESHOT}), added to the set if {@code
+   * add}, else armed again; 0 or {@code -errno}.
+   */
+  int watchOnce(int fd, boolean add, int events, long key) {
+    return Posix.epollCtl(epfd, add, fd, events | EPOLLONESHOT, key);
+  }
+
+  /** Stops watching {@code fd}. */
+  void unwatch(int fd) {
+    Posix.epollDel(epfd, fd);
+  }
+
+  /** The processes running (or draining their output) now. */
+  int watching() {
+    return procs.size();
+  }
+
+  /** The processes running (or draining their output) now. */
+  List<RunningProcess> processes() {
+    return List.copyOf(procs.values());
+  }
+
+  /** Wakes the thread to see the host closed, waits for it (bounded), and closes what is left. */
+  void close() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment one = arena.allocate(ValueLayout.JAVA_LONG);
+      one.set(ValueLayout.JAVA_LONG, 0, 1L);
+      Posix.write(wakeFd, one, Posix.callState(arena));
+    }
+    try {
+      thread.join(2000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (RunningProcess p : List.copyOf(procs.values())) {
+      p.abandonOutputs();
+    }
+    Posix.close(wakeFd);
+    Posix.close(epfd);
+  }
+
+  private void run() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment events = arena.allocate(Posix.EPOLL_EVENT_SIZE * MAX_EVENTS, 8);
+      MemorySegment buf = arena.allocate(READ_BUFFER, 8);
+      MemorySegment state = Posix.callState(arena);
+      MemorySegment eight = arena.allocate(8, 8);
+      nextSweep = System.nanoTime();
+      while (!hostClosed.getAsBoolean()) {
+        long timeout = beforeWait();
+        int n =
+            Posix.epollWait(epfd, events, MAX_EVENTS, (int) Math.min(timeout, Integer.MAX_VALUE));
+        for (int i = 0; i < n; i++) {
+          long data = Posix.eventData(events, i);
+          if (data == WAKE) {
+            Posix.read(wakeFd, eight, state);
+            continue;
+          }
+          dispatch(data, buf, state);
+        }
+        long now = System.nanoTime();
+        while (!draining.isEmpty() && draining.peek().drainDeadline() - now <= 0) {
+          finish(draining.poll());
+        }
+      }
+    } catch (Throwable t) {
+      LOG.log(System.Logger.Level.ERROR, "the process poller failed: " + t, t);
+    }
+  }
+
+  /**
+   * Looks again at the processes whose pipes closed before they became zombies, sweeps when due,
+   * and returns how long the next wait may last (ms): until the first drain deadline, a millisecond
+   * while a process waits to be reaped, at most {@link #SWEEP_MS}.
+   */
+  private long beforeWait() {
+    long timeout = -1;
+    if (!draining.isEmpty()) {
+      long left = draining.peek().drainDeadline() - System.nanoTime();
+      timeout = Math.max(0, TimeUnit.NANOSECONDS.toMillis(left) + 1);
+    }
+    if (!reapSoon.isEmpty()) {
+      // Pipes closed before the process became a zombie: look again shortly.
+      for (RunningProcess p : List.copyOf(reapSoon)) {
+        exited(p);
+      }
+      reapSoon.removeIf(p -> !p.isAlive());
+      timeout = reapSoon.isEmpty() ? timeout : (timeout < 0 ? 1 : Math.min(timeout, 1));
+    }
+    // The subreaper in both modes: there are adopted orphans to reap.
+    if (System.nanoTime() - nextSweep >= 0) {
+      sweep();
+      nextSweep = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SWEEP_MS);
+    }
+    return timeout < 0 ? SWEEP_MS : Math.min(timeout, SWEEP_MS);
+  }
+
+  private void sweep() {
+    containment.reapAdopted();
+    // Only when some child has ended: with thousands of running processes the sweep would
+    // otherwise cost a waitid for each, every second.
+    if (Posix.peekZombie() != 0) {
+      for (RunningProcess p : procs.values()) {
+        if (p.pidfd() < 0 && p.isAlive()) {
+          exited(p);
+        }
+      }
+    }
+  }
+
+  private void dispatch(long data, MemorySegment buf, MemorySegment state) {
+    RunningProcess p = procs.get(data >>> 2);
+    if (p == null) {
+      return;
+    }
+    try {
+      switch ((int) (data & 3)) {
+        case OUT, ERR -> pump(p, (int) (data & 3), buf, state);
+        case EXIT -> exited(p);
+        default -> p.stdinWritable();
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "pid " + p.pid() + ": " + e, e);
+    }
+  }
+
+  private void pump(RunningProcess p, int stream, MemorySegment buf, MemorySegment state) {
+    if (p.fd(stream) < 0 || !p.readOutput(stream, buf, state)) {
+      return;
+    }
+    // End of file (or an error): the stream is done.
+    p.closeStream(stream);
+    if (!p.isAlive() && p.pipesClosed()) {
+      draining.remove(p);
+      finish(p);
+    } else if (p.isAlive() && p.pidfd() < 0 && p.pipesClosed()) {
+      exited(p); // no pidfd: both pipes closed is the sign of the exit
+      if (p.isAlive()) {
+        reapSoon.add(p);
+      }
+    }
+  }
+
+  /** Reaps {@code p} if it has ended; reports it now, or once its pipes are drained. */
+  private void exited(RunningProcess p) {
+    if (!p.reap()) {
+      return;
+    }
+    if (p.pipesClosed()) {
+      finish(p);
+    } else {
+      p.drainUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MS));
+      draining.add(p);
+    }
+  }
+
+  /** Reports the exit of {@code p} once, after its output; its group may end with it. */
+  private void finish(RunningProcess p) {
+    if (!p.finishing()) {
+      return;
+    }
+    p.closeStream(OUT);
+    p.closeStream(ERR);
+    procs.remove(p.id());
+    try {
+      p.reportExit();
+    } finally {
+      groups.ended(p.group());
+    }
+  }
+}

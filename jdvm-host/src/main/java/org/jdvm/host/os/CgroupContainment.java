@@ -1,0 +1,335 @@
+package org.jdvm.host.os;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
+
+/**
+ * Containment by cgroup v2 (as Slurm's proctrack/cgroup and systemd scopes do): one cgroup per job
+ * and node under one cgroup of this host ({@code jdvm-<pid>-<n>} below the controller's own
+ * cgroup). A process is born inside its job's cgroup ({@link #birthplace}, {@link NativeSpawn}), or
+ * moved in as soon as {@code posix_spawn} returns, with whatever it forked meanwhile ({@link
+ * #adopt}); a job ends with {@code cgroup.kill}, which no descendant escapes (the kernel's cgroup
+ * v2 admin guide). An emptied cgroup is kept for a later job ({@code c-<n>}, at most {@link
+ * #SPARE_CGROUPS}) rather than removed and made again: it is kept only once empty (killed first if
+ * the job left anything in it), and nothing is moved into a cgroup after its job was retired. The
+ * tag finds a process forked before its parent was moved whose parent has died.
+ */
+final class CgroupContainment implements Containment {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
+
+  /** How many emptied cgroups are kept for reuse. */
+  static final int SPARE_CGROUPS = 64;
+
+  /** How many cgroup files ({@code cgroup.procs}, {@code cgroup.events}) are kept open. */
+  static final int OPEN_CGROUP_FILES = 32;
+
+  private final Path cgroup;
+  private final String tag;
+  private final ContainmentRecord record;
+  private final IntPredicate watched;
+  private final Subreaper subreaper;
+
+  /** Each live group's cgroup. */
+  private final Map<String, Path> groups = new ConcurrentHashMap<>();
+
+  /**
+   * Emptied cgroups kept for the next groups (at most {@link #SPARE_CGROUPS}): creating and
+   * removing a cgroup for every job cost more than the job's {@code posix_spawn}. Guarded by
+   * itself.
+   */
+  private final ArrayDeque<Path> spare = new ArrayDeque<>();
+
+  /** The {@code cgroup.procs} and {@code cgroup.events} of the cgroups used last, open. */
+  private final KernelFiles files = new KernelFiles(OPEN_CGROUP_FILES);
+
+  private final OwnChildren ownChildren = new OwnChildren();
+  private final AtomicLong cgroupNames = new AtomicLong();
+  private volatile boolean moveFailed;
+  private volatile boolean closed;
+
+  CgroupContainment(Path cgroup, String tag, ContainmentRecord record, IntPredicate watched) {
+    this.cgroup = cgroup;
+    this.tag = tag;
+    this.record = record;
+    this.watched = watched;
+    this.subreaper = new Subreaper(watched);
+    writeRecord();
+  }
+
+  @Override
+  public Mode mode() {
+    return Mode.CGROUP;
+  }
+
+  @Override
+  public String describe() {
+    return record.describe("cgroup v2 (" + cgroup + ")");
+  }
+
+  @Override
+  public void describeStarts(String how) {
+    record.starts(how);
+    writeRecord();
+  }
+
+  private void writeRecord() {
+    record.write(cgroup, tag, describe());
+  }
+
+  @Override
+  public int keptCgroups() {
+    synchronized (spare) {
+      return spare.size();
+    }
+  }
+
+  @Override
+  public String[] tagFor(String group) {
+    return new String[] {TAG_VARIABLE, tag + "/" + group};
+  }
+
+  /**
+   * The process is moved first, so what it forks from then on is born inside; then its children,
+   * read after the move, are moved the same way, and so on down. What was forked before a move by a
+   * parent that died before its children were read has been reparented to this process, the
+   * subreaper: those of this host's children that carry this host's tag and are not {@code watched}
+   * are moved into the group their tag names.
+   */
+  @Override
+  public void adopt(int pid, String group) {
+    Path dir;
+    try {
+      dir = cgroupOf(group);
+    } catch (IOException e) {
+      warnMoveFailed(pid, cgroup, e);
+      return;
+    }
+    moveInto(pid, dir);
+    for (int orphan : ownChildren.read()) {
+      if (orphan == pid || watched.test(orphan)) {
+        continue;
+      }
+      String g = ProcScan.groupOf(orphan, tag);
+      if (g != null) {
+        // Under the lock end takes to retire a group's cgroup: an orphan is moved into a cgroup
+        // that end will still see it in, or, its group ended, killed; never into a kept one.
+        synchronized (groups) {
+          Path its = groups.get(g);
+          if (its != null) {
+            moveInto(orphan, its);
+          } else {
+            Posix.kill(orphan, 9); // its job is over
+          }
+        }
+      }
+    }
+  }
+
+  /** Made or taken from the kept ones as {@link #adopt} would; {@code null} if none can be made. */
+  @Override
+  public Path birthplace(String group) {
+    try {
+      return cgroupOf(group);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The cgroup of a live group: the one it has, or one made or kept for it now. */
+  private Path cgroupOf(String group) throws IOException {
+    try {
+      return groups.computeIfAbsent(group, g -> cgroupForNewGroup());
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /**
+   * A cgroup for a group starting: an emptied one kept from an ended group, or a new one. A kept
+   * one is empty: {@link #end} kept it only once it was, and nothing is moved into a cgroup after
+   * its group was retired ({@link #adopt}).
+   */
+  private Path cgroupForNewGroup() {
+    synchronized (spare) {
+      // The most recently emptied first: its cgroup.procs is likely still open.
+      Path kept = spare.pollLast();
+      if (kept != null) {
+        return kept;
+      }
+    }
+    Path dir = cgroup.resolve("c-" + cgroupNames.incrementAndGet());
+    try {
+      Files.createDirectory(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return dir;
+  }
+
+  private void moveInto(int pid, Path dir) {
+    try {
+      List<Integer> todo = new ArrayList<>(List.of(pid));
+      Set<Integer> seen = new HashSet<>();
+      // The process is moved first, so what it forks from now on is born inside; then what it
+      // forked before the move (between its exec and here) is found and moved after it.
+      while (!todo.isEmpty()) {
+        int p = todo.remove(todo.size() - 1);
+        if (!seen.add(p)) {
+          continue;
+        }
+        try {
+          writeProcs(dir, p);
+        } catch (IOException e) {
+          if (p == pid && Files.exists(Path.of("/proc", Integer.toString(p)))) {
+            throw e;
+          }
+          continue; // gone already
+        }
+        todo.addAll(ProcScan.mainThreadChildrenOf(p));
+      }
+    } catch (IOException e) {
+      warnMoveFailed(pid, dir, e);
+    }
+  }
+
+  private void warnMoveFailed(int pid, Path dir, IOException e) {
+    if (!moveFailed) {
+      moveFailed = true;
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "cannot move pid " + pid + " into " + dir + " (" + e + "); it stays in its session");
+    }
+  }
+
+  /** Writes {@code pid} to the cgroup's {@code cgroup.procs}, through the kept open file. */
+  private void writeProcs(Path dir, int pid) throws IOException {
+    ByteBuffer value = ByteBuffer.wrap(Integer.toString(pid).getBytes(StandardCharsets.ISO_8859_1));
+    files.withKeptOpen(
+        dir.resolve("cgroup.procs"), StandardOpenOption.WRITE, ch -> ch.write(value, 0));
+  }
+
+  /**
+   * Whether anything still runs in {@code dir} ({@code populated} in its {@code cgroup.events}),
+   * read again from its start through the kept open file; false if the cgroup is gone.
+   */
+  private boolean populatedNow(Path dir) {
+    ByteBuffer b = ByteBuffer.allocate(128);
+    try {
+      files.withKeptOpen(
+          dir.resolve("cgroup.events"), StandardOpenOption.READ, ch -> ch.read(b, 0));
+    } catch (IOException e) {
+      return false;
+    }
+    return CgroupFs.populated(new String(b.array(), 0, b.position(), StandardCharsets.ISO_8859_1));
+  }
+
+  /**
+   * {@code cgroup.kill} if anything of the group still runs. Escapees were moved in by {@link
+   * #adopt}; scanning this process's children here would cost O(live processes) per job.
+   */
+  @Override
+  public void end(String group) {
+    Path dir;
+    synchronized (groups) {
+      dir = groups.remove(group);
+    }
+    if (dir != null) {
+      boolean clean = !populatedNow(dir);
+      if (!clean) {
+        CgroupFs.kill(dir);
+      }
+      retire(dir, clean);
+    }
+  }
+
+  @Override
+  public boolean endIfNothingRuns(String group) {
+    Path dir;
+    synchronized (groups) {
+      dir = groups.get(group);
+      if (dir != null && populatedNow(dir)) {
+        return false;
+      }
+      groups.remove(group);
+    }
+    if (dir != null) {
+      retire(dir, true);
+    }
+    return true;
+  }
+
+  /**
+   * A cgroup whose group ended and which is empty now: kept for a later group if nothing in it
+   * needed a kill ({@code clean}) and fewer than {@link #SPARE_CGROUPS} are kept, else removed. One
+   * that needed a kill is never kept: Linux 6.14 and later (kill_seq) kill a process born by
+   * CLONE_INTO_CGROUP into a cgroup killed before, as if the kill were still under way (the clone
+   * reads the parent's count, the fork's end the cgroup's).
+   */
+  private void retire(Path dir, boolean clean) {
+    if (clean) {
+      synchronized (spare) {
+        if (spare.size() < SPARE_CGROUPS && !closed) {
+          spare.addLast(dir);
+          return;
+        }
+      }
+    }
+    files.forget(dir.resolve("cgroup.procs"));
+    files.forget(dir.resolve("cgroup.events"));
+    try {
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // Not empty (a process in uninterruptible sleep): left for endAll.
+    }
+  }
+
+  @Override
+  public void reapAdopted() {
+    subreaper.reapAdopted();
+  }
+
+  /** Kills the host's cgroup with every job's in it, then any process that could not be moved. */
+  @Override
+  public void endAll() {
+    groups.clear();
+    synchronized (spare) {
+      spare.clear();
+    }
+    files.forgetAll();
+    CgroupFs.kill(cgroup);
+    CgroupFs.removeEmptyBelow(cgroup);
+    ProcScan.killTagged(tag + "/", pid -> false); // any that could not be moved
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    endAll();
+    ownChildren.close();
+    // This process stays the child subreaper: only SubreaperContainment.close leaves it.
+    CgroupFs.removeEmptyBelow(cgroup);
+    try {
+      Files.deleteIfExists(cgroup);
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "cannot remove " + cgroup + ": " + e);
+    }
+    record.delete();
+  }
+}

@@ -1,0 +1,201 @@
+package org.jdvm.host.os;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
+
+/**
+ * What containment reads of other processes in {@code /proc}: their children, whether they are
+ * zombies, the group their tag ({@link Containment#TAG_VARIABLE}) names; and the KILL of every
+ * process carrying a tag, generation after generation.
+ */
+final class ProcScan {
+  /** How long a kill waits for what it killed to be gone (a cgroup emptied, no tag left). */
+  static final long KILL_WAIT_MS = 5000;
+
+  private ProcScan() {}
+
+  /** Whether {@code pid} has ended and waits to be reaped (state Z in {@code /proc/<pid>/stat}). */
+  static boolean zombie(int pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) == 'Z';
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The children the main thread of {@code pid} forked: a process that has just exec'd has no other
+   * thread yet, and this is one read where the full list costs a directory walk.
+   */
+  static List<Integer> mainThreadChildrenOf(int pid) {
+    List<Integer> out = new ArrayList<>();
+    try {
+      parsePids(KernelFiles.readSmall(Path.of("/proc/" + pid + "/task/" + pid + "/children")), out);
+    } catch (IOException e) {
+      // Gone meanwhile.
+    }
+    return out;
+  }
+
+  /** The children of every thread of {@code pid}, from {@code /proc/<pid>/task/<tid>/children}. */
+  static List<Integer> childrenOf(int pid) {
+    List<Integer> out = new ArrayList<>();
+    try (DirectoryStream<Path> tasks =
+        Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+      for (Path t : tasks) {
+        try {
+          parsePids(Files.readString(t.resolve("children")), out);
+        } catch (IOException | NumberFormatException e) {
+          // The task ended meanwhile.
+        }
+      }
+    } catch (IOException e) {
+      // The process ended meanwhile.
+    }
+    return out;
+  }
+
+  /** Appends the numbers of a space-separated list (a {@code children} file) to {@code out}. */
+  static void parsePids(String list, List<Integer> out) {
+    int n = -1;
+    for (int i = 0; i < list.length(); i++) {
+      char c = list.charAt(i);
+      if (c >= '0' && c <= '9') {
+        n = (n < 0 ? 0 : n * 10) + (c - '0');
+      } else if (n >= 0) {
+        out.add(n);
+        n = -1;
+      }
+    }
+    if (n >= 0) {
+      out.add(n);
+    }
+  }
+
+  /**
+   * The group a process is tagged with by the host whose tag is {@code tag}, from its environment,
+   * or {@code null}.
+   */
+  static String groupOf(int pid, String tag) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(Path.of("/proc/" + pid + "/environ"));
+    } catch (IOException e) {
+      return null;
+    }
+    String prefix = Containment.TAG_VARIABLE + "=" + tag + "/";
+    for (String kv : new String(env, StandardCharsets.UTF_8).split("\u0000")) {
+      if (kv.startsWith(prefix)) {
+        return kv.substring(prefix.length());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * KILLs every process whose environment tags it with a value starting {@code prefix}: with {@code
+   * adoptedUnless} null, any process; else only the children of this process it does not name (the
+   * orphans it adopted). Repeats until none is found (bounded): a killed parent's children are
+   * reparented after it dies.
+   */
+  static int killTagged(String prefix, IntPredicate adoptedUnless) {
+    byte[] needle = (Containment.TAG_VARIABLE + "=" + prefix).getBytes(StandardCharsets.UTF_8);
+    int killed = 0;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_WAIT_MS);
+    while (System.nanoTime() < deadline) {
+      List<Integer> candidates = candidates(adoptedUnless);
+      if (candidates == null) {
+        return killed;
+      }
+      int found = 0;
+      for (int pid : candidates) {
+        if (tagged(pid, needle)) {
+          Posix.kill(pid, 9);
+          found++;
+        }
+      }
+      if (found == 0) {
+        break;
+      }
+      killed += found;
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return killed;
+  }
+
+  /**
+   * The processes {@link #killTagged} looks at: with {@code adoptedUnless} null every process but
+   * this one, else the children of this process it does not name; {@code null} if {@code /proc}
+   * cannot be listed.
+   */
+  private static List<Integer> candidates(IntPredicate adoptedUnless) {
+    long self = ProcessHandle.current().pid();
+    List<Integer> candidates = new ArrayList<>();
+    if (adoptedUnless == null) {
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("/proc"))) {
+        for (Path p : ds) {
+          String n = p.getFileName().toString();
+          if (n.chars().allMatch(Character::isDigit) && Long.parseLong(n) != self) {
+            candidates.add(Integer.parseInt(n));
+          }
+        }
+      } catch (IOException e) {
+        return null;
+      }
+    } else {
+      for (int c : childrenOf((int) self)) {
+        if (!adoptedUnless.test(c)) {
+          candidates.add(c);
+        }
+      }
+    }
+    return candidates;
+  }
+
+  private static boolean tagged(int pid, byte[] needle) {
+    byte[] env;
+    try {
+      env = Files.readAllBytes(Path.of("/proc/" + pid + "/environ"));
+    } catch (IOException e) {
+      return false;
+    }
+    // Zombies have an empty environment: they are reaped, not killed.
+    outer:
+    for (int i = 0; i + needle.length <= env.length; ) {
+      for (int j = 0; j < needle.length; j++) {
+        if (env[i + j] != needle[j]) {
+          int nul = indexOf(env, (byte) 0, i);
+          if (nul < 0) {
+            break outer;
+          }
+          i = nul + 1;
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private static int indexOf(byte[] a, byte b, int from) {
+    for (int i = from; i < a.length; i++) {
+      if (a[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

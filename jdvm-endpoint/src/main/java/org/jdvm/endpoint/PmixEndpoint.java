@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -22,9 +21,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import jdk.net.ExtendedSocketOptions;
 import org.jdvm.core.Effect;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.RequestId;
@@ -55,7 +52,6 @@ import org.jdvm.endpoint.wireup.PublishedData;
 import org.jdvm.endpoint.wireup.Timer;
 import org.jdvm.host.ProcListener;
 import org.jdvm.host.identity.Credentials;
-import org.jdvm.host.identity.LoopbackPeers;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 
@@ -83,9 +79,6 @@ import org.jdvm.pmix.Proc;
 public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
-  /** The longest pause between two failing accepts (out of file descriptors, say). */
-  private static final long MAX_BACKOFF_MS = 1000;
-
   private final String dvmName;
   private final Proc serverProc;
   private final Credentials credentials;
@@ -106,11 +99,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final ScheduledThreadPoolExecutor timer = timer();
   private final Endings endings;
   private volatile Serving serving;
-  private final ConnectionGate gate;
-  private final String ownUser = "uid:" + LoopbackPeers.ownUid();
-  private final String ownUserName = ownUserName();
-  private final AtomicLong turnedAway = new AtomicLong();
-  private final LoopbackPeers.Snapshot tcpPeers = new LoopbackPeers.Snapshot(); // accept-tcp only
+  private final Doors doors;
   private volatile Connection.Fatal fatalHook = t -> {};
   private final Connection.Fatal fatal = t -> fatalHook.failed(t);
   private volatile Runnable stopHook = () -> {};
@@ -130,7 +119,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     this.unixServer = unixServer;
     this.tcpServer = tcpServer;
     this.tcpAddress = localAddress(tcpServer);
-    this.gate = new ConnectionGate(ConnectionGate.Limits.DEFAULT, ownUser);
+    this.doors = new Doors(() -> closed, fatal, this::enter);
     this.events = new EventRouter(serverProc);
     this.limits = limits;
     this.wireupTimer =
@@ -290,9 +279,9 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
                     new ModexStore(limits.modexBytesPerRank(), wireupTimer),
                     new Fences(limits.fencesPerNamespace(), wireupTimer))));
     outcomes.accept(this::observed);
-    accept(tcpServer, false);
+    doors.open(tcpServer, false);
     if (unixServer != null) {
-      accept(unixServer, true);
+      doors.open(unixServer, true);
     }
   }
 
@@ -301,89 +290,8 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     observers.add(Objects.requireNonNull(observer, "observer"));
   }
 
-  private void accept(ServerSocketChannel server, boolean unix) {
-    Thread.ofPlatform()
-        .daemon()
-        .name(unix ? "jdvm-accept-unix" : "jdvm-accept-tcp")
-        .start(
-            () -> {
-              try {
-                acceptLoop(server, unix);
-              } catch (Throwable t) {
-                // The listener must never end silently: without it the DVM serves nobody.
-                fatal.failed(t);
-              }
-            });
-  }
-
-  /**
-   * Accepts until closed. A failing accept (above all {@code EMFILE}, out of file descriptors)
-   * backs off, doubling up to {@link #MAX_BACKOFF_MS}, and is logged once per episode: when it
-   * starts, and when accepting works again.
-   */
-  private void acceptLoop(ServerSocketChannel server, boolean unix) throws InterruptedException {
-    long backoffMs = 0;
-    long failures = 0;
-    while (!closed) {
-      SocketChannel channel;
-      try {
-        channel = server.accept();
-      } catch (ClosedChannelException e) {
-        return;
-      } catch (IOException e) {
-        if (closed) {
-          return;
-        }
-        if (failures++ == 0) {
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "accept="
-                  + (unix ? "unix" : "tcp")
-                  + " failed=\""
-                  + e.getMessage()
-                  + "\": backing off until it works again");
-        }
-        backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(1, backoffMs * 2));
-        Thread.sleep(backoffMs);
-        continue;
-      }
-      if (failures > 0) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "accept=" + (unix ? "unix" : "tcp") + " works again after " + failures + " failures");
-        failures = 0;
-        backoffMs = 0;
-      }
-      admit(channel, unix);
-    }
-  }
-
-  /**
-   * Counts the new connection for its user, or closes it at once when that user (another than the
-   * DVM's owner) already holds as many as allowed ({@link ConnectionGate}); one log line per
-   * episode of refusals.
-   */
-  private void admit(SocketChannel channel, boolean unix) {
-    String user = userOf(channel, unix);
-    ConnectionGate.Ticket ticket = gate.enter(user);
-    if (ticket == null) {
-      closeQuietly(channel);
-      if (turnedAway.getAndIncrement() == 0) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "user="
-                + user
-                + " refused=\"too many connections not yet admitted\" (logged once until one is"
-                + " admitted again)");
-      }
-      return;
-    }
-    long refusedBefore = turnedAway.getAndSet(0);
-    if (refusedBefore > 0) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "connections turned away for holding too many: " + refusedBefore);
-    }
+  /** A connection its user may hold: served from now on, on its own virtual thread. */
+  private void enter(SocketChannel channel, boolean unix, ConnectionGate.Ticket ticket) {
     if (!unix) {
       // Replies are small and go out as header then body: without this, Nagle's algorithm holds
       // the body back until the peer's delayed ACK, some 40 ms per request on loopback.
@@ -430,36 +338,6 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   }
 
   /**
-   * Whose connection this is, as the kernel says: the Unix socket's peer credentials, or the owner
-   * of the peer's loopback socket; {@link ConnectionGate#UNKNOWN_USER} when the kernel does not
-   * say.
-   */
-  private String userOf(SocketChannel channel, boolean unix) {
-    try {
-      if (unix) {
-        String name = channel.getOption(ExtendedSocketOptions.SO_PEERCRED).user().getName();
-        return name.equals(ownUserName) ? ownUser : "user:" + name;
-      }
-      return tcpPeers
-          .uidOf(
-              (InetSocketAddress) channel.getRemoteAddress(),
-              (InetSocketAddress) channel.getLocalAddress())
-          .map(uid -> "uid:" + uid)
-          .orElse(ConnectionGate.UNKNOWN_USER);
-    } catch (IOException | RuntimeException e) {
-      return ConnectionGate.UNKNOWN_USER;
-    }
-  }
-
-  private static void closeQuietly(SocketChannel c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // A refused connection: nothing to learn from its close.
-    }
-  }
-
-  /**
    * Who hears of an {@link Error} on a connection's reader or a listener's thread, after which the
    * DVM cannot be trusted to go on (its owner stops it).
    */
@@ -469,15 +347,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
 
   /** The per-user bounds on connections, for tests. */
   public ConnectionGate gate() {
-    return gate;
-  }
-
-  private static String ownUserName() {
-    try {
-      return Files.getOwner(Path.of("/proc/self")).getName();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read this process's owner from /proc", e);
-    }
+    return doors.gate();
   }
 
   /** The connections being served, for tests. */

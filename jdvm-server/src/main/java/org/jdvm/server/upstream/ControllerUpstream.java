@@ -1,6 +1,5 @@
 package org.jdvm.server.upstream;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,15 +26,12 @@ import org.jdvm.core.query.ProcView;
 import org.jdvm.endpoint.Backend;
 import org.jdvm.endpoint.deliver.OutcomeWatcher;
 import org.jdvm.endpoint.serve.Upstream;
-import org.jdvm.endpoint.wireup.Blob;
 import org.jdvm.endpoint.wireup.FenceSet;
 import org.jdvm.endpoint.wireup.Fences;
 import org.jdvm.endpoint.wireup.Member;
 import org.jdvm.endpoint.wireup.ModexStore;
-import org.jdvm.endpoint.wireup.Visibility;
 import org.jdvm.host.Cleanup;
 import org.jdvm.host.JobDirectories;
-import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PmixStatus;
@@ -248,11 +244,11 @@ public final class ControllerUpstream implements Backend {
   @Override
   public CompletableFuture<Got> get(
       Proc requester, Proc target, String key, boolean immediate, long timeoutMs) {
-    GetPlan known = peerPlan(requester, target, key);
+    GetPlan known = GetPlan.ofPeer(placements, requester, target, key);
     CompletableFuture<GetPlan> plan =
         known != null
             ? CompletableFuture.completedFuture(known)
-            : read(v -> plan(v, requester, target, key));
+            : read(v -> GetPlan.of(v, placements, extras(target.nspace()), requester, target, key));
     return plan.thenCompose(
         p -> {
           if (p.answer() != null) {
@@ -265,135 +261,9 @@ public final class ControllerUpstream implements Backend {
               p.visibility(),
               immediate,
               timeoutMs > 0 ? timeoutMs : DEFAULT_GET_WAIT_MS,
-              fetched -> got.complete(combine(p, target, fetched)));
+              fetched -> got.complete(p.combine(target, fetched)));
           return got;
         });
-  }
-
-  /**
-   * The plan of a get of a peer's committed data (same job, a rank, not a reserved key) from the
-   * placements already known, without asking the controller: MPI_Init makes N·(N−1) of them. {@code
-   * null} when the placements are not known yet.
-   */
-  private GetPlan peerPlan(Proc requester, Proc target, String key) {
-    if (target.rank() == Proc.RANK_WILDCARD
-        || !requester.nspace().equals(target.nspace())
-        || (key != null && key.startsWith(ModexStore.RESERVED_PREFIX))) {
-      return null;
-    }
-    List<String> nodes = placements.get(target.nspace());
-    if (nodes == null) {
-      return null;
-    }
-    if (target.rank() < 0 || target.rank() >= nodes.size()) {
-      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
-    }
-    Visibility visibility;
-    if (requester.equals(target)) {
-      visibility = Visibility.OWN;
-    } else {
-      boolean sameNode =
-          requester.rank() >= 0
-              && requester.rank() < nodes.size()
-              && nodes.get(requester.rank()).equals(nodes.get(target.rank()));
-      visibility = sameNode ? Visibility.LOCAL : Visibility.REMOTE;
-    }
-    return new GetPlan(null, visibility, List.of(), List.of());
-  }
-
-  /** What a get needs from the core: an answer already, or which buffers to read and what first. */
-  private record GetPlan(
-      Got answer, Visibility visibility, List<Blob> first, List<KVal> procData) {}
-
-  private GetPlan plan(CoreView v, Proc requester, Proc target, String key) {
-    List<String> nodes = ClientData.placement(v, target.nspace());
-    if (nodes != null) {
-      placements.putIfAbsent(target.nspace(), nodes);
-    }
-    ClientData.Extras extras = extras(target.nspace());
-    if (target.rank() == Proc.RANK_WILDCARD) {
-      Optional<List<KVal>> job = ClientData.jobBlob(v, target.nspace(), extras);
-      if (job.isEmpty()) {
-        return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
-      }
-      List<KVal> kvals = key == null ? job.get() : withKey(job.get(), key);
-      List<Blob> blobs = kvals.isEmpty() ? List.of() : List.of(new Blob(target, kvals));
-      return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
-    }
-    Optional<List<KVal>> procData = ClientData.procBlob(v, target, extras);
-    if (procData.isEmpty()) {
-      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
-    }
-    Visibility visibility;
-    if (requester.equals(target)) {
-      visibility = Visibility.OWN;
-    } else {
-      String here = ClientData.nodeOf(v, requester);
-      visibility =
-          here != null && here.equals(ClientData.nodeOf(v, target))
-              ? Visibility.LOCAL
-              : Visibility.REMOTE;
-    }
-    boolean sameJob = requester.nspace().equals(target.nspace());
-    boolean reserved = key != null && key.startsWith(ModexStore.RESERVED_PREFIX);
-    if (sameJob && reserved) {
-      // A reserved key of a peer is job data, which the client got at init: answer from it.
-      List<KVal> kvals = withKey(procData.get(), key);
-      return new GetPlan(
-          kvals.isEmpty()
-              ? new Got(PmixStatus.ERR_NOT_FOUND, List.of())
-              : new Got(PmixStatus.SUCCESS, List.of(new Blob(target, kvals))),
-          null,
-          null,
-          null);
-    }
-    if (sameJob) {
-      return new GetPlan(null, visibility, List.of(), List.of());
-    }
-    List<Blob> first =
-        List.of(
-            new Blob(
-                Proc.wildcard(target.nspace()),
-                ClientData.jobBlob(v, target.nspace(), extras).orElse(List.of())));
-    if (reserved) {
-      List<Blob> blobs = new ArrayList<>(first);
-      blobs.add(new Blob(target, procData.get()));
-      return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
-    }
-    return new GetPlan(null, visibility, first, procData.get());
-  }
-
-  private static Got combine(GetPlan plan, Proc target, ModexStore.Fetched fetched) {
-    if (fetched.status() != PmixStatus.SUCCESS) {
-      return new Got(fetched.status(), List.of());
-    }
-    List<Blob> blobs = new ArrayList<>(plan.first());
-    List<KVal> kvals = new ArrayList<>(plan.procData());
-    kvals.addAll(fetched.kvals());
-    blobs.add(new Blob(target, kvals));
-    return new Got(PmixStatus.SUCCESS, blobs);
-  }
-
-  /** The entries under {@code key}, or the node and app arrays that hold it. */
-  private static List<KVal> withKey(List<KVal> kvals, String key) {
-    List<KVal> hits = new ArrayList<>();
-    for (KVal k : kvals) {
-      if (k.key().equals(key)) {
-        hits.add(k);
-      }
-    }
-    if (!hits.isEmpty()) {
-      return hits;
-    }
-    for (KVal k : kvals) {
-      if (k.value().type() == DataType.DATA_ARRAY
-          && k.value().asArray().type() == DataType.INFO
-          && k.value().asArray().elementsAs(Info.class).stream()
-              .anyMatch(i -> i.key().equals(key))) {
-        hits.add(k);
-      }
-    }
-    return hits;
   }
 
   @Override

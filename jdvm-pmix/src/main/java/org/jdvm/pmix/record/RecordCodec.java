@@ -1,4 +1,4 @@
-package org.jdvm.core.journal;
+package org.jdvm.pmix.record;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -21,12 +21,13 @@ import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
 
 /**
- * Encodes the core's vocabulary — records, the sealed interfaces over them, enums, lists, boxed
- * numbers, strings, and PMIx values — by the shape of the types themselves, so every {@code Change}
- * and {@code Effect} the core can produce is journaled without a hand-written case that could fall
- * behind. A sealed interface's record is tagged by its place among the permitted subclasses; {@link
- * #fingerprint} renders every shape reachable from a root, so a journal written by a build whose
- * vocabulary differs is recognised and refused rather than misread.
+ * Encodes a vocabulary of records — records, the sealed interfaces over them, enums, lists, boxed
+ * numbers, strings, byte arrays and PMIx values — by the shape of the types themselves, so every
+ * value of the vocabulary (every {@code Change} and {@code Effect} the core can produce, for the
+ * journal) is encoded without a hand-written case that could fall behind. A sealed interface's
+ * record is tagged by its place among the permitted subclasses; {@link #fingerprint} renders every
+ * shape reachable from a root, so bytes written by a build whose vocabulary differs (a journal of
+ * another build) are recognised and refused rather than misread.
  *
  * <p>Every reference is preceded by a presence byte; a PMIx value travels in the PMIx v61 wire
  * encoding (pmix-wire.md) as a length-prefixed blob.
@@ -126,7 +127,7 @@ public final class RecordCodec {
     } else if (raw.isRecord()) {
       return record(raw);
     }
-    throw new IllegalArgumentException("cannot journal a " + raw.getName());
+    throw new IllegalArgumentException("cannot encode a " + raw.getName());
   }
 
   /**
@@ -166,7 +167,7 @@ public final class RecordCodec {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Codec collection(Class<?> raw, ParameterizedType type) {
     if (raw != List.class && raw != Set.class) {
-      throw new IllegalArgumentException("cannot journal a " + type);
+      throw new IllegalArgumentException("cannot encode a " + type);
     }
     Type itemType = type.getActualTypeArguments()[0];
     Codec item = codec(itemType);
@@ -333,7 +334,7 @@ public final class RecordCodec {
               .asSpreader(Object[].class, rc.length)
               .asType(MethodType.methodType(Object.class, Object[].class));
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot journal a " + type.getName(), e);
+      throw new IllegalStateException("cannot encode a " + type.getName(), e);
     }
     return new Codec() {
       @Override
@@ -494,6 +495,6 @@ public final class RecordCodec {
     if (type instanceof ParameterizedType p) {
       return (Class<?>) p.getRawType();
     }
-    throw new IllegalArgumentException("cannot journal a " + type);
+    throw new IllegalArgumentException("cannot encode a " + type);
   }
 }

@@ -1,4 +1,4 @@
-package org.jdvm.core.journal;
+package org.jdvm.pmix.record;
 
 import static java.lang.constant.ConstantDescs.CD_Class;
 import static java.lang.constant.ConstantDescs.CD_Object;
@@ -191,13 +191,13 @@ final class RecordWriters {
       if (type instanceof ParameterizedType p) {
         Class<?> raw = (Class<?>) p.getRawType();
         if (raw != List.class && raw != Set.class) {
-          throw new IllegalArgumentException("cannot journal a " + type);
+          throw new IllegalArgumentException("cannot encode a " + type);
         }
         cb.aload(out).aload(value).invokestatic(self, method(p), MTD_WRITE);
         return;
       }
       if (!(type instanceof Class<?> raw)) {
-        throw new IllegalArgumentException("cannot journal a " + type);
+        throw new IllegalArgumentException("cannot encode a " + type);
       }
       if (raw == Integer.class) {
         cb.aload(out).aload(value).checkcast(ClassDesc.of("java.lang.Integer"));
@@ -229,7 +229,7 @@ final class RecordWriters {
       } else if (raw.isSealed() || raw.isRecord()) {
         cb.aload(out).aload(value).invokestatic(self, method(raw), MTD_WRITE);
       } else {
-        throw new IllegalArgumentException("cannot journal a " + raw.getName());
+        throw new IllegalArgumentException("cannot encode a " + raw.getName());
       }
     }
 
@@ -262,7 +262,7 @@ final class RecordWriters {
           cb.aload(0).aload(r).invokevirtual(rec, name, MethodTypeDesc.of(CD_boolean));
           cb.invokevirtual(CD_OUT, "bool", MTD_OUT_BOOL).pop();
         } else if (c.isPrimitive()) {
-          throw new IllegalArgumentException("cannot journal a " + c.getName());
+          throw new IllegalArgumentException("cannot encode a " + c.getName());
         } else {
           int v = cb.allocateLocal(TypeKind.REFERENCE);
           ClassDesc ret =

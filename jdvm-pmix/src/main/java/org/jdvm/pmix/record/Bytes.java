@@ -239,12 +239,19 @@ public final class Bytes {
       return n;
     }
 
+    /** A declared length of the bytes that follow: checked against what remains. */
+    private void length(int n) {
+      if (n < 0 || n > end - pos) {
+        throw new Corrupt("a count of " + n + " bytes does not fit in " + (end - pos));
+      }
+    }
+
     public String str() {
       int n = i32();
       if (n == -1) {
         return null;
       }
-      need(n);
+      length(n);
       StringBuilder s = new StringBuilder(n);
       int end = pos + n;
       while (pos < end) {
@@ -273,7 +280,7 @@ public final class Bytes {
 
     public byte[] blob() {
       int n = i32();
-      need(n);
+      length(n);
       byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
       pos += n;
       return b;

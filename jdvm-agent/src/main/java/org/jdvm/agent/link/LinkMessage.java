@@ -12,6 +12,10 @@ import java.util.Objects;
  * sides send {@link Heartbeat}s, and {@link RelayOpened}/{@link RelayFrame}/{@link RelayClosed}
  * carry the PMIx connections of the agent's local processes in both directions ({@link
  * RelayChannel}).
+ *
+ * <p>A message's layout on the wire is its record's components in order ({@link LinkCodec}): a
+ * change to a record here changes the wire, and the {@link #VERSION} with it. Every field is
+ * required (none is {@code null}).
  */
 public sealed interface LinkMessage {
   /**

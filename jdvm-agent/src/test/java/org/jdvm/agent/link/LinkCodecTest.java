@@ -5,13 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import org.jdvm.host.LaunchException;
 import org.junit.jupiter.api.Test;
 
 class LinkCodecTest {
@@ -43,7 +49,7 @@ class LinkCodecTest {
         new LinkMessage.Cleanup(9, "d@1", "/tmp/x", true, true, false, false, List.of("a"), false),
         new LinkMessage.TerminateAll(10, 2000),
         new LinkMessage.Launched(7, 999),
-        new LinkMessage.LaunchFailed(7, "EXE_NOT_FOUND", "no such file"),
+        LinkMessage.LaunchFailed.of(7, LaunchException.Kind.EXE_NOT_FOUND, "no such file"),
         new LinkMessage.Done(8, ""),
         new LinkMessage.Output("d@1", 0, true, B),
         new LinkMessage.Exited("d@1", 0, 0, 9),
@@ -71,7 +77,8 @@ class LinkCodecTest {
   /**
    * docs/protocol.md "Agent link": the bytes of every kind. A message's layout is its record's
    * components in order, so a change to a record shows here: bump {@link LinkMessage#VERSION} with
-   * it. They are byte for byte what the hand-written codec of version 3 wrote.
+   * it. All but {@code LaunchFailed} are byte for byte what the hand-written codec of version 3
+   * wrote.
    */
   @Test
   void everyKindHasTheDocumentedLayout() {
@@ -104,10 +111,10 @@ class LinkCodecTest {
             + "6100");
     golden.put(LinkMessage.TerminateAll.class, "000000110e000000000000000a00000000000007d0");
     golden.put(LinkMessage.Launched.class, "0000001114000000000000000700000000000003e7");
+    // The failure's code (1: the command was not found) where version 3 had the kind's name.
     golden.put(
         LinkMessage.LaunchFailed.class,
-        "0000002a1500000000000000070000000d4558455f4e4f545f464f554e440000000c6e6f2073756368206669"
-            + "6c65");
+        "0000001d150000000000000007000000010000000c6e6f20737563682066696c65");
     golden.put(LinkMessage.Done.class, "0000000d16000000000000000800000000");
     golden.put(LinkMessage.Output.class, "00000016170000000364403100000000010000000501020300ff");
     golden.put(LinkMessage.Exited.class, "000000141800000003644031000000000000000000000009");
@@ -118,6 +125,57 @@ class LinkCodecTest {
       assertThat(HexFormat.of().formatHex(LinkCodec.encode(m)))
           .as(m.getClass().getSimpleName())
           .isEqualTo(golden.get(m.getClass()));
+    }
+  }
+
+  @Test
+  void aLaunchFailuresKindCrossesAsItsCodeAndComesBackByValue() throws Exception {
+    Set<Integer> codes = new HashSet<>();
+    for (LaunchException.Kind kind : LaunchException.Kind.values()) {
+      LinkMessage.LaunchFailed f = LinkMessage.LaunchFailed.of(3, kind, "m");
+      assertThat(codes.add(f.code())).as(kind.name()).isTrue();
+      assertThat(f.code()).isBetween(1, 255);
+      byte[] wire = LinkCodec.encode(f);
+      assertThat(new String(wire, java.nio.charset.StandardCharsets.ISO_8859_1))
+          .doesNotContain(kind.name());
+      LinkMessage.LaunchFailed back =
+          (LinkMessage.LaunchFailed) LinkCodec.read(new ByteArrayInputStream(wire));
+      assertThat(back.kind()).isEqualTo(kind);
+      assertThat(back.message()).isEqualTo("m");
+    }
+    // A code of a later build is a refusal to start, as an unknown name was before.
+    assertThat(new LinkMessage.LaunchFailed(3, 99, "m").kind())
+        .isEqualTo(LaunchException.Kind.START_REFUSED);
+    assertThat(new LinkMessage.LaunchFailed(3, 0, "m").kind())
+        .isEqualTo(LaunchException.Kind.START_REFUSED);
+  }
+
+  /**
+   * Values cross the link, never Java names or ordinals: no message holds an enum, at any depth.
+   */
+  @Test
+  void noMessageCarriesAnEnum() {
+    List<String> enums = new java.util.ArrayList<>();
+    for (Class<?> m : LinkMessage.class.getPermittedSubclasses()) {
+      enums(m, m.getSimpleName(), enums, new HashSet<>());
+    }
+    assertThat(enums).isEmpty();
+  }
+
+  private static void enums(Type type, String path, List<String> found, Set<Type> seen) {
+    if (!seen.add(type)) {
+      return;
+    }
+    if (type instanceof ParameterizedType p) {
+      for (Type a : p.getActualTypeArguments()) {
+        enums(a, path + "<>", found, seen);
+      }
+    } else if (type instanceof Class<?> c && c.isEnum()) {
+      found.add(path + ": " + c.getName());
+    } else if (type instanceof Class<?> c && c.isRecord()) {
+      for (RecordComponent rc : c.getRecordComponents()) {
+        enums(rc.getGenericType(), path + "." + rc.getName(), found, seen);
+      }
     }
   }
 

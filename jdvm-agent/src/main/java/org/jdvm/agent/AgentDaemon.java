@@ -427,11 +427,11 @@ public final class AgentDaemon {
         running.remove(key(m.nspace(), m.rank()), pid);
       }
     } catch (LaunchException e) {
-      l.send(new LinkMessage.LaunchFailed(m.requestId(), e.kind().name(), e.getMessage()));
+      l.send(LinkMessage.LaunchFailed.of(m.requestId(), e.kind(), e.getMessage()));
     } catch (RuntimeException e) {
       l.send(
-          new LinkMessage.LaunchFailed(
-              m.requestId(), LaunchException.Kind.START_REFUSED.name(), String.valueOf(e)));
+          LinkMessage.LaunchFailed.of(
+              m.requestId(), LaunchException.Kind.START_REFUSED, String.valueOf(e)));
     } finally {
       if (watcher != null) {
         watcher.launched(m.nspace(), m.rank(), started);

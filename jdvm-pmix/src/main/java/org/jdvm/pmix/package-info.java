@@ -19,6 +19,7 @@
  * randomness or logging.
  *
  * <p>Sub-packages: {@code codec} (the bfrops wire format), {@code frame} (headers and the connect
- * handshake), {@code json} (the JSON form of values), {@code dict} (the attribute dictionary).
+ * handshake), {@code json} (the JSON form of values), {@code dict} (the attribute dictionary),
+ * {@code record} (a generic binary codec of Java records, which the journal's entries use).
  */
 package org.jdvm.pmix;

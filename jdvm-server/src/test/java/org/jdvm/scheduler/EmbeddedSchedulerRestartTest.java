@@ -3,9 +3,9 @@ package org.jdvm.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.journal.Entry;
-import org.jdvm.core.journal.RecordCodec;
+import org.jdvm.pmix.record.Bytes;
+import org.jdvm.pmix.record.RecordCodec;
 import org.jdvm.server.journal.Notes;
 import org.jdvm.server.journal.Recovering;
 import org.junit.jupiter.api.Test;

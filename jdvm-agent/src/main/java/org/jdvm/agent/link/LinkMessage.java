@@ -3,6 +3,7 @@ package org.jdvm.agent.link;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jdvm.host.LaunchException;
 
 /**
  * What a node agent and the controller say to each other on their link (docs/protocol.md "Agent
@@ -12,13 +13,18 @@ import java.util.Objects;
  * sides send {@link Heartbeat}s, and {@link RelayOpened}/{@link RelayFrame}/{@link RelayClosed}
  * carry the PMIx connections of the agent's local processes in both directions ({@link
  * RelayChannel}).
+ *
+ * <p>A message's layout on the wire is its record's components in order ({@link LinkCodec}): a
+ * change to a record here changes the wire, and the {@link #VERSION} with it. Every field is
+ * required (none is {@code null}), and what crosses is values, never a Java name: an enum crosses
+ * as a code of its own ({@link LaunchFailed#code}).
  */
 public sealed interface LinkMessage {
   /**
    * The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. 3:
-   * {@link Launch#mergeStderr}.
+   * {@link Launch#mergeStderr}. 4: {@link LaunchFailed#code}, a code where the kind's name was.
    */
-  int VERSION = 3;
+  int VERSION = 4;
 
   // ---- handshake -------------------------------------------------------------------------------
 
@@ -143,8 +149,40 @@ public sealed interface LinkMessage {
   /** A {@link Launch} started the process {@code pid}. */
   record Launched(long requestId, long pid) implements LinkMessage {}
 
-  /** A {@link Launch} failed; {@code kind} is a {@code LaunchException.Kind} name. */
-  record LaunchFailed(long requestId, String kind, String message) implements LinkMessage {}
+  /**
+   * A {@link Launch} failed; {@code code} says why, as a code of this link's own (never the name or
+   * the ordinal of the {@link LaunchException.Kind} it stands for): 1 the command was not found, 2
+   * the system refused to start it, 3 the launch was interrupted, 4 the node has left, 5 the host
+   * is out of resources. A code this build does not know reads as {@code START_REFUSED}.
+   */
+  record LaunchFailed(long requestId, int code, String message) implements LinkMessage {
+    /** The failure of a launch for {@code kind}. */
+    public static LaunchFailed of(long requestId, LaunchException.Kind kind, String message) {
+      return new LaunchFailed(requestId, code(kind), message);
+    }
+
+    /** Why the launch failed. */
+    public LaunchException.Kind kind() {
+      return switch (code) {
+        case 1 -> LaunchException.Kind.EXE_NOT_FOUND;
+        case 3 -> LaunchException.Kind.INTERRUPTED;
+        case 4 -> LaunchException.Kind.NODE_GONE;
+        case 5 -> LaunchException.Kind.OUT_OF_RESOURCE;
+        default -> LaunchException.Kind.START_REFUSED; // 2, and any code of a later build
+      };
+    }
+
+    /** The code of {@code kind} on the link (never renumber one). */
+    static int code(LaunchException.Kind kind) {
+      return switch (kind) {
+        case EXE_NOT_FOUND -> 1;
+        case START_REFUSED -> 2;
+        case INTERRUPTED -> 3;
+        case NODE_GONE -> 4;
+        case OUT_OF_RESOURCE -> 5;
+      };
+    }
+  }
 
   /** A request other than a launch is done; {@code error} is empty when it succeeded. */
   record Done(long requestId, String error) implements LinkMessage {}

@@ -46,7 +46,6 @@ import org.jdvm.core.job.Launches;
 import org.jdvm.core.job.Registration;
 import org.jdvm.core.job.RequesterRejection;
 import org.jdvm.core.job.Requesters;
-import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.lifecycle.Departures;
 import org.jdvm.core.lifecycle.DvmTeardown;
 import org.jdvm.core.lifecycle.Lifecycle;
@@ -61,6 +60,7 @@ import org.jdvm.core.state.StateQueries;
 import org.jdvm.core.state.StateSnapshot;
 import org.jdvm.core.state.Txn;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.record.Bytes;
 
 /**
  * The reservation engine: the whole state of the DVM and every rule of the node-reservation spec,
@@ -88,7 +88,7 @@ public final class Core {
    * A core whose state is read from a {@link #snapshot()} (docs/journal.md). Replay the changes
    * journaled after it with {@link #replay}.
    *
-   * @throws org.jdvm.core.journal.Bytes.Corrupt if the bytes are not a snapshot of a state
+   * @throws org.jdvm.pmix.record.Bytes.Corrupt if the bytes are not a snapshot of a state
    */
   public static Core restore(CoreConfig config, byte[] snapshot) {
     Bytes.In in = new Bytes.In(snapshot);

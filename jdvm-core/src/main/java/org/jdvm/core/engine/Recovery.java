@@ -7,10 +7,10 @@ import java.util.Map;
 import org.jdvm.core.Change;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect;
-import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.Framing;
 import org.jdvm.core.journal.JournalCodec;
+import org.jdvm.pmix.record.Bytes;
 
 /**
  * Rebuilds a core from its snapshots and journal segments (docs/journal.md "Recovery"), as a pure

@@ -3,6 +3,7 @@ package org.jdvm.core.journal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
+import org.jdvm.pmix.record.Bytes;
 
 /**
  * How records lie in a journal segment or a snapshot file: {@code

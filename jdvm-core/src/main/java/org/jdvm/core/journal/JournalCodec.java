@@ -2,6 +2,8 @@ package org.jdvm.core.journal;
 
 import org.jdvm.core.Change;
 import org.jdvm.core.Effect;
+import org.jdvm.pmix.record.Bytes;
+import org.jdvm.pmix.record.RecordCodec;
 
 /**
  * Entries to framed bytes and back (docs/journal.md). Pure: the shell does the file I/O.

@@ -13,13 +13,13 @@ import org.jdvm.core.MapBy;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.ProcEnd;
 import org.jdvm.core.RequestId;
-import org.jdvm.core.journal.Bytes;
-import org.jdvm.core.journal.RecordCodec;
 import org.jdvm.core.query.NodeView.Origin;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.record.Bytes;
+import org.jdvm.pmix.record.RecordCodec;
 
 /**
  * Reads a state snapshot in the order {@link StateSnapshot#write} wrote it: the nodes, every job

@@ -9,12 +9,12 @@ import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect.JobStatus;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.ProcEnd;
-import org.jdvm.core.journal.Bytes;
-import org.jdvm.core.journal.RecordCodec;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.record.Bytes;
+import org.jdvm.pmix.record.RecordCodec;
 
 /**
  * The whole state as bytes and back, field by field, with every order that is itself state (table

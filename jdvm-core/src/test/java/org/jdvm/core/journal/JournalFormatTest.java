@@ -14,6 +14,8 @@ import org.jdvm.core.RequestId;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Value;
+import org.jdvm.pmix.record.Bytes;
+import org.jdvm.pmix.record.RecordCodec;
 import org.junit.jupiter.api.Test;
 
 /** docs/journal.md "Files": the framing, the codec, and what a damaged journal gives. */

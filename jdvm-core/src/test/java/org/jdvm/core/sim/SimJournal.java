@@ -7,9 +7,9 @@ import org.jdvm.core.Effect;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.engine.Core;
 import org.jdvm.core.engine.Recovery;
-import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.JournalCodec;
+import org.jdvm.pmix.record.Bytes;
 
 /**
  * The controller's journal as the server keeps it (docs/journal.md), in memory: segments of framed

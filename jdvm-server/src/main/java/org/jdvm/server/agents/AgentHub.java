@@ -317,60 +317,12 @@ public final class AgentHub implements AutoCloseable {
       Link l = new Link(s, clockNs, from);
       byte[] nonce = Handshake.nonce();
       l.send(new LinkMessage.Challenge(LinkMessage.VERSION, nonce));
-      if (!(l.readNow() instanceof LinkMessage.Hello hello)) {
-        refuse(l, "an agent opens with a hello");
-        return;
+      LinkMessage first = l.readNow();
+      RemoteNodeAgent agent = admit(l, first, nonce, from);
+      if (agent != null) {
+        s.setSoTimeout(0);
+        join(l, (LinkMessage.Hello) first, agent, from);
       }
-      if (hello.version() != LinkMessage.VERSION) {
-        refuse(
-            l,
-            "link version " + hello.version() + "; this controller speaks " + LinkMessage.VERSION);
-        return;
-      }
-      if (!Handshake.isAgentProof(credentials, nonce, hello.node(), hello.host(), hello.proof())) {
-        refuse(l, "no proof of the DVM's secret");
-        LOG.log(
-            System.Logger.Level.WARNING, "an agent from " + from + " failed to prove the secret");
-        return;
-      }
-      String node = hello.node().isEmpty() ? hello.host() : hello.node();
-      RemoteNodeAgent agent = nodes.get(node);
-      if (agent == null) {
-        refuse(l, "no node " + node + " in this DVM");
-        return;
-      }
-      if (agent.state() == NodeState.DOWN) {
-        refuse(l, "node " + node + " was declared down and has left the DVM");
-        return;
-      }
-      s.setSoTimeout(0);
-      List<Running> keep = agent.keep(hello.running());
-      l.send(
-          new LinkMessage.Welcome(
-              node,
-              settings.heartbeatMillis(),
-              settings.missedHeartbeats(),
-              keep,
-              Handshake.controllerProof(credentials, hello.nonce())));
-      lastHeardNs.put(node, clockNs.getAsLong());
-      agent.attach(l, hello, keep);
-      l.start(
-          m -> {
-            lastHeardNs.put(node, clockNs.getAsLong());
-            agent.receive(m);
-          },
-          () -> agent.linkLost(l));
-      LOG.log(
-          System.Logger.Level.INFO,
-          "node="
-              + node
-              + " host="
-              + hello.host()
-              + " from="
-              + from
-              + " joined kept="
-              + keep.size());
-      joined.forEach(j -> j.accept(agent));
     } catch (SocketTimeoutException e) {
       close(s);
     } catch (InterruptedException e) {
@@ -379,6 +331,70 @@ public final class AgentHub implements AutoCloseable {
       LOG.log(System.Logger.Level.DEBUG, "agent from " + from + " dropped: " + e);
       close(s);
     }
+  }
+
+  /**
+   * The node agent an agent's first message joins: a hello of this version, with the proof of the
+   * DVM's secret, for a node this hub expects and has not declared down. Otherwise the agent is
+   * refused (the link closes) and this is {@code null}.
+   */
+  private RemoteNodeAgent admit(Link l, LinkMessage first, byte[] nonce, String from) {
+    if (!(first instanceof LinkMessage.Hello hello)) {
+      return refused(l, "an agent opens with a hello");
+    }
+    if (hello.version() != LinkMessage.VERSION) {
+      return refused(
+          l, "link version " + hello.version() + "; this controller speaks " + LinkMessage.VERSION);
+    }
+    if (!Handshake.isAgentProof(credentials, nonce, hello.node(), hello.host(), hello.proof())) {
+      refuse(l, "no proof of the DVM's secret");
+      LOG.log(System.Logger.Level.WARNING, "an agent from " + from + " failed to prove the secret");
+      return null;
+    }
+    String node = node(hello);
+    RemoteNodeAgent agent = nodes.get(node);
+    if (agent == null) {
+      return refused(l, "no node " + node + " in this DVM");
+    }
+    if (agent.state() == NodeState.DOWN) {
+      return refused(l, "node " + node + " was declared down and has left the DVM");
+    }
+    return agent;
+  }
+
+  /** Welcomes an admitted agent: what it keeps running, then its link is read and watched. */
+  private void join(Link l, LinkMessage.Hello hello, RemoteNodeAgent agent, String from) {
+    String node = node(hello);
+    List<Running> keep = agent.keep(hello.running());
+    l.send(
+        new LinkMessage.Welcome(
+            node,
+            settings.heartbeatMillis(),
+            settings.missedHeartbeats(),
+            keep,
+            Handshake.controllerProof(credentials, hello.nonce())));
+    lastHeardNs.put(node, clockNs.getAsLong());
+    agent.attach(l, hello, keep);
+    l.start(
+        m -> {
+          lastHeardNs.put(node, clockNs.getAsLong());
+          agent.receive(m);
+        },
+        () -> agent.linkLost(l));
+    LOG.log(
+        System.Logger.Level.INFO,
+        "node=" + node + " host=" + hello.host() + " from=" + from + " joined kept=" + keep.size());
+    joined.forEach(j -> j.accept(agent));
+  }
+
+  /** The node an agent joins as: the one it was started as, else its host's name. */
+  private static String node(LinkMessage.Hello hello) {
+    return hello.node().isEmpty() ? hello.host() : hello.node();
+  }
+
+  private static RemoteNodeAgent refused(Link l, String reason) {
+    refuse(l, reason);
+    return null;
   }
 
   private static void refuse(Link l, String reason) {

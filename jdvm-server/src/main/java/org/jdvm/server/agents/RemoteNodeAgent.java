@@ -367,13 +367,7 @@ public final class RemoteNodeAgent implements NodeAgent {
       return l.pid();
     }
     LinkMessage.LaunchFailed f = (LinkMessage.LaunchFailed) answer;
-    LaunchException.Kind kind;
-    try {
-      kind = LaunchException.Kind.valueOf(f.kind());
-    } catch (IllegalArgumentException e) {
-      kind = LaunchException.Kind.START_REFUSED;
-    }
-    throw new LaunchException(kind, f.message(), null);
+    throw new LaunchException(f.kind(), f.message(), null);
   }
 
   @Override

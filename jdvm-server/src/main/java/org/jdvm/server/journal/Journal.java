@@ -19,9 +19,9 @@ import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
 import org.jdvm.core.Request;
 import org.jdvm.core.engine.Core;
-import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.JournalCodec;
+import org.jdvm.pmix.record.Bytes;
 import org.jdvm.server.controller.Controller;
 
 /**

@@ -1,10 +1,10 @@
-package org.jdvm.core.journal;
+package org.jdvm.pmix.record;
 
 import java.util.Arrays;
 
 /**
- * The journal's primitive encoding: big-endian fixed-width integers, length-prefixed strings in
- * UTF-8 with each UTF-16 unit encoded on its own (so every Java string, an unpaired surrogate
+ * The record codec's primitive encoding: big-endian fixed-width integers, length-prefixed strings
+ * in UTF-8 with each UTF-16 unit encoded on its own (so every Java string, an unpaired surrogate
  * included, comes back exact; {@code -1} for {@code null}). {@link In} works on an exact slice and
  * checks every length against the bytes remaining before it allocates (house-style.md "Netty /
  * Agrona codecs"): a malformed record is a {@link Corrupt}, never an out-of-memory or an index
@@ -239,12 +239,19 @@ public final class Bytes {
       return n;
     }
 
+    /** A declared length of the bytes that follow: checked against what remains. */
+    private void length(int n) {
+      if (n < 0 || n > end - pos) {
+        throw new Corrupt("a count of " + n + " bytes does not fit in " + (end - pos));
+      }
+    }
+
     public String str() {
       int n = i32();
       if (n == -1) {
         return null;
       }
-      need(n);
+      length(n);
       StringBuilder s = new StringBuilder(n);
       int end = pos + n;
       while (pos < end) {
@@ -257,7 +264,7 @@ public final class Bytes {
           int hi = cont(end);
           s.append((char) ((b & 0x0F) << 12 | hi << 6 | cont(end)));
         } else {
-          throw new Corrupt("not a string the journal writes: byte " + b);
+          throw new Corrupt("not a string this codec writes: byte " + b);
         }
       }
       return s.toString();
@@ -273,7 +280,7 @@ public final class Bytes {
 
     public byte[] blob() {
       int n = i32();
-      need(n);
+      length(n);
       byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
       pos += n;
       return b;

@@ -1,4 +1,4 @@
-package org.jdvm.core.journal;
+package org.jdvm.pmix.record;
 
 import static java.lang.constant.ConstantDescs.CD_Class;
 import static java.lang.constant.ConstantDescs.CD_Object;
@@ -35,17 +35,18 @@ import org.jdvm.pmix.Value;
 
 /**
  * Writers generated per root type, byte for byte what {@link RecordCodec}'s generic writer writes
- * (docs/journal.md "Encoding"). The generic writer walks a tree of codecs: every component costs a
- * getter call, a presence wrapper and the component's codec, each an interface call that sees many
- * receivers, and boxes every {@code int} or {@code long} it reads through a getter. The journal
- * encodes on the controller's path, and that dispatch was most of the journal's cost there. A
- * generated writer is one hidden class per root type with one static method per record, sealed
- * interface and collection shape reachable from it: accessors are called directly, presence bytes,
- * numbers, enums and strings are written inline, and nested shapes are static calls the JIT can
- * inline.
+ * in the layout with presence bytes (docs/journal.md "Encoding"). The generic writer walks a tree
+ * of codecs: every component costs a getter call, a presence wrapper and the component's codec,
+ * each an interface call that sees many receivers, and boxes every {@code int} or {@code long} it
+ * reads through a getter. The journal encodes on the controller's path, and that dispatch was most
+ * of the journal's cost there. A generated writer is one hidden class per root type with one static
+ * method per record, sealed interface and collection shape reachable from it: accessors are called
+ * directly, presence bytes, numbers, enums and strings are written inline, and nested shapes are
+ * static calls the JIT can inline.
  *
- * <p>A root the generator cannot serve (a record this package may not see, a shape the codec does
- * not know) keeps the generic writer, which then behaves as before, errors included.
+ * <p>A root the generator cannot serve (a record this package may not see, a map anywhere in its
+ * shapes, a shape the codec does not know) keeps the generic writer, which then behaves as before,
+ * errors included.
  */
 final class RecordWriters {
   private RecordWriters() {}
@@ -186,18 +187,21 @@ final class RecordWriters {
       cb.labelBinding(done);
     }
 
-    /** A present value in local {@code value}, without a presence byte (the generic build()). */
+    /**
+     * A present value in local {@code value}, without a presence byte (the generic layout's present
+     * codec).
+     */
     private void leaf(CodeBuilder cb, Type type, int value, int out) {
       if (type instanceof ParameterizedType p) {
         Class<?> raw = (Class<?>) p.getRawType();
         if (raw != List.class && raw != Set.class) {
-          throw new IllegalArgumentException("cannot journal a " + type);
+          throw new IllegalArgumentException("cannot encode a " + type);
         }
         cb.aload(out).aload(value).invokestatic(self, method(p), MTD_WRITE);
         return;
       }
       if (!(type instanceof Class<?> raw)) {
-        throw new IllegalArgumentException("cannot journal a " + type);
+        throw new IllegalArgumentException("cannot encode a " + type);
       }
       if (raw == Integer.class) {
         cb.aload(out).aload(value).checkcast(ClassDesc.of("java.lang.Integer"));
@@ -229,7 +233,7 @@ final class RecordWriters {
       } else if (raw.isSealed() || raw.isRecord()) {
         cb.aload(out).aload(value).invokestatic(self, method(raw), MTD_WRITE);
       } else {
-        throw new IllegalArgumentException("cannot journal a " + raw.getName());
+        throw new IllegalArgumentException("cannot encode a " + raw.getName());
       }
     }
 
@@ -262,7 +266,7 @@ final class RecordWriters {
           cb.aload(0).aload(r).invokevirtual(rec, name, MethodTypeDesc.of(CD_boolean));
           cb.invokevirtual(CD_OUT, "bool", MTD_OUT_BOOL).pop();
         } else if (c.isPrimitive()) {
-          throw new IllegalArgumentException("cannot journal a " + c.getName());
+          throw new IllegalArgumentException("cannot encode a " + c.getName());
         } else {
           int v = cb.allocateLocal(TypeKind.REFERENCE);
           ClassDesc ret =

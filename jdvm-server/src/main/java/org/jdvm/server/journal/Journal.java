@@ -22,6 +22,7 @@ import org.jdvm.core.engine.Core;
 import org.jdvm.core.journal.Bytes;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.JournalCodec;
+import org.jdvm.scheduler.SchedulerJournal;
 import org.jdvm.server.controller.Controller;
 
 /**
@@ -33,7 +34,7 @@ import org.jdvm.server.controller.Controller;
  * thread, after which files older than the previous snapshot are removed. {@link #note} may be
  * called from any thread.
  */
-public final class Journal implements Controller.Journal, AutoCloseable {
+public final class Journal implements Controller.Journal, SchedulerJournal, AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
 
   /** Batches between snapshots by default: replay of this many takes well under a second. */
@@ -276,6 +277,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   }
 
   /** {@link #note} for several at once, in one batch. */
+  @Override
   public void notes(List<Entry.Note> several) {
     append(null, lastNowNs(), several, false);
     if (policy == FsyncPolicy.ALWAYS) {
@@ -294,6 +296,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
    * journaled, so they are in the file before the effects of any command the controller takes after
    * this call. Under {@link FsyncPolicy#ALWAYS} this is {@link #notes}.
    */
+  @Override
   public void notesWithNextWrite(List<Entry.Note> several) {
     if (policy == FsyncPolicy.ALWAYS) {
       notes(several);
@@ -485,15 +488,16 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
   }
 
-  /**
-   * Closes the journal. After a clean stop (the DVM tore down) the files are removed: there is
-   * nothing to recover, and the next start begins afresh.
-   */
   /** Whether the journal is closed (the DVM stops): nothing more is recorded. */
+  @Override
   public synchronized boolean isClosed() {
     return closed;
   }
 
+  /**
+   * Closes the journal. After a clean stop (the DVM tore down) the files are removed: there is
+   * nothing to recover, and the next start begins afresh.
+   */
   public void close(boolean cleanStop) {
     synchronized (this) {
       if (closed) {

@@ -128,9 +128,10 @@ public final class Recovering {
         awaitingReattach.add(j.namespace());
       }
     }
+    Set<String> relaunching = Set.of(); // the embedded default launches nothing again
     List<Report> reports =
         Reconciliation.afterRestart(
-            core.view(), inventory.stillRunning(), inventory.ended(), Set.of());
+            core.view(), inventory.stillRunning(), inventory.ended(), relaunching);
     LOG.log(
         System.Logger.Level.WARNING,
         "recovered=journal batches="

@@ -32,6 +32,11 @@ import org.jdvm.scheduler.SchedulerEvent;
  * first job) and nodes gone from a job, and moves a moved EndTime. LEND and REAQUIRE are refused.
  * At recovery {@link SlurmRecovery#decide} decides about each job and this carries the decisions
  * out.
+ *
+ * <p>Its parts share its state inside a step: {@link SlurmAsks} (asks and their salloc), {@link
+ * SlurmPoll} (polls) and {@link SlurmRecovering} (one recovery). After a restart no deadline falls
+ * due until Slurm was heard (recovery's {@code squeue}, a poll or a grant), so nothing is reclaimed
+ * on a guess.
  */
 final class SlurmScheduler {
   private static final long NS_PER_SECOND = 1_000_000_000L;

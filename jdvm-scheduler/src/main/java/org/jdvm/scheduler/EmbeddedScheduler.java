@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,7 +40,7 @@ public final class EmbeddedScheduler {
   private static final long NS_PER_SECOND = 1_000_000_000L;
 
   private final Map<String, PoolNode> pool = new LinkedHashMap<>();
-  private final Map<String, Allocation> allocations = new LinkedHashMap<>();
+  private final Map<String, EmbeddedAllocation> allocations = new LinkedHashMap<>();
   private final ArrayDeque<Ask> queue = new ArrayDeque<>();
   private long nextAllocation = 1;
 
@@ -80,18 +79,21 @@ public final class EmbeddedScheduler {
       out.add(new SchedulerEvent.Granted(ask.askId(), ask.allocation(), List.of(), null));
       return out;
     }
-    Refusal refusal = refusal(ask);
+    EmbeddedChoice.Refusal refusal = EmbeddedChoice.refusal(ask, pool, allocations);
     if (refusal != null) {
-      out.add(new SchedulerEvent.Refused(ask.askId(), refusal.status, refusal.reason));
+      out.add(new SchedulerEvent.Refused(ask.askId(), refusal.status(), refusal.reason()));
       return out;
     }
     // Strict FIFO: while asks wait, a newcomer may not take nodes ahead of them.
-    List<PoolNode> nodes = queue.isEmpty() ? pick(ask) : null;
+    List<PoolNode> nodes = queue.isEmpty() ? EmbeddedChoice.pick(ask, pool, allocations) : null;
     if (nodes != null) {
       out.add(grant(ask, nodes, nowNs));
     } else if (ask.required()) {
       out.add(
-          new SchedulerEvent.Refused(ask.askId(), PmixStatus.ERR_OUT_OF_RESOURCE, shortfall(ask)));
+          new SchedulerEvent.Refused(
+              ask.askId(),
+              PmixStatus.ERR_OUT_OF_RESOURCE,
+              EmbeddedChoice.shortfall(ask, pool, queue)));
     } else {
       queue.addLast(ask);
       out.add(new SchedulerEvent.Queued(ask.askId(), queue.size()));
@@ -115,7 +117,7 @@ public final class EmbeddedScheduler {
 
   /** Takes nodes back from an allocation for good; an allocation left with nothing is ended. */
   public List<SchedulerEvent> release(String allocation, List<String> nodes, long nowNs) {
-    Allocation a = allocations.get(allocation);
+    EmbeddedAllocation a = allocations.get(allocation);
     List<SchedulerEvent> out = new ArrayList<>();
     if (a == null) {
       return out;
@@ -135,7 +137,7 @@ public final class EmbeddedScheduler {
   /** Lends nodes of an allocation to the pool; the allocation's claim falls due after a while. */
   public List<SchedulerEvent> lend(
       String allocation, List<String> nodes, long lendSeconds, long nowNs) {
-    Allocation a = allocations.get(allocation);
+    EmbeddedAllocation a = allocations.get(allocation);
     List<SchedulerEvent> out = new ArrayList<>();
     if (a == null) {
       return out;
@@ -157,7 +159,7 @@ public final class EmbeddedScheduler {
   /** Ends an allocation: its nodes return to the pool and its claims on lent nodes lapse. */
   public List<SchedulerEvent> end(String allocation, long nowNs) {
     List<SchedulerEvent> out = new ArrayList<>();
-    Allocation a = allocations.get(allocation);
+    EmbeddedAllocation a = allocations.get(allocation);
     if (a != null) {
       forget(a);
       serveQueue(nowNs, out);
@@ -165,7 +167,7 @@ public final class EmbeddedScheduler {
     return out;
   }
 
-  private void forget(Allocation a) {
+  private void forget(EmbeddedAllocation a) {
     allocations.remove(a.id);
     for (String name : a.nodes) {
       pool.get(name).holder = null;
@@ -178,7 +180,7 @@ public final class EmbeddedScheduler {
   /** Advances the clock: warnings, expiries and claims that have fallen due. */
   public List<SchedulerEvent> tick(long nowNs) {
     List<SchedulerEvent> out = new ArrayList<>();
-    for (Allocation a : List.copyOf(allocations.values())) {
+    for (EmbeddedAllocation a : List.copyOf(allocations.values())) {
       if (a.deadlineNs != null && a.deadlineNs <= nowNs) {
         out.add(new SchedulerEvent.Reclaimed(a.id, List.copyOf(a.nodes), true));
         forget(a);
@@ -192,7 +194,7 @@ public final class EmbeddedScheduler {
       if (n.lender != null && !n.claimDue && n.claimAtNs <= nowNs) {
         n.claimDue = true;
         if (n.holder != null) {
-          Allocation borrower = allocations.get(n.holder);
+          EmbeddedAllocation borrower = allocations.get(n.holder);
           borrower.nodes.remove(n.grant.name());
           out.add(new SchedulerEvent.Reclaimed(borrower.id, List.of(n.grant.name()), false));
           n.holder = null;
@@ -206,7 +208,7 @@ public final class EmbeddedScheduler {
   /** When {@link #tick} next has something to do, or {@link Long#MAX_VALUE}. */
   public long nextDeadlineNs() {
     long next = Long.MAX_VALUE;
-    for (Allocation a : allocations.values()) {
+    for (EmbeddedAllocation a : allocations.values()) {
       if (a.deadlineNs != null) {
         next = Math.min(next, a.deadlineNs);
       }
@@ -271,7 +273,7 @@ public final class EmbeddedScheduler {
       nodes.add(new SavedNode(n.grant, n.holder, n.lender, n.claimAtNs, n.claimDue));
     }
     List<SavedAllocation> allocs = new ArrayList<>();
-    for (Allocation a : allocations.values()) {
+    for (EmbeddedAllocation a : allocations.values()) {
       allocs.add(
           new SavedAllocation(
               a.id,
@@ -311,7 +313,7 @@ public final class EmbeddedScheduler {
       p.claimDue = n.claimDue();
     }
     for (SavedAllocation a : saved.allocations()) {
-      Allocation x = new Allocation(a.id());
+      EmbeddedAllocation x = new EmbeddedAllocation(a.id());
       x.nodes.addAll(a.nodes());
       x.lent.addAll(a.lent());
       x.deadlineNs = a.deadlineNs();
@@ -348,7 +350,7 @@ public final class EmbeddedScheduler {
         granting.add(g.allocation());
       }
     }
-    for (Allocation a : List.copyOf(allocations.values())) {
+    for (EmbeddedAllocation a : List.copyOf(allocations.values())) {
       if (granting.contains(a.id)) {
         continue;
       }
@@ -376,7 +378,7 @@ public final class EmbeddedScheduler {
 
   /** The warning that went out for an allocation, as it was sent, or {@code null}. */
   public SchedulerEvent.Warning warningOf(String allocation, long nowNs) {
-    Allocation a = allocations.get(allocation);
+    EmbeddedAllocation a = allocations.get(allocation);
     if (a == null || !a.warned || a.deadlineNs == null) {
       return null;
     }
@@ -393,7 +395,7 @@ public final class EmbeddedScheduler {
 
   /** The nodes an allocation holds now, or an empty list. */
   public List<String> nodesOf(String allocation) {
-    Allocation a = allocations.get(allocation);
+    EmbeddedAllocation a = allocations.get(allocation);
     return a == null ? List.of() : List.copyOf(a.nodes);
   }
 
@@ -409,97 +411,10 @@ public final class EmbeddedScheduler {
 
   // ---- decisions -----------------------------------------------------------------------------
 
-  /** Why an ask can never be served. */
-  private record Refusal(int status, String reason) {}
-
-  /** Why the ask can never be served, or {@code null}. Checked before anything changes. */
-  private Refusal refusal(Ask ask) {
-    Allocation a = ask.allocation() == null ? null : allocations.get(ask.allocation());
-    if (ask.kind() != Ask.Kind.NEW && a == null) {
-      return new Refusal(
-          PmixStatus.ERR_NOT_FOUND, "no allocation " + ask.allocation() + " in the scheduler");
-    }
-    if (ask.kind() == Ask.Kind.REAQUIRE) {
-      return a.lent.isEmpty()
-          ? new Refusal(PmixStatus.ERR_NOT_FOUND, "allocation " + a.id + " has lent no nodes")
-          : null;
-    }
-    for (String name : ask.names()) {
-      if (!pool.containsKey(name)) {
-        return new Refusal(
-            PmixStatus.ERR_NOT_FOUND, "no node " + name + " in the scheduler's pool");
-      }
-      if (a != null && a.nodes.contains(name)) {
-        return new Refusal(
-            PmixStatus.ERR_BAD_PARAM, "node " + name + " is already in allocation " + a.id);
-      }
-    }
-    if (ask.names().isEmpty()) {
-      boolean timeOnly = ask.kind() == Ask.Kind.EXTEND && ask.count() == 0;
-      if (ask.count() < 1 && !timeOnly) {
-        return new Refusal(PmixStatus.ERR_BAD_PARAM, "ask for at least one node");
-      }
-      if (ask.count() > pool.size()) {
-        return new Refusal(
-            PmixStatus.ERR_OUT_OF_RESOURCE,
-            "the pool holds " + pool.size() + " nodes and " + ask.count() + " were asked for");
-      }
-    }
-    return null;
-  }
-
-  /** The nodes that serve the ask now, or {@code null} if they are not all free. */
-  private List<PoolNode> pick(Ask ask) {
-    List<PoolNode> chosen = new ArrayList<>();
-    if (ask.kind() == Ask.Kind.REAQUIRE) {
-      for (String name : allocations.get(ask.allocation()).lent) {
-        PoolNode n = pool.get(name);
-        if (n.holder != null) {
-          return null;
-        }
-        chosen.add(n);
-      }
-      return chosen;
-    }
-    if (!ask.names().isEmpty()) {
-      for (String name : ask.names()) {
-        PoolNode n = pool.get(name);
-        if (!n.grantableTo(ask.allocation())) {
-          return null;
-        }
-        chosen.add(n);
-      }
-      return chosen;
-    }
-    for (int pass = 0; pass < 2 && chosen.size() < ask.count(); pass++) {
-      for (PoolNode n : pool.values()) {
-        boolean lentPass = pass == 1;
-        if (chosen.size() < ask.count() && (n.lender != null) == lentPass) {
-          if (n.grantableTo(ask.allocation())) {
-            chosen.add(n);
-          }
-        }
-      }
-    }
-    return chosen.size() == ask.count() ? chosen : null;
-  }
-
-  private String shortfall(Ask ask) {
-    if (!queue.isEmpty()) {
-      return queue.size() + " earlier request(s) are waiting for nodes";
-    }
-    long free = pool.values().stream().filter(n -> n.grantableTo(ask.allocation())).count();
-    if (ask.kind() == Ask.Kind.REAQUIRE) {
-      return "lent nodes of " + ask.allocation() + " are still borrowed";
-    }
-    int wanted = ask.names().isEmpty() ? ask.count() : ask.names().size();
-    return "not enough free nodes: " + free + " free, " + wanted + " asked for";
-  }
-
   private SchedulerEvent.Granted grant(Ask ask, List<PoolNode> nodes, long nowNs) {
-    Allocation a;
+    EmbeddedAllocation a;
     if (ask.kind() == Ask.Kind.NEW) {
-      a = new Allocation("s" + nextAllocation++);
+      a = new EmbeddedAllocation("s" + nextAllocation++);
       allocations.put(a.id, a);
       if (ask.timeLimitSeconds() != null) {
         a.deadlineNs = nowNs + ask.timeLimitSeconds() * NS_PER_SECOND;
@@ -532,63 +447,19 @@ public final class EmbeddedScheduler {
   private void serveQueue(long nowNs, List<SchedulerEvent> out) {
     while (!queue.isEmpty()) {
       Ask head = queue.peekFirst();
-      Refusal refusal = refusal(head);
+      EmbeddedChoice.Refusal refusal = EmbeddedChoice.refusal(head, pool, allocations);
       if (refusal != null) {
         // Its allocation ended while it waited: it can never be served now.
         queue.pollFirst();
-        out.add(new SchedulerEvent.Refused(head.askId(), refusal.status, refusal.reason));
+        out.add(new SchedulerEvent.Refused(head.askId(), refusal.status(), refusal.reason()));
         continue;
       }
-      List<PoolNode> nodes = pick(head);
+      List<PoolNode> nodes = EmbeddedChoice.pick(head, pool, allocations);
       if (nodes == null) {
         return;
       }
       queue.pollFirst();
       out.add(grant(head, nodes, nowNs));
-    }
-  }
-
-  // ---- state ---------------------------------------------------------------------------------
-
-  private static final class PoolNode {
-    final NodeGrant grant;
-    String holder; // allocation holding it, or null if free
-    String lender; // allocation with a claim on it, or null
-    long claimAtNs;
-    boolean claimDue;
-
-    PoolNode(NodeGrant grant) {
-      this.grant = grant;
-    }
-
-    /** Free, and not held back for a lender whose claim has fallen due (unless it is theirs). */
-    boolean grantableTo(String allocation) {
-      return holder == null && (!claimDue || lender.equals(allocation));
-    }
-
-    void clearClaim() {
-      lender = null;
-      claimAtNs = 0;
-      claimDue = false;
-    }
-  }
-
-  private static final class Allocation {
-    final String id;
-    final Set<String> nodes = new LinkedHashSet<>();
-    final Set<String> lent = new LinkedHashSet<>();
-    Long deadlineNs;
-    Long warnSeconds;
-    boolean warned;
-
-    Allocation(String id) {
-      this.id = id;
-    }
-
-    Long warnAtNs() {
-      return deadlineNs == null || warnSeconds == null
-          ? null
-          : deadlineNs - warnSeconds * NS_PER_SECOND;
     }
   }
 }

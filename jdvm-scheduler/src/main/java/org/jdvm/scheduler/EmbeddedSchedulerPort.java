@@ -1,20 +1,30 @@
 package org.jdvm.scheduler;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.jdvm.core.journal.Entry;
 
 /**
  * The embedded scheduler behind the port: the {@link EmbeddedScheduler} state machine, its clock,
  * and one timer thread that fires at its next deadline. All calls are serialized on that thread, so
  * events leave in the order the state machine produced them.
+ *
+ * <p>Its state and answers are journaled after each step ({@link #journalTo}), restored at a
+ * restart ({@link #restore}) and squared with the recovered DVM ({@link #recover}): docs/journal.md
+ * "The embedded scheduler".
  */
 public final class EmbeddedSchedulerPort implements SchedulerPort {
-  private final EmbeddedScheduler scheduler;
+  /** Replaced only by {@link #restore}, before {@link #start}. */
+  private EmbeddedScheduler scheduler;
+
   private final LongSupplier clockNs;
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(
@@ -49,6 +59,63 @@ public final class EmbeddedSchedulerPort implements SchedulerPort {
   public EmbeddedSchedulerPort(EmbeddedScheduler scheduler, LongSupplier clockNs) {
     this.scheduler = scheduler;
     this.clockNs = clockNs;
+  }
+
+  /** The notes that journal one step of the embedded scheduler: its state and its answers. */
+  public static List<Entry.Note> notes(
+      EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers) {
+    return SchedulerNotes.step(
+        SchedulerNotes.EMBEDDED_SCHEDULER, EmbeddedScheduler.Saved.class, saved, answers);
+  }
+
+  /**
+   * A step whose events go to the controller right after rides with the journal's next write (the
+   * controller journals what it does with them); any other is written at once.
+   */
+  @Override
+  public void journalTo(SchedulerJournal journal) {
+    persistWith(
+        (saved, answers, eventsFollow) -> {
+          if (eventsFollow) {
+            journal.notesWithNextWrite(notes(saved, answers));
+          } else {
+            journal.notes(notes(saved, answers));
+          }
+        });
+  }
+
+  /** The scheduler as the journal left it, if it did: its pool, allocations, queue and answers. */
+  @Override
+  public void restore(Map<String, Entry.Note> notes) {
+    EmbeddedScheduler.Saved saved =
+        SchedulerNotes.saved(
+            notes, SchedulerNotes.EMBEDDED_SCHEDULER, EmbeddedScheduler.Saved.class);
+    if (saved != null) {
+      scheduler = EmbeddedScheduler.restore(saved, SchedulerNotes.answers(notes));
+    }
+  }
+
+  /**
+   * After the journal's effects went out again, a release whose scheduler step the crash lost
+   * (though the journal had marked it done) is reconciled, before the waiting asks are made again;
+   * then a warning that went out and that the core never relayed is sent again, and the timer
+   * armed.
+   */
+  @Override
+  public SchedulerRestart.Summary recover(SchedulerRestart restart) {
+    restart.redispatch();
+    reconcile(restart.holds(false), restart.waitingAsks());
+    restart.askAgain();
+    Set<String> relayed = new HashSet<>(restart.relayedWarnings());
+    int warnings = 0;
+    for (String alloc : warned()) {
+      if (!relayed.contains(alloc)) {
+        redeliverWarning(alloc);
+        warnings++;
+      }
+    }
+    resume();
+    return new SchedulerRestart.Summary(warnings, null);
   }
 
   /**

@@ -8,9 +8,16 @@
  * reclaim, every loan accepted, lending with claims); {@link
  * org.jdvm.scheduler.EmbeddedSchedulerPort} drives it with one timer thread. {@link
  * org.jdvm.scheduler.NoSchedulerPort} is {@code --scheduler none}; {@code --scheduler slurm} is in
- * {@code org.jdvm.scheduler.slurm}. The embedded scheduler's state and answers are journaled after
- * each step, before its events leave, and restored at a restart; an ask made again gets the answer
- * it got (docs/journal.md "The embedded scheduler").
+ * {@code org.jdvm.scheduler.slurm}.
+ *
+ * <p>Each port owns its journal state: it journals its state and answers as notes through a {@link
+ * org.jdvm.scheduler.SchedulerJournal} after each step, before its events leave ({@link
+ * org.jdvm.scheduler.SchedulerNotes} encodes them), takes them back at a restart ({@code restore})
+ * and squares them with the recovered DVM around the effects and asks the restart sends again
+ * ({@code recover}, {@link org.jdvm.scheduler.SchedulerRestart}); an ask made again gets the answer
+ * it got (docs/journal.md "The embedded scheduler", "Slurm"). The server opens the kinds in one
+ * place ({@code DvmConfig.SchedulerKind.open}) and otherwise speaks only to {@link
+ * org.jdvm.scheduler.SchedulerPort}.
  *
  * <p>Invariants: every ask is answered exactly once (granted, refused, or queued then granted,
  * refused or cancelled); a node is held by at most one allocation; events leave in the order the

@@ -21,11 +21,8 @@ import org.jdvm.host.LocalNodeAgent;
 import org.jdvm.host.NodeAgent;
 import org.jdvm.host.ProcessHost;
 import org.jdvm.host.StdinPipe;
-import org.jdvm.scheduler.EmbeddedSchedulerPort;
-import org.jdvm.scheduler.NoSchedulerPort;
 import org.jdvm.scheduler.SchedulerEvent;
 import org.jdvm.scheduler.SchedulerPort;
-import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.agents.AgentHub;
 import org.jdvm.server.agents.RemoteNodeAgent;
 import org.jdvm.server.controller.Controller;
@@ -59,6 +56,7 @@ public final class Dvm implements AutoCloseable {
   private final Controller controller;
   private final LaunchEnvironment environment;
   private final AgentHub hub;
+  private final Cleanup cleanup;
   private volatile GrantedNodes granted;
   private volatile boolean closed;
 
@@ -76,61 +74,27 @@ public final class Dvm implements AutoCloseable {
     this.host = new ProcessHost(config.home());
     this.config = config;
     this.environment = environment;
-    CoreConfig coreConfig =
-        CoreConfig.of(config.name(), config.startupNodes())
-            .without(config.disabledFeatures())
-            .limitedBy(config.limits());
+    this.cleanup =
+        Cleanup.forThisHost(environment.tmpDir() == null ? null : Path.of(environment.tmpDir()));
     boolean journaling = config.fsync() != FsyncPolicy.OFF;
-    this.recovered =
-        journaling
-            ? RecoveredJournal.read(journalDir(config), coreConfig)
-            : RecoveredJournal.fresh(coreConfig);
-    if (recovered.found() && !recovered.core().config().equals(coreConfig)) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "journal: recovering with the configuration the journal was written under ("
-              + recovered.core().config().startupPool().size()
-              + " start-up nodes), not this start's options");
-    }
+    this.recovered = recovered(config, journaling);
     long offsetNs = clockOffsetNs(recovered);
     this.clockNs = () -> System.nanoTime() + offsetNs;
-    this.scheduler =
-        switch (config.scheduler()) {
-          case EMBEDDED -> Recovering.embeddedScheduler(recovered, config.spareNodes(), clockNs);
-          case SLURM ->
-              new SlurmSchedulerPort(
-                  SlurmSchedulerPort.systemCommands(Map.of()),
-                  SlurmSchedulerPort.Config.fromEnvironment(System.getenv()),
-                  clockNs,
-                  System::currentTimeMillis);
-          case NONE -> new NoSchedulerPort();
-        };
-    Shell[] shellRef = new Shell[1];
-    Cleanup cleanup =
-        Cleanup.forThisHost(environment.tmpDir() == null ? null : Path.of(environment.tmpDir()));
-    this.nodes =
-        new NodeRegistry(
-            name -> {
-              RemoteNodeAgent remote = hub == null ? null : hub.get(name);
-              if (remote != null) {
-                remote.bind(shellRef[0]);
-                return remote;
-              }
-              return new LocalNodeAgent(name, host, shellRef[0], cleanup);
-            });
-    Controller[] controllerRef = new Controller[1];
+    this.scheduler = config.scheduler().open(config.spareNodes(), clockNs);
+    scheduler.restore(recovered.notes());
+    // The agents are bound to the shell, the shell submits to the controller, the controller
+    // executes through the shell: the first two reach the later parts through methods of this.
+    this.nodes = new NodeRegistry(this::agentFor);
     this.shell =
         new Shell(
             nodes,
             scheduler,
             gateway,
             environment,
-            c -> controllerRef[0].submit(c),
+            this::submitFromShell,
             config.shrinkGraceMillis());
-    shellRef[0] = shell;
     Core core = recovered.core();
     this.controller = new Controller(core, clockNs, shell, this::fatal);
-    controllerRef[0] = controller;
     this.journal =
         journaling
             ? new Journal(
@@ -143,20 +107,44 @@ public final class Dvm implements AutoCloseable {
             : null;
     if (journal != null) {
       controller.journal(journal);
+      scheduler.journalTo(journal);
     }
-    if (journal != null && scheduler instanceof EmbeddedSchedulerPort port) {
-      port.persistWith(
-          (saved, answers, eventsFollow) -> {
-            if (eventsFollow) {
-              journal.notesWithNextWrite(Recovering.notes(saved, answers));
-            } else {
-              journal.notes(Recovering.notes(saved, answers));
-            }
-          });
+  }
+
+  /** What the journal left, or a fresh core when the DVM does not journal. */
+  private static RecoveredJournal recovered(DvmConfig config, boolean journaling)
+      throws IOException {
+    CoreConfig coreConfig =
+        CoreConfig.of(config.name(), config.startupNodes())
+            .without(config.disabledFeatures())
+            .limitedBy(config.limits());
+    RecoveredJournal recovered =
+        journaling
+            ? RecoveredJournal.read(journalDir(config), coreConfig)
+            : RecoveredJournal.fresh(coreConfig);
+    if (recovered.found() && !recovered.core().config().equals(coreConfig)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "journal: recovering with the configuration the journal was written under ("
+              + recovered.core().config().startupPool().size()
+              + " start-up nodes), not this start's options");
     }
-    if (scheduler instanceof SlurmSchedulerPort port) {
-      Recovering.slurmScheduler(recovered, port, journal);
+    return recovered;
+  }
+
+  /** A node's agent: the remote one that joined for it, else one in this process. */
+  private NodeAgent agentFor(String name) {
+    RemoteNodeAgent remote = hub == null ? null : hub.get(name);
+    if (remote != null) {
+      remote.bind(shell);
+      return remote;
     }
+    return new LocalNodeAgent(name, host, shell, cleanup);
+  }
+
+  /** What the shell hands the controller (reports of what it executed). */
+  private void submitFromShell(Command command) {
+    controller.submit(command);
   }
 
   /** Where the journal lies: {@code journal/} in the DVM's directory (docs/journal.md). */

@@ -3,12 +3,18 @@ package org.jdvm.server;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.scheduler.EmbeddedSchedulerPort;
+import org.jdvm.scheduler.NoSchedulerPort;
 import org.jdvm.scheduler.NodeGrant;
+import org.jdvm.scheduler.SchedulerPort;
+import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.journal.FsyncPolicy;
 
 /**
@@ -36,12 +42,36 @@ public record DvmConfig(
     long shrinkGraceMillis,
     Limits limits,
     FsyncPolicy fsync) {
-  /** Which scheduler a DVM uses. */
+  /**
+   * Which scheduler a DVM uses, and the one place where each kind's port is opened: everything else
+   * speaks to a {@link SchedulerPort} (journaling, restore and recovery included).
+   */
   public enum SchedulerKind {
+    /** The embedded scheduler, granting from the spare nodes. */
     EMBEDDED,
+    /** No scheduler: only the start-up nodes. */
     NONE,
-    /** A real Slurm: asks become Slurm jobs ({@code org.jdvm.server.scheduler.slurm}). */
-    SLURM
+    /** A real Slurm: asks become Slurm jobs ({@code org.jdvm.scheduler.slurm}). */
+    SLURM;
+
+    /**
+     * This kind's port.
+     *
+     * @param spareNodes the embedded scheduler's pool (ignored by the other kinds)
+     * @param clockNs the DVM's monotonic clock, in which deadlines are given
+     */
+    public SchedulerPort open(List<NodeGrant> spareNodes, LongSupplier clockNs) {
+      return switch (this) {
+        case EMBEDDED -> new EmbeddedSchedulerPort(spareNodes, clockNs);
+        case SLURM ->
+            new SlurmSchedulerPort(
+                SlurmSchedulerPort.systemCommands(Map.of()),
+                SlurmSchedulerPort.Config.fromEnvironment(System.getenv()),
+                clockNs,
+                System::currentTimeMillis);
+        case NONE -> new NoSchedulerPort();
+      };
+    }
   }
 
   public DvmConfig {

@@ -6,7 +6,6 @@ import java.util.List;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.pmix.record.Bytes;
 import org.jdvm.pmix.record.RecordCodec;
-import org.jdvm.server.journal.Notes;
 import org.jdvm.server.journal.Recovering;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +30,7 @@ class EmbeddedSchedulerRestartTest {
             RecordCodec.read(new Bytes.In(notes.get(0).value()), EmbeddedScheduler.Saved.class);
     List<SchedulerEvent> kept =
         notes.stream()
-            .filter(n -> n.kind().equals(Notes.SCHEDULER_ANSWER))
+            .filter(n -> n.kind().equals(SchedulerNotes.SCHEDULER_ANSWER))
             .map(
                 n ->
                     (SchedulerEvent)

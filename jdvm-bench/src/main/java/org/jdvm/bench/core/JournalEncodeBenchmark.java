@@ -21,11 +21,11 @@ import org.jdvm.pmix.record.Bytes;
 import org.jdvm.pmix.record.RecordCodec;
 import org.jdvm.scheduler.EmbeddedScheduler;
 import org.jdvm.scheduler.SchedulerEvent;
+import org.jdvm.scheduler.SchedulerNotes;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.assembly.DvmServer;
 import org.jdvm.server.home.DvmLogging;
 import org.jdvm.server.journal.FsyncPolicy;
-import org.jdvm.server.journal.Notes;
 import org.jdvm.server.journal.Recovering;
 
 /**
@@ -109,13 +109,13 @@ public final class JournalEncodeBenchmark {
           if (JournalCodec.decode(bytes, slice) instanceof Entry.Batch b) {
             into.batches().add(b);
             for (Entry.Note n : b.notes()) {
-              if (n.kind().equals(Notes.EMBEDDED_SCHEDULER)) {
+              if (n.kind().equals(SchedulerNotes.EMBEDDED_SCHEDULER)) {
                 into.saved()
                     .add(
                         (EmbeddedScheduler.Saved)
                             RecordCodec.read(
                                 new Bytes.In(n.value()), EmbeddedScheduler.Saved.class));
-              } else if (n.kind().equals(Notes.SCHEDULER_ANSWER) && n.value().length > 0) {
+              } else if (n.kind().equals(SchedulerNotes.SCHEDULER_ANSWER) && n.value().length > 0) {
                 into.answers()
                     .add(
                         (SchedulerEvent)

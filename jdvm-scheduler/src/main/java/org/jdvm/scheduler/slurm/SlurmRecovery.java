@@ -139,22 +139,12 @@ public final class SlurmRecovery {
       }
     }
     for (Waiting w : saved.waiting()) {
-      String askId = w.ask().askId();
-      SlurmCli.JobRow row = w.jobId() == null ? null : rows.get(w.jobId());
       if (w.jobId() != null) {
         known.add(w.jobId());
       }
-      boolean waits = stillWaiting.contains(askId);
-      if (!waits) {
-        if (row != null && (pending(row) || holds(row))) {
-          out.add(new Cancel(w.jobId(), "its request " + askId + " no longer waits"));
-        }
-      } else if (row != null && pending(row)) {
-        out.add(new KeepWaiting(askId, w.jobId()));
-      } else if (row != null && holds(row)) {
-        out.add(new GrantNow(askId, w.jobId()));
-      } else {
-        out.add(new AskAgain(askId));
+      Decision d = decide(w, w.jobId() == null ? null : rows.get(w.jobId()), stillWaiting);
+      if (d != null) {
+        out.add(d);
       }
     }
     for (SlurmCli.JobRow row : rows.values()) {
@@ -166,6 +156,21 @@ public final class SlurmRecovery {
       }
     }
     return out;
+  }
+
+  /** What to do about an ask that waited in Slurm's queue, or {@code null} for nothing. */
+  private static Decision decide(Waiting w, SlurmCli.JobRow row, Set<String> stillWaiting) {
+    String askId = w.ask().askId();
+    if (!stillWaiting.contains(askId)) {
+      return row != null && (pending(row) || holds(row))
+          ? new Cancel(w.jobId(), "its request " + askId + " no longer waits")
+          : null;
+    } else if (row != null && pending(row)) {
+      return new KeepWaiting(askId, w.jobId());
+    } else if (row != null && holds(row)) {
+      return new GrantNow(askId, w.jobId());
+    }
+    return new AskAgain(askId);
   }
 
   /** True while the job holds its nodes. */

@@ -5,11 +5,16 @@
  * org.jdvm.server.agents.SrunAgentStarter}), as PRRTE separates {@code plm/slurm} from {@code
  * ras/slurm}: the port is asked only which Slurm job holds a node ({@code jobOf}).
  *
- * <p>{@link org.jdvm.scheduler.slurm.SlurmSchedulerPort} turns asks into {@code salloc --no-shell}
- * jobs, release into shrinking or {@code scancel}, and Slurm's EndTime and job states (polled with
- * {@code squeue}) into warnings and reclaims. {@link org.jdvm.scheduler.slurm.SlurmAllocation}
- * reads {@code SLURM_JOB_ID}, {@code SLURM_JOB_NODELIST} and {@code SLURM_TASKS_PER_NODE}; {@link
- * org.jdvm.scheduler.slurm.Hostlist} expands Slurm's compact lists.
+ * <p>{@code SlurmScheduler} decides, as a state machine with time as an argument (as the embedded
+ * scheduler is): asks into {@code salloc --no-shell} jobs, release into shrinking or {@code
+ * scancel}, Slurm's EndTime and job states (polled with {@code squeue}) into warnings and reclaims,
+ * and a restart's recovery; each input returns the commands, salloc starts and ends, events and log
+ * lines it produced ({@code SlurmEffect}), a command whose answer the decision needs as a query
+ * with its continuation. {@link org.jdvm.scheduler.slurm.SlurmSchedulerPort} is its shell: one
+ * thread, the clocks, the commands, the salloc children, the journal. {@link
+ * org.jdvm.scheduler.slurm.SlurmAllocation} reads {@code SLURM_JOB_ID}, {@code SLURM_JOB_NODELIST}
+ * and {@code SLURM_TASKS_PER_NODE}; {@link org.jdvm.scheduler.slurm.Hostlist} expands Slurm's
+ * compact lists.
  *
  * <p>The port journals its map (allocations → Slurm jobs, nodes, deadlines, warnings; queued asks →
  * pending job ids; the DVM's tag, which names every job it submits {@code jdvm-TAG}) through a

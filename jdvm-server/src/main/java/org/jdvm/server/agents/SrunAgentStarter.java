@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jdvm.scheduler.SchedulerPort;
 import org.jdvm.scheduler.slurm.SlurmCommands;
 import org.jdvm.scheduler.slurm.SlurmNames;
 import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
@@ -48,14 +49,15 @@ public final class SrunAgentStarter implements AgentStarter {
   }
 
   /**
-   * Agents on nodes the Slurm port was granted: each in the Slurm job that holds it ({@code srun
-   * --overlap --jobid <the node's job>}); the port is asked only which job that is.
+   * Agents on nodes a scheduler granted in its jobs ({@link SchedulerPort#grantsInJobs}, Slurm):
+   * each in the job that holds it ({@code srun --overlap --jobid <the node's job>}); the port is
+   * asked only which job that is ({@link SchedulerPort#jobOf}).
    */
-  public static SrunAgentStarter ofGrants(SlurmSchedulerPort slurm) {
+  public static SrunAgentStarter ofGrants(SchedulerPort scheduler) {
     return new SrunAgentStarter(
         SlurmSchedulerPort.systemCommands(Map.of()),
         node ->
-            slurm
+            scheduler
                 .jobOf(node)
                 .orElseThrow(
                     () -> new IllegalArgumentException("no Slurm job of this DVM holds " + node)));

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.endpoint.PmixEndpoint;
-import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
+import org.jdvm.scheduler.SchedulerPort;
 import org.jdvm.server.Dvm;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.agents.AgentHub;
@@ -104,78 +104,11 @@ public final class DvmServer implements AutoCloseable {
     PmixEndpoint endpoint = null;
     AgentHub hub = null;
     try {
-      AgentRoster roster = journaled != null ? AgentRoster.read(config.home()) : null;
-      if (roster != null) {
-        if (remote != null) {
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "recovering: the agents of the DVM that died rejoin; the hosts given are ignored");
-        }
-        hub =
-            AgentHub.openRejoining(
-                home.credentials(),
-                roster.settings(),
-                roster.listen(),
-                roster.rejoining(),
-                rejoinMillis,
-                System::nanoTime);
-        config =
-            config
-                .withStartupNodes(roster.pool())
-                .withScheduler(
-                    DvmConfig.SchedulerKind.valueOf(roster.scheduler().toUpperCase(Locale.ROOT)));
-      } else if (remote != null) {
-        hub =
-            AgentHub.open(home.credentials(), remote.settings(), remote.listen(), System::nanoTime);
-        config = acrossHosts(config, remote, hub, home);
-        if (config.fsync() != FsyncPolicy.OFF) {
-          new AgentRoster(
-                  new InetSocketAddress(remote.listen().getAddress(), hub.address().getPort()),
-                  remote.settings(),
-                  config.scheduler().name().toLowerCase(Locale.ROOT),
-                  config.startupNodes(),
-                  hub.all().stream().map(RemoteNodeAgent::node).toList())
-              .write(config.home());
-        }
-      }
+      Agents agents = agents(config, remote, rejoinMillis, home, journaled != null);
+      hub = agents.hub();
+      config = agents.config();
       endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());
-      LaunchEnvironment environment =
-          new LaunchEnvironment(
-              System.getenv(),
-              endpoint.uri(),
-              home.dir().resolve(DvmHome.CONTACT).toString(),
-              home.tmp().toString(),
-              home.credentials());
-      Dvm dvm;
-      try {
-        dvm = Dvm.start(config, endpoint, environment, hub);
-      } catch (java.io.UncheckedIOException e) {
-        throw e.getCause(); // the journal's directory: a start that cannot journal does not start
-      }
-      if (hub != null && dvm.scheduler() instanceof SlurmSchedulerPort slurm) {
-        dvm.onGranted(grantedAgents(hub, remote, slurm, home));
-      }
-      DvmServer server = new DvmServer(home, endpoint, dvm);
-      dvm.onFatal(server::fail);
-      endpoint.onFatal(server::fail);
-      Dvm served = dvm;
-      endpoint.serve(
-          parts -> new ControllerUpstream(parts, served),
-          dvm::observe,
-          () -> Thread.ofPlatform().start(server::close));
-      if (hub != null) {
-        server.relays = AgentRelays.serve(endpoint, hub);
-      }
-      String tcp =
-          endpoint.tcpAddress().getAddress().getHostAddress()
-              + ":"
-              + endpoint.tcpAddress().getPort();
-      LOG.log(
-          System.Logger.Level.INFO, "dvm=" + config.name() + " uri=" + endpoint.uri() + " ready");
-      // Whoever waits for the contact file finds the start-up's lines (recovery) in the log.
-      org.jdvm.server.home.DvmLogging.flush();
-      home.publish(config.name(), endpoint.uri(), tcp);
-      return server;
+      return serve(config, remote, home, hub, endpoint);
     } catch (IOException | RuntimeException e) {
       if (endpoint != null) {
         endpoint.close();
@@ -188,10 +121,123 @@ public final class DvmServer implements AutoCloseable {
     }
   }
 
-  /** Nodes Slurm grants to a DVM across hosts get agents too, as srun steps of their job. */
+  /** The agents on other hosts, or none: their hub, and the configuration they make. */
+  private record Agents(AgentHub hub, DvmConfig config) {}
+
+  /**
+   * On a directory whose controller died with agents on other hosts, they rejoin (the roster says
+   * where, with which pool and scheduler); else agents are started on {@code remote}'s hosts, and
+   * the roster written if the DVM journals; else none. A hub opened here is closed if this fails.
+   */
+  private static Agents agents(
+      DvmConfig config, RemoteHosts remote, long rejoinMillis, DvmHome home, boolean recovering)
+      throws IOException {
+    AgentRoster roster = recovering ? AgentRoster.read(config.home()) : null;
+    if (roster != null) {
+      if (remote != null) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "recovering: the agents of the DVM that died rejoin; the hosts given are ignored");
+      }
+      AgentHub hub =
+          AgentHub.openRejoining(
+              home.credentials(),
+              roster.settings(),
+              roster.listen(),
+              roster.rejoining(),
+              rejoinMillis,
+              System::nanoTime);
+      try {
+        return new Agents(
+            hub,
+            config
+                .withStartupNodes(roster.pool())
+                .withScheduler(
+                    DvmConfig.SchedulerKind.valueOf(roster.scheduler().toUpperCase(Locale.ROOT))));
+      } catch (RuntimeException e) {
+        hub.close();
+        throw e;
+      }
+    }
+    if (remote == null) {
+      return new Agents(null, config);
+    }
+    AgentHub hub =
+        AgentHub.open(home.credentials(), remote.settings(), remote.listen(), System::nanoTime);
+    try {
+      return new Agents(hub, startedAgents(config, remote, hub, home));
+    } catch (IOException | RuntimeException e) {
+      hub.close();
+      throw e;
+    }
+  }
+
+  /** The configuration across {@code remote}'s hosts, written to the roster if the DVM journals. */
+  private static DvmConfig startedAgents(
+      DvmConfig config, RemoteHosts remote, AgentHub hub, DvmHome home) throws IOException {
+    config = acrossHosts(config, remote, hub, home);
+    if (config.fsync() != FsyncPolicy.OFF) {
+      new AgentRoster(
+              new InetSocketAddress(remote.listen().getAddress(), hub.address().getPort()),
+              remote.settings(),
+              config.scheduler().name().toLowerCase(Locale.ROOT),
+              config.startupNodes(),
+              hub.all().stream().map(RemoteNodeAgent::node).toList())
+          .write(config.home());
+    }
+    return config;
+  }
+
+  /**
+   * Starts the DVM behind the bound endpoint, serves, and only then publishes the contact file. A
+   * DVM whose scheduler grants nodes in jobs starts the agents of granted nodes in them.
+   */
+  private static DvmServer serve(
+      DvmConfig config, RemoteHosts remote, DvmHome home, AgentHub hub, PmixEndpoint endpoint)
+      throws IOException {
+    LaunchEnvironment environment =
+        new LaunchEnvironment(
+            System.getenv(),
+            endpoint.uri(),
+            home.dir().resolve(DvmHome.CONTACT).toString(),
+            home.tmp().toString(),
+            home.credentials());
+    Dvm dvm;
+    try {
+      dvm = Dvm.start(config, endpoint, environment, hub);
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause(); // the journal's directory: a start that cannot journal does not start
+    }
+    if (hub != null && dvm.scheduler().grantsInJobs()) {
+      dvm.onGranted(grantedAgents(hub, remote, dvm.scheduler(), home));
+    }
+    DvmServer server = new DvmServer(home, endpoint, dvm);
+    dvm.onFatal(server::fail);
+    endpoint.onFatal(server::fail);
+    endpoint.serve(
+        parts -> new ControllerUpstream(parts, dvm),
+        dvm::observe,
+        () -> Thread.ofPlatform().start(server::close));
+    if (hub != null) {
+      server.relays = AgentRelays.serve(endpoint, hub);
+    }
+    String tcp =
+        endpoint.tcpAddress().getAddress().getHostAddress() + ":" + endpoint.tcpAddress().getPort();
+    LOG.log(System.Logger.Level.INFO, "dvm=" + config.name() + " uri=" + endpoint.uri() + " ready");
+    // Whoever waits for the contact file finds the start-up's lines (recovery) in the log.
+    org.jdvm.server.home.DvmLogging.flush();
+    home.publish(config.name(), endpoint.uri(), tcp);
+    return server;
+  }
+
+  /**
+   * Nodes a scheduler grants in its jobs (Slurm) to a DVM across hosts get agents too, as srun
+   * steps of the job that holds each ({@link SrunAgentStarter}); the port is asked only which job
+   * that is ({@link SchedulerPort#jobOf}).
+   */
   private static Dvm.GrantedNodes grantedAgents(
-      AgentHub hub, RemoteHosts remote, SlurmSchedulerPort slurm, DvmHome home) {
-    AgentStarter srun = SrunAgentStarter.ofGrants(slurm);
+      AgentHub hub, RemoteHosts remote, SchedulerPort scheduler, DvmHome home) {
+    AgentStarter srun = SrunAgentStarter.ofGrants(scheduler);
     return nodes -> {
       List<HostList.Host> hosts =
           nodes.stream()

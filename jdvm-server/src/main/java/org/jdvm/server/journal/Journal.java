@@ -22,6 +22,8 @@ import org.jdvm.core.engine.Core;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.JournalCodec;
 import org.jdvm.pmix.record.Bytes;
+import org.jdvm.scheduler.SchedulerJournal;
+import org.jdvm.scheduler.SchedulerNotes;
 import org.jdvm.server.controller.Controller;
 
 /**
@@ -33,7 +35,7 @@ import org.jdvm.server.controller.Controller;
  * thread, after which files older than the previous snapshot are removed. {@link #note} may be
  * called from any thread.
  */
-public final class Journal implements Controller.Journal, AutoCloseable {
+public final class Journal implements Controller.Journal, SchedulerJournal, AutoCloseable {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.journal");
 
   /** Batches between snapshots by default: replay of this many takes well under a second. */
@@ -171,7 +173,8 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     for (org.jdvm.core.Change c : outcome.changes()) {
       if (c instanceof org.jdvm.core.Change.AskClosed a && hasAnswer(a.askId())) {
         // The core has the answer: a restart will not ask again.
-        batchNotes.add(new Entry.Note(Notes.SCHEDULER_ANSWER, Long.toString(a.askId()), NONE));
+        batchNotes.add(
+            new Entry.Note(SchedulerNotes.SCHEDULER_ANSWER, Long.toString(a.askId()), NONE));
       }
     }
     append(outcome, nowNs, batchNotes, true);
@@ -207,7 +210,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   }
 
   private synchronized boolean hasAnswer(long askId) {
-    return notes.containsKey(Notes.SCHEDULER_ANSWER + "\u0000" + askId);
+    return notes.containsKey(SchedulerNotes.SCHEDULER_ANSWER + "\u0000" + askId);
   }
 
   /** Writes what {@link #buffer} holds for the group commit, if anything. */
@@ -276,6 +279,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
   }
 
   /** {@link #note} for several at once, in one batch. */
+  @Override
   public void notes(List<Entry.Note> several) {
     append(null, lastNowNs(), several, false);
     if (policy == FsyncPolicy.ALWAYS) {
@@ -294,6 +298,7 @@ public final class Journal implements Controller.Journal, AutoCloseable {
    * journaled, so they are in the file before the effects of any command the controller takes after
    * this call. Under {@link FsyncPolicy#ALWAYS} this is {@link #notes}.
    */
+  @Override
   public void notesWithNextWrite(List<Entry.Note> several) {
     if (policy == FsyncPolicy.ALWAYS) {
       notes(several);
@@ -485,15 +490,16 @@ public final class Journal implements Controller.Journal, AutoCloseable {
     }
   }
 
-  /**
-   * Closes the journal. After a clean stop (the DVM tore down) the files are removed: there is
-   * nothing to recover, and the next start begins afresh.
-   */
   /** Whether the journal is closed (the DVM stops): nothing more is recorded. */
+  @Override
   public synchronized boolean isClosed() {
     return closed;
   }
 
+  /**
+   * Closes the journal. After a clean stop (the DVM tore down) the files are removed: there is
+   * nothing to recover, and the next start begins afresh.
+   */
   public void close(boolean cleanStop) {
     synchronized (this) {
       if (closed) {

@@ -1,11 +1,11 @@
 package org.jdvm.server.journal;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import org.jdvm.core.Command;
 import org.jdvm.core.Effect;
 import org.jdvm.core.JobKind;
@@ -15,13 +15,11 @@ import org.jdvm.core.journal.Entry;
 import org.jdvm.core.journal.Reconciliation;
 import org.jdvm.core.query.JobView;
 import org.jdvm.core.query.NodeView;
-import org.jdvm.pmix.record.Bytes;
-import org.jdvm.pmix.record.RecordCodec;
 import org.jdvm.scheduler.EmbeddedScheduler;
 import org.jdvm.scheduler.EmbeddedSchedulerPort;
-import org.jdvm.scheduler.NodeGrant;
 import org.jdvm.scheduler.SchedulerEvent;
 import org.jdvm.scheduler.SchedulerPort;
+import org.jdvm.scheduler.SchedulerRestart;
 import org.jdvm.scheduler.slurm.SlurmRecovery;
 import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.shell.NodeRegistry;
@@ -59,85 +57,16 @@ public final class Recovering {
 
   private Recovering() {}
 
-  /** The embedded scheduler as the journal left it, or a fresh one. */
-  public static EmbeddedSchedulerPort embeddedScheduler(
-      RecoveredJournal r, List<NodeGrant> spare, LongSupplier clockNs) {
-    Entry.Note n = r.notes().get(Notes.EMBEDDED_SCHEDULER + "\u0000");
-    if (n == null) {
-      return new EmbeddedSchedulerPort(spare, clockNs);
-    }
-    EmbeddedScheduler.Saved saved =
-        (EmbeddedScheduler.Saved)
-            RecordCodec.read(new Bytes.In(n.value()), EmbeddedScheduler.Saved.class);
-    List<SchedulerEvent> answers = new ArrayList<>();
-    for (Entry.Note a : r.notes().values()) {
-      if (a.kind().equals(Notes.SCHEDULER_ANSWER)) {
-        answers.add(
-            (SchedulerEvent) RecordCodec.read(new Bytes.In(a.value()), SchedulerEvent.class));
-      }
-    }
-    return new EmbeddedSchedulerPort(EmbeddedScheduler.restore(saved, answers), clockNs);
-  }
-
-  /**
-   * Gives {@code port} the state the journal left (docs/journal.md "Slurm"), if any, and journals
-   * its state and answers from now on when {@code journal} is not null. Before the port starts.
-   */
-  public static void slurmScheduler(RecoveredJournal r, SlurmSchedulerPort port, Journal journal) {
-    Entry.Note n = r.notes().get(Notes.SLURM_SCHEDULER + "\u0000");
-    if (n != null) {
-      port.restore(
-          (SlurmRecovery.Saved)
-              RecordCodec.read(new Bytes.In(n.value()), SlurmRecovery.Saved.class),
-          answers(r));
-    }
-    if (journal != null) {
-      // The DVM's stop closes the journal before the port gives its jobs back: nothing to keep.
-      port.persistWith(
-          (saved, answers) -> {
-            if (!journal.isClosed()) {
-              journal.notes(slurmNotes(saved, answers));
-            }
-          });
-    }
-  }
-
-  private static List<SchedulerEvent> answers(RecoveredJournal r) {
-    List<SchedulerEvent> answers = new ArrayList<>();
-    for (Entry.Note a : r.notes().values()) {
-      if (a.kind().equals(Notes.SCHEDULER_ANSWER) && a.value().length > 0) {
-        answers.add(
-            (SchedulerEvent) RecordCodec.read(new Bytes.In(a.value()), SchedulerEvent.class));
-      }
-    }
-    return answers;
-  }
-
   /** The notes that journal one step of the Slurm port: its state and its answers. */
   public static List<Entry.Note> slurmNotes(
       SlurmRecovery.Saved saved, List<SchedulerEvent> answers) {
-    return stepNotes(Notes.SLURM_SCHEDULER, SlurmRecovery.Saved.class, saved, answers);
+    return SlurmSchedulerPort.notes(saved, answers);
   }
 
   /** The notes that journal one step of the embedded scheduler: its state and its answers. */
   public static List<Entry.Note> notes(
       EmbeddedScheduler.Saved saved, List<SchedulerEvent> answers) {
-    return stepNotes(Notes.EMBEDDED_SCHEDULER, EmbeddedScheduler.Saved.class, saved, answers);
-  }
-
-  /** A scheduler's saved state as a note of {@code kind}, then one note per answer, by its ask. */
-  private static List<Entry.Note> stepNotes(
-      String kind, Class<?> type, Object saved, List<SchedulerEvent> answers) {
-    List<Entry.Note> out = new ArrayList<>(1 + answers.size());
-    Bytes.Out b = new Bytes.Out(1024);
-    RecordCodec.write(b, type, saved);
-    out.add(new Entry.Note(kind, "", b.toByteArray()));
-    for (SchedulerEvent a : answers) {
-      b.reset();
-      RecordCodec.write(b, SchedulerEvent.class, a);
-      out.add(new Entry.Note(Notes.SCHEDULER_ANSWER, SchedulerEvent.askIdOf(a), b.toByteArray()));
-    }
-    return out;
+    return EmbeddedSchedulerPort.notes(saved, answers);
   }
 
   /**
@@ -172,7 +101,8 @@ public final class Recovering {
   /**
    * As {@link #resume(RecoveredJournal, NodeRegistry, Shell, SchedulerPort, Set)}, with what the
    * agents that rejoined still run: a job whose processes all still run stays running, one whose
-   * processes ended meanwhile ends now with their statuses.
+   * processes ended meanwhile ends now with their statuses. The scheduler port recovers around the
+   * effects executed again and the asks made again ({@link SchedulerPort#recover}).
    */
   public static List<Command> resume(
       RecoveredJournal r,
@@ -187,75 +117,18 @@ public final class Recovering {
         nodes.add(n.name());
       }
     }
-    SlurmSchedulerPort.Recovered slurm = null;
-    if (scheduler instanceof SlurmSchedulerPort port) {
-      // Before anything is asked again: each journaled Slurm job re-adopted, reclaimed or
-      // cancelled by what Slurm says of it now.
-      Set<String> waiting = new java.util.HashSet<>();
-      core.pendingAsks().forEach(a -> waiting.add(Long.toString(a.askId())));
-      // A terminating allocation already gave its nodes back (the port's end or release).
-      Map<String, List<String>> holds = schedulerHolds(core, true);
-      Set<String> relayed = new java.util.HashSet<>();
-      for (String key : r.notes().keySet()) {
-        if (key.startsWith(Notes.WARNED + "\u0000")) {
-          relayed.add(key.substring(Notes.WARNED.length() + 1));
-        }
-      }
-      slurm = port.recover(waiting, holds, relayed);
-    }
-    List<Effect> again = new ArrayList<>();
-    Set<String> relaunching = Set.of(); // the embedded default launches nothing again
-    for (Effect e : r.undispatched()) {
-      switch (e) {
-        // Their clients' connections died with the controller: nobody to tell.
-        case Effect.Reply x -> {}
-        case Effect.NotifyProc x -> {}
-        case Effect.AddNodes x -> {}
-        // On the embedded default the agents died with the controller and cannot say whether they
-        // started the processes; launching again could run a program twice, so the launch failed
-        // (Reconciliation). An agent that outlives the controller knows, and takes it at most once.
-        case Effect.LaunchProcs l -> {}
-        default -> again.add(e);
-      }
-    }
-    shell.execute(again);
-    List<Effect.AskScheduler> asks = core.pendingAsks();
-    if (scheduler instanceof EmbeddedSchedulerPort port) {
-      // A release whose scheduler step the crash lost, though the journal had marked it done.
-      Map<String, List<String>> held = schedulerHolds(core, false);
-      Set<String> waiting = new java.util.HashSet<>();
-      asks.forEach(a -> waiting.add(Shell.askId(a.askId())));
-      port.reconcile(held, waiting);
-    }
-    shell.execute(new ArrayList<>(asks));
-    int warnings = 0;
-    if (scheduler instanceof EmbeddedSchedulerPort port) {
-      for (String alloc : port.warned()) {
-        if (!r.notes().containsKey(Notes.WARNED + "\u0000" + alloc)) {
-          port.redeliverWarning(alloc);
-          warnings++;
-        }
-      }
-      port.resume();
-    }
-    if (slurm != null) {
-      warnings = slurm.resent();
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "recovered=slurm jobs_readopted="
-              + slurm.adopted()
-              + " reclaimed="
-              + slurm.reclaimed()
-              + " asks_still_queued="
-              + slurm.waiting()
-              + " jobs_cancelled="
-              + slurm.cancelled());
+    Restart restart = new Restart(r, shell);
+    SchedulerRestart.Summary recovered = scheduler.recover(restart);
+    restart.finish();
+    if (recovered.logLine() != null) {
+      LOG.log(System.Logger.Level.WARNING, recovered.logLine());
     }
     for (JobView j : core.view().jobs()) {
       if (j.kind() != JobKind.APPLICATION && j.state() != JobView.State.TERMINATED) {
         awaitingReattach.add(j.namespace());
       }
     }
+    Set<String> relaunching = Set.of(); // the embedded default launches nothing again
     List<Report> reports =
         Reconciliation.afterRestart(
             core.view(), inventory.stillRunning(), inventory.ended(), relaunching);
@@ -272,11 +145,11 @@ public final class Recovering {
             + " jobs="
             + core.view().jobs().size()
             + " redispatched="
-            + again.size()
+            + restart.redispatched
             + " reasked="
-            + asks.size()
+            + restart.reasked
             + " warnings_resent="
-            + warnings
+            + recovered.warningsResent()
             + " tools_awaited="
             + awaitingReattach.size()
             + " procs_still_running="
@@ -284,6 +157,82 @@ public final class Recovering {
             + " procs_reconciled="
             + reports.size());
     return new ArrayList<>(reports);
+  }
+
+  /** A restart as the scheduler port sees it: the recovered core, and the shell to act through. */
+  private static final class Restart implements SchedulerRestart {
+    private final RecoveredJournal r;
+    private final Shell shell;
+    private int redispatched = -1;
+    private int reasked = -1;
+
+    Restart(RecoveredJournal r, Shell shell) {
+      this.r = r;
+      this.shell = shell;
+    }
+
+    @Override
+    public Set<String> waitingAsks() {
+      Set<String> waiting = new HashSet<>();
+      r.core().pendingAsks().forEach(a -> waiting.add(Shell.askId(a.askId())));
+      return waiting;
+    }
+
+    @Override
+    public Map<String, List<String>> holds(boolean activeOnly) {
+      return schedulerHolds(r.core(), activeOnly);
+    }
+
+    @Override
+    public Set<String> relayedWarnings() {
+      Set<String> relayed = new HashSet<>();
+      for (String key : r.notes().keySet()) {
+        if (key.startsWith(Notes.WARNED + "\u0000")) {
+          relayed.add(key.substring(Notes.WARNED.length() + 1));
+        }
+      }
+      return relayed;
+    }
+
+    @Override
+    public void redispatch() {
+      if (redispatched >= 0) {
+        return;
+      }
+      List<Effect> again = new ArrayList<>();
+      for (Effect e : r.undispatched()) {
+        switch (e) {
+          // Their clients' connections died with the controller: nobody to tell.
+          case Effect.Reply x -> {}
+          case Effect.NotifyProc x -> {}
+          case Effect.AddNodes x -> {}
+          // On the embedded default the agents died with the controller and cannot say whether
+          // they started the processes; launching again could run a program twice, so the launch
+          // failed (Reconciliation). An agent that outlives the controller knows, and takes it at
+          // most once.
+          case Effect.LaunchProcs l -> {}
+          default -> again.add(e);
+        }
+      }
+      redispatched = again.size();
+      shell.execute(again);
+    }
+
+    @Override
+    public void askAgain() {
+      if (reasked >= 0) {
+        return;
+      }
+      redispatch();
+      List<Effect.AskScheduler> asks = r.core().pendingAsks();
+      reasked = asks.size();
+      shell.execute(new ArrayList<>(asks));
+    }
+
+    /** Whatever the port left undone of the restart is done now, in order. */
+    void finish() {
+      askAgain();
+    }
   }
 
   /** After the grace period, a tool that did not reconnect departs (its dispositions apply). */

@@ -15,6 +15,7 @@ import org.jdvm.pmix.record.RecordCodec;
 import org.jdvm.scheduler.Ask;
 import org.jdvm.scheduler.NodeGrant;
 import org.jdvm.scheduler.SchedulerEvent;
+import org.jdvm.scheduler.SchedulerNotes;
 import org.jdvm.scheduler.slurm.SlurmRecovery.Adopt;
 import org.jdvm.scheduler.slurm.SlurmRecovery.AskAgain;
 import org.jdvm.scheduler.slurm.SlurmRecovery.Cancel;
@@ -26,7 +27,6 @@ import org.jdvm.scheduler.slurm.SlurmRecovery.Reclaim;
 import org.jdvm.scheduler.slurm.SlurmRecovery.ReclaimUnheld;
 import org.jdvm.scheduler.slurm.SlurmRecovery.Saved;
 import org.jdvm.scheduler.slurm.SlurmRecovery.Waiting;
-import org.jdvm.server.journal.Notes;
 import org.jdvm.server.journal.Recovering;
 import org.junit.jupiter.api.Test;
 
@@ -135,9 +135,9 @@ class SlurmRecoveryTest {
     SchedulerEvent answer =
         new SchedulerEvent.Granted("4", "11", List.of(new NodeGrant("node1", 4)), 5_000L);
     List<Entry.Note> notes = Recovering.slurmNotes(saved, List.of(answer));
-    assertThat(notes.get(0).kind()).isEqualTo(Notes.SLURM_SCHEDULER);
+    assertThat(notes.get(0).kind()).isEqualTo(SchedulerNotes.SLURM_SCHEDULER);
     assertThat(RecordCodec.read(new Bytes.In(notes.get(0).value()), Saved.class)).isEqualTo(saved);
-    assertThat(notes.get(1).kind()).isEqualTo(Notes.SCHEDULER_ANSWER);
+    assertThat(notes.get(1).kind()).isEqualTo(SchedulerNotes.SCHEDULER_ANSWER);
     assertThat(notes.get(1).key()).isEqualTo("4");
     assertThat(RecordCodec.read(new Bytes.In(notes.get(1).value()), SchedulerEvent.class))
         .isEqualTo(answer);

@@ -19,6 +19,7 @@ import org.jdvm.core.engine.Core;
 import org.jdvm.core.journal.Entry;
 import org.jdvm.pmix.AllocDirective;
 import org.jdvm.pmix.Proc;
+import org.jdvm.scheduler.SchedulerNotes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -149,12 +150,12 @@ class JournalTest {
   @Test
   void notesForTheNextWriteRideWithItEvenWhenItsCommandChangesNothing() throws IOException {
     Core core = new Core(CONFIG);
-    Entry.Note step = new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", new byte[] {7});
+    Entry.Note step = new Entry.Note(SchedulerNotes.EMBEDDED_SCHEDULER, "", new byte[] {7});
     try (Journal journal = open(core, RecoveredJournal.fresh(CONFIG))) {
       work(core, journal);
       journal.notesWithNextWrite(List.of(step));
       assertThat(RecoveredJournal.read(dir, CONFIG).notes())
-          .doesNotContainKey(Notes.EMBEDDED_SCHEDULER + "\u0000");
+          .doesNotContainKey(SchedulerNotes.EMBEDDED_SCHEDULER + "\u0000");
       // A command that only replies is not journaled, but the note goes out before its reply.
       Request c = new Request.RegisterTool(new RequestId(++request), null);
       Outcome onlyReply =
@@ -165,7 +166,7 @@ class JournalTest {
               Outcome.NO_DEADLINE);
       journal.record(c, onlyReply, 0);
       assertThat(RecoveredJournal.read(dir, CONFIG).notes())
-          .containsKey(Notes.EMBEDDED_SCHEDULER + "\u0000");
+          .containsKey(SchedulerNotes.EMBEDDED_SCHEDULER + "\u0000");
     }
   }
 
@@ -179,7 +180,7 @@ class JournalTest {
       // Held for the group's commit: nothing of it is in the file yet.
       assertThat(RecoveredJournal.read(dir, CONFIG).batches()).isEqualTo(before);
       // A note from another thread (a scheduler step) goes out at once, after the held batches.
-      journal.note(new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", new byte[] {7}));
+      journal.note(new Entry.Note(SchedulerNotes.EMBEDDED_SCHEDULER, "", new byte[] {7}));
       RecoveredJournal mid = RecoveredJournal.read(dir, CONFIG);
       assertThat(mid.batches()).isEqualTo(before + 3);
       assertThat(mid.core().digest()).isEqualTo(core.digest());
@@ -201,12 +202,12 @@ class JournalTest {
   @Test
   void notesForTheNextWriteAreWrittenAtCloseIfNoWriteCame() throws IOException {
     Core core = new Core(CONFIG);
-    Entry.Note step = new Entry.Note(Notes.EMBEDDED_SCHEDULER, "", new byte[] {7});
+    Entry.Note step = new Entry.Note(SchedulerNotes.EMBEDDED_SCHEDULER, "", new byte[] {7});
     try (Journal journal = open(core, RecoveredJournal.fresh(CONFIG))) {
       journal.notesWithNextWrite(List.of(step));
     }
     assertThat(RecoveredJournal.read(dir, CONFIG).notes())
-        .containsKey(Notes.EMBEDDED_SCHEDULER + "\u0000");
+        .containsKey(SchedulerNotes.EMBEDDED_SCHEDULER + "\u0000");
   }
 
   @Test

@@ -66,28 +66,13 @@ record GetPlan(Got answer, Visibility visibility, List<Blob> first, List<KVal> p
       placements.putIfAbsent(target.nspace(), nodes);
     }
     if (target.rank() == Proc.RANK_WILDCARD) {
-      Optional<List<KVal>> job = ClientData.jobBlob(v, target.nspace(), extras);
-      if (job.isEmpty()) {
-        return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
-      }
-      List<KVal> kvals = key == null ? job.get() : withKey(job.get(), key);
-      List<Blob> blobs = kvals.isEmpty() ? List.of() : List.of(new Blob(target, kvals));
-      return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
+      return ofJob(v, extras, target, key);
     }
     Optional<List<KVal>> procData = ClientData.procBlob(v, target, extras);
     if (procData.isEmpty()) {
       return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
     }
-    Visibility visibility;
-    if (requester.equals(target)) {
-      visibility = Visibility.OWN;
-    } else {
-      String here = ClientData.nodeOf(v, requester);
-      visibility =
-          here != null && here.equals(ClientData.nodeOf(v, target))
-              ? Visibility.LOCAL
-              : Visibility.REMOTE;
-    }
+    Visibility visibility = visibility(v, requester, target);
     boolean sameJob = requester.nspace().equals(target.nspace());
     boolean reserved = key != null && key.startsWith(ModexStore.RESERVED_PREFIX);
     if (sameJob && reserved) {
@@ -115,6 +100,28 @@ record GetPlan(Got answer, Visibility visibility, List<Blob> first, List<KVal> p
       return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
     }
     return new GetPlan(null, visibility, first, procData.get());
+  }
+
+  /** A get of a job's own data (rank wildcard): answered from the core's views at once. */
+  private static GetPlan ofJob(CoreView v, ClientData.Extras extras, Proc target, String key) {
+    Optional<List<KVal>> job = ClientData.jobBlob(v, target.nspace(), extras);
+    if (job.isEmpty()) {
+      return new GetPlan(new Got(PmixStatus.ERR_NOT_FOUND, List.of()), null, null, null);
+    }
+    List<KVal> kvals = key == null ? job.get() : withKey(job.get(), key);
+    List<Blob> blobs = kvals.isEmpty() ? List.of() : List.of(new Blob(target, kvals));
+    return new GetPlan(new Got(PmixStatus.SUCCESS, blobs), null, null, null);
+  }
+
+  /** Which of the target's committed data the requester may see: its own, its node's, or remote. */
+  private static Visibility visibility(CoreView v, Proc requester, Proc target) {
+    if (requester.equals(target)) {
+      return Visibility.OWN;
+    }
+    String here = ClientData.nodeOf(v, requester);
+    return here != null && here.equals(ClientData.nodeOf(v, target))
+        ? Visibility.LOCAL
+        : Visibility.REMOTE;
   }
 
   /** The answer, once the committed data {@code fetched} arrived. */

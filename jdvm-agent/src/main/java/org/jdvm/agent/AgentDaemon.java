@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -471,77 +470,6 @@ public final class AgentDaemon {
     public void exited(String node, String nspace, int rank, int exitStatus) {
       // Only agents that cannot tell a signal from an exit status call this; ProcessHost can.
       exited(node, nspace, rank, exitStatus, 0);
-    }
-  }
-
-  /**
-   * Reports go out on the current link, or wait for the next one: exits up to {@link
-   * #MAX_HELD_EXITS}, output up to {@link #MAX_HELD_OUTPUT_BYTES} (the rest is dropped and
-   * counted).
-   */
-  private static final class Outbox {
-    private final ArrayDeque<LinkMessage> held = new ArrayDeque<>();
-    private Link current;
-    private long heldOutputBytes;
-    private long droppedOutputBytes;
-
-    synchronized void send(LinkMessage m) {
-      if (current != null && held.isEmpty() && current.send(m)) {
-        return;
-      }
-      if (m instanceof LinkMessage.Output o) {
-        if (heldOutputBytes + o.chunk().length > MAX_HELD_OUTPUT_BYTES) {
-          droppedOutputBytes += o.chunk().length;
-          return;
-        }
-        heldOutputBytes += o.chunk().length;
-      } else if (held.size() >= MAX_HELD_EXITS) {
-        return;
-      }
-      held.add(m);
-    }
-
-    /** The exit reports held for the next link, in order. */
-    public synchronized List<LinkMessage.Exited> heldExits() {
-      List<LinkMessage.Exited> out = new ArrayList<>();
-      for (LinkMessage m : held) {
-        if (m instanceof LinkMessage.Exited x) {
-          out.add(x);
-        }
-      }
-      return out;
-    }
-
-    /** Drops held exit reports the controller received another way (a hello). */
-    synchronized void forget(List<LinkMessage.Exited> sent) {
-      Set<LinkMessage> gone =
-          java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-      gone.addAll(sent);
-      held.removeIf(gone::contains);
-    }
-
-    synchronized void attach(Link l) {
-      if (droppedOutputBytes > 0) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            droppedOutputBytes + " bytes of output dropped while the controller was unreachable");
-        droppedOutputBytes = 0;
-      }
-      while (!held.isEmpty()) {
-        if (!l.send(held.peek())) {
-          return;
-        }
-        if (held.poll() instanceof LinkMessage.Output o) {
-          heldOutputBytes -= o.chunk().length;
-        }
-      }
-      current = l;
-    }
-
-    synchronized void detach(Link l) {
-      if (current == l) {
-        current = null;
-      }
     }
   }
 

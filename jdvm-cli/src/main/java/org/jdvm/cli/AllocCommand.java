@@ -96,23 +96,6 @@ public final class AllocCommand implements Runnable {
     }
   }
 
-  /** A count or a node list: at most one. */
-  static final class Nodes {
-    @Option(names = "--nodes", paramLabel = "K", description = "How many nodes.")
-    Long count;
-
-    @Option(
-        names = "--node-list",
-        paramLabel = "L",
-        description = "Nodes by name, comma-separated.")
-    String list;
-
-    void applyTo(AllocationRequest.Builder b) {
-      ifGiven(count, b::nodes);
-      ifGiven(list, l -> b.nodeList(List.of(l.split(","))));
-    }
-  }
-
   /**
    * What NEW and EXTEND both may set after the nodes: the inheritance, the warning, and {@code
    * --time} (seconds, or [[[[M:]D:]H:]M:]S).
@@ -176,7 +159,7 @@ public final class AllocCommand implements Runnable {
       mixinStandardHelpOptions = true)
   static final class New extends Base {
     @ArgGroup(exclusive = true)
-    Nodes nodes;
+    AllocNodes nodes;
 
     @Option(
         names = "--share",
@@ -393,7 +376,7 @@ public final class AllocCommand implements Runnable {
     Which which;
 
     @ArgGroup(exclusive = true)
-    Nodes nodes;
+    AllocNodes nodes;
 
     @Option(names = "--inherit", paramLabel = "MODE", description = "Replace the inheritance.")
     String inherit;

@@ -119,45 +119,12 @@ final class Wire {
     }
     SocketChannel channel = dial(contact, flag);
     try {
-      long[] ids = ids();
-      ConnectRequest request =
-          new ConnectRequest(
-              ConnectRequest.PSEC_NATIVE,
-              new NativeCredential(ids[0], ids[1]).encode(),
-              flag,
-              flag.carriesUidGid() ? ids[0] : ConnectRequest.ABSENT,
-              flag.carriesUidGid() ? ids[1] : ConnectRequest.ABSENT,
-              flag.carriesProc() ? proc : null,
-              "4.2.2",
-              format.component().wireName(),
-              format.bufferType(),
-              ConnectRequest.GDS_HASH,
-              blob,
-              false);
-      writeFully(channel, ByteBuffer.wrap(request.encode()));
-      Proc self;
-      Proc server;
-      if (flag.getsClientReply()) {
-        ClientConnectReply reply = ClientConnectReply.decode(readFully(channel, 8));
-        if (!reply.isAccepted()) {
-          throw refused(reply.status());
-        }
-        self = proc;
-        server = null;
-      } else {
-        int fields = (flag.needsId() ? 2 : 1) * (ToolConnectReply.NSPACE_FIELD_BYTES + 4);
-        ToolConnectReply reply =
-            ToolConnectReply.decode(readFully(channel, 4 + fields + 4), flag.needsId());
-        if (!reply.isAccepted()) {
-          throw refused(reply.status());
-        }
-        self = flag.needsId() ? reply.assigned() : proc;
-        server = reply.server();
-      }
+      writeFully(channel, ByteBuffer.wrap(connectRequest(flag, proc, blob, format).encode()));
+      Names names = readConnectReply(channel, flag, proc);
       if (nonce != null) {
         checkProof(channel, contact, proofKey, nonce);
       }
-      return new Wire(channel, format, self, server);
+      return new Wire(channel, format, names.self(), names.server());
     } catch (EOFException e) {
       close(channel);
       throw new PmixException(
@@ -174,6 +141,50 @@ final class Wire {
       close(channel);
       throw e;
     }
+  }
+
+  /** The connect request this process sends: native credential, its name if the flag carries it. */
+  private static ConnectRequest connectRequest(
+      ConnectFlag flag, Proc proc, List<Info> blob, WireFormat format) {
+    long[] ids = ids();
+    return new ConnectRequest(
+        ConnectRequest.PSEC_NATIVE,
+        new NativeCredential(ids[0], ids[1]).encode(),
+        flag,
+        flag.carriesUidGid() ? ids[0] : ConnectRequest.ABSENT,
+        flag.carriesUidGid() ? ids[1] : ConnectRequest.ABSENT,
+        flag.carriesProc() ? proc : null,
+        "4.2.2",
+        format.component().wireName(),
+        format.bufferType(),
+        ConnectRequest.GDS_HASH,
+        blob,
+        false);
+  }
+
+  /** Who this process is on the wire, and the server's own name ({@code null} for a client). */
+  private record Names(Proc self, Proc server) {}
+
+  /**
+   * The server's answer to the connect: who this process is now and, for a tool, the server's own
+   * name ({@code null} for a client); a refusal throws its status.
+   */
+  private static Names readConnectReply(SocketChannel channel, ConnectFlag flag, Proc proc)
+      throws IOException, PmixException {
+    if (flag.getsClientReply()) {
+      ClientConnectReply reply = ClientConnectReply.decode(readFully(channel, 8));
+      if (!reply.isAccepted()) {
+        throw refused(reply.status());
+      }
+      return new Names(proc, null);
+    }
+    int fields = (flag.needsId() ? 2 : 1) * (ToolConnectReply.NSPACE_FIELD_BYTES + 4);
+    ToolConnectReply reply =
+        ToolConnectReply.decode(readFully(channel, 4 + fields + 4), flag.needsId());
+    if (!reply.isAccepted()) {
+      throw refused(reply.status());
+    }
+    return new Names(flag.needsId() ? reply.assigned() : proc, reply.server());
   }
 
   /**

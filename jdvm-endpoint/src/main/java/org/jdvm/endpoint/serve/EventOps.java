@@ -7,7 +7,6 @@ import org.jdvm.core.Report;
 import org.jdvm.endpoint.deliver.EventRouter;
 import org.jdvm.endpoint.deliver.OutputRouter;
 import org.jdvm.endpoint.transport.Peer;
-import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
@@ -15,6 +14,7 @@ import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.body.IofPushRequest;
 
 /**
  * Events and I/O forwarding (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard
@@ -128,24 +128,23 @@ public final class EventOps {
   }
 
   /**
-   * IOF_PUSH (docs/wireup.md §c.7): {@code SIZE n | PROC… | SIZE n | INFO | BYTE_OBJECT}, a chunk
-   * of the pusher's stdin for the targets' pipes; an empty chunk is the end of file, and a missing
-   * one forwards nothing. Answered {@code STATUS} once every target took the chunk: SUCCESS, {@code
-   * PMIX_ERR_IOF_COMPLETE} when no target's stdin is open any more (a libpmix tool then stops
-   * forwarding), or the first refusal. A full pipe holds this connection's reader until it has room
-   * (bounded): a slow reader slows its feeder down.
+   * IOF_PUSH ({@link IofPushRequest}, docs/wireup.md §c.7): a chunk of the pusher's stdin for the
+   * targets' pipes; an empty chunk is the end of file, and a missing one forwards nothing. The
+   * chunk is read only once the head is accepted. Answered {@code STATUS} once every target took
+   * the chunk: SUCCESS, {@code PMIX_ERR_IOF_COMPLETE} when no target's stdin is open any more (a
+   * libpmix tool then stops forwarding), or the first refusal. A full pipe holds this connection's
+   * reader until it has room (bounded): a slow reader slows its feeder down.
    */
   void iofPush(Exchange x) throws BadRequest {
-    List<Proc> targets = x.procs();
-    x.infos();
+    List<Proc> targets = IofPushRequest.readHead(x.in(), x.checks()).targets();
     if (targets.isEmpty()) {
       throw BadRequest.param("IOF_PUSH names no target");
     }
-    if (!x.in().hasRemaining()) {
+    byte[] chunk = IofPushRequest.readData(x.in());
+    if (chunk == null) {
       x.replyStatus(PmixStatus.SUCCESS);
       return;
     }
-    byte[] chunk = ((ByteObject) x.in().unpackOne(DataType.BYTE_OBJECT)).toByteArray();
     List<CompletableFuture<Integer>> answers = new ArrayList<>(targets.size());
     for (Proc t : targets) {
       answers.add(x.upstream().pushStdin(x.self(), t, chunk));

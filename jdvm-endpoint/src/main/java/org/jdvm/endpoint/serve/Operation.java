@@ -1,5 +1,6 @@
 package org.jdvm.endpoint.serve;
 
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Packer;
 
 /**
@@ -28,7 +29,7 @@ public interface Operation {
     /** The error reply, or {@code null} for {@link #NONE}. */
     byte[] error(Packer p, int status) {
       return switch (this) {
-        case STATUS -> p.packStatus(status).toByteArray();
+        case STATUS -> new StatusReply(status).write(p.format());
         case STATUS_NSPACE -> p.packStatus(status).packString(null).toByteArray();
         case STATUS_INFOS -> p.packStatus(status).packSize(0).toByteArray();
         case NONE -> null;

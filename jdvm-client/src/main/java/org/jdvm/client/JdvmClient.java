@@ -22,6 +22,8 @@ import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireComponent;
 import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.body.IofPushRequest;
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.Commands;
@@ -449,7 +451,7 @@ public final class JdvmClient implements AutoCloseable {
 
   public CompletableFuture<Boolean> pushStdinAsync(Proc target, byte[] chunk) {
     return wire.call(
-        WireUpCodec.push(wire.format, List.of(target), List.of(), chunk),
+        new IofPushRequest(List.of(target), List.of(), chunk).write(wire.format),
         in -> {
           int status = in.unpackStatus();
           if (status == PmixStatus.ERR_IOF_COMPLETE) {
@@ -604,7 +606,7 @@ public final class JdvmClient implements AutoCloseable {
   }
 
   static Void statusOrThrow(Unpacker in, String what) throws PmixException {
-    int status = in.unpackStatus();
+    int status = StatusReply.read(in).status();
     if (status != PmixStatus.SUCCESS) {
       throw new PmixException(status, what + " refused");
     }

@@ -15,6 +15,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.body.IofPushRequest;
+import org.jdvm.pmix.body.NotifyRequest;
 
 /**
  * Events and I/O forwarding (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard
@@ -32,15 +33,15 @@ public final class EventOps {
   }
 
   /**
-   * NOTIFY from a peer: {@code STATUS | DATA_RANGE | SIZE n | INFO}. The scheduler's timeout
-   * warning goes to the core, which relays it to the allocation's requester alone (spec
-   * §8.2.1.9.5); any other event is delivered by its range.
+   * NOTIFY from a peer ({@link NotifyRequest}). The scheduler's timeout warning goes to the core,
+   * which relays it to the allocation's requester alone (spec §8.2.1.9.5); any other event is
+   * delivered by its range.
    */
   void notify(Exchange x) throws BadRequest {
-    int status = x.in().unpackStatus();
-    int code = (int) x.in().unpackInteger(DataType.DATA_RANGE);
-    DataRange range = DataRange.fromCode(code);
-    List<Info> infos = x.infos();
+    NotifyRequest request = NotifyRequest.read(x.in(), x.checks());
+    int status = request.status();
+    DataRange range = DataRange.fromCode(request.range());
+    List<Info> infos = request.infos();
     if (status == PmixStatus.ALLOC_TIMEOUT_WARNING && x.peer().role() == Peer.Role.SCHEDULER) {
       x.upstream().report(timeoutWarning(infos));
     } else if (range != null) { // a range PMIx does not define reaches no other peer

@@ -18,6 +18,7 @@ import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.WireFormat;
 import org.jdvm.pmix.body.Checks;
 import org.jdvm.pmix.body.Fields;
+import org.jdvm.pmix.body.InfosReply;
 import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
@@ -215,12 +216,13 @@ public final class Exchange {
 
   /** {@code STATUS | SIZE n | INFO…} on success; {@code STATUS | SIZE 0} otherwise. */
   public void replyInfos(Upstream.Answer answer) {
-    Packer p = packer().packStatus(answer.status());
     if (answer.status() != PmixStatus.SUCCESS) {
-      reply(p.packSize(0).toByteArray());
+      reply(InfosReply.status(answer.status()).write(format()));
       return;
     }
-    reply(p.packInfos(PeerFormat.infos(answer.infos(), peer().format())).toByteArray());
+    reply(
+        new InfosReply(answer.status(), PeerFormat.infos(answer.infos(), format()))
+            .write(format()));
   }
 
   /** An error reply in the operation's shape (none for a command libpmix does not wait on). */

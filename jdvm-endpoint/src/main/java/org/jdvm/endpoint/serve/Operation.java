@@ -1,5 +1,7 @@
 package org.jdvm.endpoint.serve;
 
+import org.jdvm.pmix.body.InfosReply;
+import org.jdvm.pmix.body.SpawnReply;
 import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Packer;
 
@@ -30,8 +32,8 @@ public interface Operation {
     byte[] error(Packer p, int status) {
       return switch (this) {
         case STATUS -> new StatusReply(status).write(p.format());
-        case STATUS_NSPACE -> p.packStatus(status).packString(null).toByteArray();
-        case STATUS_INFOS -> p.packStatus(status).packSize(0).toByteArray();
+        case STATUS_NSPACE -> new SpawnReply(status, null).write(p.format());
+        case STATUS_INFOS -> InfosReply.status(status).write(p.format());
         case NONE -> null;
       };
     }

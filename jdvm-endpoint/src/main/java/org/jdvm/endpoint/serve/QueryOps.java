@@ -11,6 +11,7 @@ import org.jdvm.pmix.Query;
 import org.jdvm.pmix.body.GetReply;
 import org.jdvm.pmix.body.GetRequest;
 import org.jdvm.pmix.body.JobDataReply;
+import org.jdvm.pmix.body.QueryRequest;
 
 /**
  * Reads (docs/protocol.md "How jdvm reads the standard commands"): {@code PMIx_Query_info} (QUERY),
@@ -19,9 +20,9 @@ import org.jdvm.pmix.body.JobDataReply;
  * format.
  */
 public final class QueryOps {
-  /** QUERY: {@code SIZE n | QUERY…}; answered {@code STATUS | SIZE n | INFO}. */
+  /** QUERY ({@link QueryRequest}); answered {@code STATUS | SIZE n | INFO}. */
   void query(Exchange x) {
-    List<Query> queries = x.in().unpackQueries();
+    List<Query> queries = QueryRequest.read(x.in()).queries();
     x.read(x.upstream().query(queries), x::replyInfos);
   }
 

@@ -13,7 +13,11 @@
  * org.jdvm.pmix.body.KeysRequest} (lookup, unpublish) and {@link org.jdvm.pmix.body.LookupReply},
  * {@link org.jdvm.pmix.body.ConnectNbRequest} (connect, disconnect) and {@link
  * org.jdvm.pmix.body.ConnectNbReply}, {@link org.jdvm.pmix.body.LogRequest}, {@link
- * org.jdvm.pmix.body.IofPushRequest}, and {@link org.jdvm.pmix.body.StatusReply}, the lone STATUS
+ * org.jdvm.pmix.body.IofPushRequest}; {@link org.jdvm.pmix.body.AllocRequest}, {@link
+ * org.jdvm.pmix.body.SessionCtrlRequest}, {@link org.jdvm.pmix.body.QueryRequest} and {@link
+ * org.jdvm.pmix.body.JobControlRequest}, answered with an {@link org.jdvm.pmix.body.InfosReply};
+ * {@link org.jdvm.pmix.body.SpawnNbRequest} and {@link org.jdvm.pmix.body.SpawnReply}; {@link
+ * org.jdvm.pmix.body.NotifyRequest}; and {@link org.jdvm.pmix.body.StatusReply}, the lone STATUS
  * most commands answer. {@link org.jdvm.pmix.body.Fields} holds the counted lists bodies share,
  * {@link org.jdvm.pmix.body.Frames} a body inside a whole frame.
  *

@@ -14,6 +14,8 @@ import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.body.IofDeregRequest;
+import org.jdvm.pmix.body.IofPullRequest;
 import org.jdvm.pmix.body.IofPushRequest;
 import org.jdvm.pmix.body.NotifyRequest;
 
@@ -114,18 +116,16 @@ public final class EventOps {
     }
   }
 
-  /** IOF_PULL: {@code SIZE n | PROC… | SIZE n | INFO | IOF_CHANNEL | SIZE id}. */
+  /** IOF_PULL ({@link IofPullRequest}); answered {@code STATUS | SIZE server id}. */
   void iofPull(Exchange x) throws BadRequest {
-    List<Proc> procs = x.procs();
-    x.infos();
-    int channels = (int) x.in().unpackInteger(DataType.IOF_CHANNEL);
-    long localId = x.in().unpackSize();
+    IofPullRequest request = IofPullRequest.read(x.in(), x.checks());
     int limit = x.limits().iofPullsPerConnection();
     if (output.pulls(x.connection()) >= limit) {
       throw BadRequest.outOfResource("more than " + limit + " output registrations");
     }
-    long serverId = output.pull(x.connection(), procs, channels, localId);
-    x.reply(x.packer().packStatus(PmixStatus.SUCCESS).packSize(serverId).toByteArray());
+    long serverId =
+        output.pull(x.connection(), request.procs(), request.channels(), request.localId());
+    x.reply(IofPullRequest.writeReply(x.format(), PmixStatus.SUCCESS, serverId));
   }
 
   /**
@@ -167,10 +167,9 @@ public final class EventOps {
     return took ? PmixStatus.SUCCESS : PmixStatus.ERR_IOF_COMPLETE;
   }
 
-  /** IOF_DEREG: {@code SIZE n | INFO | SIZE server id}. */
+  /** IOF_DEREG ({@link IofDeregRequest}). */
   void iofDeregister(Exchange x) throws BadRequest {
-    x.infos();
-    long serverId = x.in().unpackSize();
+    long serverId = IofDeregRequest.read(x.in(), x.checks()).serverId();
     boolean found = output.deregister(x.connection(), serverId);
     x.replyStatus(found ? PmixStatus.SUCCESS : PmixStatus.ERR_NOT_FOUND);
   }

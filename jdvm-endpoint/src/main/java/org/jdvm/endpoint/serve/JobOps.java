@@ -20,6 +20,7 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
+import org.jdvm.pmix.body.AbortRequest;
 import org.jdvm.pmix.body.InfosReply;
 import org.jdvm.pmix.body.JobControlRequest;
 import org.jdvm.pmix.body.SpawnNbRequest;
@@ -359,14 +360,15 @@ public final class JobOps {
   // ---- abort ---------------------------------------------------------------------------------
 
   /**
-   * ABORT (docs/wireup.md §c.8): {@code STATUS | STRING msg | SIZE n | PROC…}; ends the named jobs
-   * (none: its own), each with the status as its exit code, as {@code mpirun} exits with {@code
-   * MPI_Abort}'s code. Open MPI does not wait for the reply: it exits at once.
+   * ABORT ({@link AbortRequest}, docs/wireup.md §c.8); ends the named jobs (none: its own), each
+   * with the status as its exit code, as {@code mpirun} exits with {@code MPI_Abort}'s code. Open
+   * MPI does not wait for the reply: it exits at once.
    */
   void abort(Exchange x) throws BadRequest {
-    int status = x.in().unpackStatus();
-    String message = x.in().unpackString();
-    List<Proc> procs = x.procs();
+    AbortRequest request = AbortRequest.read(x.in(), x.checks());
+    int status = request.status();
+    String message = request.message();
+    List<Proc> procs = request.procs();
     Proc self = x.self();
     LOG.log(
         System.Logger.Level.INFO,

@@ -17,9 +17,11 @@
  * org.jdvm.pmix.body.SessionCtrlRequest}, {@link org.jdvm.pmix.body.QueryRequest} and {@link
  * org.jdvm.pmix.body.JobControlRequest}, answered with an {@link org.jdvm.pmix.body.InfosReply};
  * {@link org.jdvm.pmix.body.SpawnNbRequest} and {@link org.jdvm.pmix.body.SpawnReply}; {@link
- * org.jdvm.pmix.body.NotifyRequest}; and {@link org.jdvm.pmix.body.StatusReply}, the lone STATUS
- * most commands answer. {@link org.jdvm.pmix.body.Fields} holds the counted lists bodies share,
- * {@link org.jdvm.pmix.body.Frames} a body inside a whole frame.
+ * org.jdvm.pmix.body.NotifyRequest}; {@link org.jdvm.pmix.body.AbortRequest}, {@link
+ * org.jdvm.pmix.body.IofPullRequest} and {@link org.jdvm.pmix.body.IofDeregRequest}; and {@link
+ * org.jdvm.pmix.body.StatusReply}, the lone STATUS most commands answer. {@link
+ * org.jdvm.pmix.body.Fields} holds the counted lists bodies share, {@link
+ * org.jdvm.pmix.body.Frames} a body inside a whole frame.
  *
  * <p>Invariants: a body is laid out as a libpmix 4.2.2 peer lays it out, each list's unit absent
  * when the list is empty; {@code read} is bounded as {@link org.jdvm.pmix.codec.Unpacker} is and

@@ -235,4 +235,28 @@ class BodyRoundTripTest {
     in.expectEnd();
     assertThat(new Unpacker(f, body).unpack(DataType.STATUS)).hasSize(1);
   }
+
+  @ParameterizedTest
+  @MethodSource("formats")
+  void abortAndOutputRegistrationsRoundTrip(WireFormat f) {
+    for (AbortRequest abort :
+        List.of(new AbortRequest(3, "bye", List.of(P0)), new AbortRequest(-1, null, List.of()))) {
+      Unpacker in = request(f, abort.write(f), Commands.ABORT_CMD);
+      assertThat(AbortRequest.read(in, Checks.NONE)).isEqualTo(abort);
+      in.expectEnd();
+    }
+    IofPullRequest pull = new IofPullRequest(List.of(Proc.wildcard("ns")), DIRECTIVES, 0x06, 9);
+    Unpacker in = request(f, pull.write(f), Commands.IOF_PULL_CMD);
+    assertThat(IofPullRequest.read(in, Checks.NONE)).isEqualTo(pull);
+    in.expectEnd();
+    Unpacker reply = new Unpacker(f, IofPullRequest.writeReply(f, PmixStatus.SUCCESS, 12));
+    assertThat(reply.unpackStatus()).isEqualTo(PmixStatus.SUCCESS);
+    assertThat(reply.unpackSize()).isEqualTo(12);
+    reply.expectEnd();
+
+    IofDeregRequest dereg = new IofDeregRequest(List.of(), 12);
+    in = request(f, dereg.write(f), Commands.IOF_DEREG_CMD);
+    assertThat(IofDeregRequest.read(in, Checks.NONE)).isEqualTo(dereg);
+    in.expectEnd();
+  }
 }

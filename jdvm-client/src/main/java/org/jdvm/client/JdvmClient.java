@@ -22,6 +22,16 @@ import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireComponent;
 import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.body.AllocRequest;
+import org.jdvm.pmix.body.InfosReply;
+import org.jdvm.pmix.body.IofPushRequest;
+import org.jdvm.pmix.body.JobControlRequest;
+import org.jdvm.pmix.body.NotifyRequest;
+import org.jdvm.pmix.body.QueryRequest;
+import org.jdvm.pmix.body.SessionCtrlRequest;
+import org.jdvm.pmix.body.SpawnNbRequest;
+import org.jdvm.pmix.body.SpawnReply;
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.Commands;
@@ -132,11 +142,7 @@ public final class JdvmClient implements AutoCloseable {
 
   public CompletableFuture<AllocationResult> allocateAsync(AllocationRequest request) {
     byte[] body =
-        packer()
-            .packCommand(Commands.ALLOC_CMD)
-            .packInteger(DataType.ALLOC_DIRECTIVE, request.directive().code())
-            .packInfos(forWire(request.infos()))
-            .toByteArray();
+        new AllocRequest(request.directive().code(), forWire(request.infos())).write(wire.format);
     return wire.call(body, in -> AllocationResult.of(infosOrThrow(in, "allocation")));
   }
 
@@ -156,21 +162,15 @@ public final class JdvmClient implements AutoCloseable {
   }
 
   public CompletableFuture<Job> spawnAsync(SpawnRequest request) {
-    byte[] body =
-        packer()
-            .packCommand(Commands.SPAWNNB_CMD)
-            .packInfos(forWire(request.infos()))
-            .packApps(request.apps())
-            .toByteArray();
+    byte[] body = new SpawnNbRequest(forWire(request.infos()), request.apps()).write(wire.format);
     return wire.call(
         body,
         in -> {
-          int status = in.unpackStatus();
-          String nspace = in.unpackString();
-          if (status != PmixStatus.SUCCESS) {
-            throw new PmixException(status, "spawn refused");
+          SpawnReply reply = SpawnReply.read(in);
+          if (reply.status() != PmixStatus.SUCCESS) {
+            throw new PmixException(reply.status(), "spawn refused");
           }
-          Job job = new Job(nspace);
+          Job job = new Job(reply.nspace());
           inbox.spawned(job);
           return job;
         });
@@ -191,7 +191,7 @@ public final class JdvmClient implements AutoCloseable {
   }
 
   public CompletableFuture<List<Info>> queryAsync(List<Query> queries) {
-    byte[] body = packer().packCommand(Commands.QUERY_CMD).packQueries(queries).toByteArray();
+    byte[] body = new QueryRequest(queries).write(wire.format);
     return wire.call(body, in -> infosOrThrow(in, "query"));
   }
 
@@ -348,13 +348,7 @@ public final class JdvmClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> notifyEventAsync(int status, DataRange range, List<Info> infos) {
-    byte[] body =
-        packer()
-            .packCommand(Commands.NOTIFY_CMD)
-            .packStatus(status)
-            .packInteger(DataType.DATA_RANGE, range.code())
-            .packInfos(forWire(infos))
-            .toByteArray();
+    byte[] body = new NotifyRequest(status, range.code(), forWire(infos)).write(wire.format);
     return wire.call(body, in -> statusOrThrow(in, "notification"));
   }
 
@@ -389,12 +383,8 @@ public final class JdvmClient implements AutoCloseable {
 
   public CompletableFuture<Void> jobControlAsync(String nspace, Info directive) {
     byte[] body =
-        packer()
-            .packCommand(Commands.JOB_CONTROL_CMD)
-            .packSize(1)
-            .pack(DataType.PROC, Proc.wildcard(nspace))
-            .packInfos(List.of(directive))
-            .toByteArray();
+        new JobControlRequest(List.of(Proc.wildcard(nspace)), List.of(directive))
+            .write(wire.format);
     return wire.call(body, in -> statusOrThrow(in, "job control"));
   }
 
@@ -416,11 +406,8 @@ public final class JdvmClient implements AutoCloseable {
 
   public CompletableFuture<AllocationResult> sessionControlAsync(SessionControlRequest request) {
     byte[] body =
-        packer()
-            .packCommand(Commands.SESSION_CTRL_CMD)
-            .packInteger(DataType.UINT32, request.sessionId())
-            .packInfos(forWire(request.directives()))
-            .toByteArray();
+        new SessionCtrlRequest(request.sessionId(), forWire(request.directives()))
+            .write(wire.format);
     return wire.call(body, in -> AllocationResult.of(infosOrThrow(in, "session control")));
   }
 
@@ -449,7 +436,7 @@ public final class JdvmClient implements AutoCloseable {
 
   public CompletableFuture<Boolean> pushStdinAsync(Proc target, byte[] chunk) {
     return wire.call(
-        WireUpCodec.push(wire.format, List.of(target), List.of(), chunk),
+        new IofPushRequest(List.of(target), List.of(), chunk).write(wire.format),
         in -> {
           int status = in.unpackStatus();
           if (status == PmixStatus.ERR_IOF_COMPLETE) {
@@ -596,15 +583,15 @@ public final class JdvmClient implements AutoCloseable {
   }
 
   private static List<Info> infosOrThrow(Unpacker in, String what) throws PmixException {
-    int status = in.unpackStatus();
-    if (status != PmixStatus.SUCCESS) {
-      throw new PmixException(status, what + " refused");
+    InfosReply reply = InfosReply.read(in);
+    if (reply.status() != PmixStatus.SUCCESS) {
+      throw new PmixException(reply.status(), what + " refused");
     }
-    return in.unpackInfos();
+    return reply.infos();
   }
 
   static Void statusOrThrow(Unpacker in, String what) throws PmixException {
-    int status = in.unpackStatus();
+    int status = StatusReply.read(in).status();
     if (status != PmixStatus.SUCCESS) {
       throw new PmixException(status, what + " refused");
     }

@@ -17,13 +17,21 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
+import org.jdvm.pmix.body.CommitRequest;
+import org.jdvm.pmix.body.ConnectNbRequest;
+import org.jdvm.pmix.body.FenceRequest;
+import org.jdvm.pmix.body.GetRequest;
+import org.jdvm.pmix.body.KeysRequest;
+import org.jdvm.pmix.body.LogRequest;
+import org.jdvm.pmix.body.PublishRequest;
 import org.jdvm.pmix.frame.Commands;
 
 /**
  * The wire-up operations of a launched process ({@link JdvmClient#wireUp()}): what an MPI library
  * does through libpmix to find its peers, so a Java rank can wire up beside C ranks in one job
- * (docs/wireup.md §c). Each message is laid out exactly as libpmix 4.2.2 lays it out ({@code
- * WireUpCodec}). Every operation comes blocking and as {@code ...Async}, like the client's others.
+ * (docs/wireup.md §c). Each message is laid out exactly as libpmix 4.2.2 lays it out, by its codec
+ * in {@code org.jdvm.pmix.body} (the one the DVM's endpoint reads it with). Every operation comes
+ * blocking and as {@code ...Async}, like the client's others.
  *
  * <pre>{@code
  * try (JdvmClient me = JdvmClient.connect()) {            // a process jdvm launched
@@ -99,7 +107,7 @@ public final class WireUp {
   public CompletableFuture<Void> commitAsync() {
     List<List<KVal>> sections = takePending();
     return client.call(
-        WireUpCodec.commit(client.format(), sections.get(0), sections.get(1)),
+        CommitRequest.of(sections.get(0), sections.get(1)).write(client.format()),
         in -> {
           in.unpackStatus(); // libpmix wakes the caller and ignores the status
           return null;
@@ -149,7 +157,8 @@ public final class WireUp {
       dirs.add(Info.of(PmixKeys.TIMEOUT, Value.integer(timeoutSeconds)));
     }
     return client.call(
-        WireUpCodec.fence(client.format(), set, dirs), in -> JdvmClient.statusOrThrow(in, "fence"));
+        new FenceRequest(set, dirs).write(client.format()),
+        in -> JdvmClient.statusOrThrow(in, "fence"));
   }
 
   // ---- get -----------------------------------------------------------------------------------
@@ -186,14 +195,14 @@ public final class WireUp {
       dirs.add(Info.of(PmixKeys.TIMEOUT, Value.integer(timeoutSeconds)));
     }
     return client.call(
-        WireUpCodec.get(client.format(), proc, key, dirs),
+        new GetRequest(proc, key, dirs).write(client.format()),
         in -> {
-          Map<Proc, List<KVal>> blobs = WireUpCodec.blobs(in, false);
+          Map<Proc, List<KVal>> blobs = WireUpReplies.blobs(in, false);
           blobs.forEach(
               (owner, kvals) -> keep(owner.rank() == Proc.RANK_UNDEF ? proc : owner, kvals));
-          Value v = WireUpCodec.find(blobs.get(proc), key);
+          Value v = WireUpReplies.find(blobs.get(proc), key);
           if (v == null) {
-            v = WireUpCodec.find(blobs.get(Proc.wildcard(proc.nspace())), key);
+            v = WireUpReplies.find(blobs.get(Proc.wildcard(proc.nspace())), key);
           }
           if (v == null) {
             throw new PmixException(PmixStatus.ERR_NOT_FOUND, key + " of " + proc);
@@ -211,7 +220,7 @@ public final class WireUp {
         }
       }
     }
-    return WireUpCodec.find(received.get(proc), key);
+    return WireUpReplies.find(received.get(proc), key);
   }
 
   private void keep(Proc owner, List<KVal> kvals) {
@@ -254,7 +263,7 @@ public final class WireUp {
       all.add(Info.of(PmixKeys.PERSISTENCE, Value.of(DataType.PERSIST, persistence.code())));
     }
     return client.call(
-        WireUpCodec.publish(client.format(), client.uid(), all),
+        new PublishRequest(client.uid(), all).write(client.format()),
         in -> JdvmClient.statusOrThrow(in, "publish"));
   }
 
@@ -284,8 +293,8 @@ public final class WireUp {
       dirs.add(Info.of(PmixKeys.TIMEOUT, Value.integer(timeoutSeconds)));
     }
     return client.call(
-        WireUpCodec.keys(client.format(), Commands.LOOKUPNB_CMD, client.uid(), keys, dirs),
-        WireUpCodec::lookupReply);
+        new KeysRequest(Commands.LOOKUPNB_CMD, client.uid(), keys, dirs).write(client.format()),
+        WireUpReplies::lookupReply);
   }
 
   /** {@code PMIx_Unpublish} of these keys (none: everything this process published). */
@@ -295,7 +304,8 @@ public final class WireUp {
 
   public CompletableFuture<Void> unpublishAsync(List<String> keys) {
     return client.call(
-        WireUpCodec.keys(client.format(), Commands.UNPUBLISHNB_CMD, client.uid(), keys, List.of()),
+        new KeysRequest(Commands.UNPUBLISHNB_CMD, client.uid(), keys, List.of())
+            .write(client.format()),
         in -> JdvmClient.statusOrThrow(in, "unpublish"));
   }
 
@@ -336,10 +346,10 @@ public final class WireUp {
             ? List.of(Info.of(PmixKeys.TIMEOUT, Value.integer(timeoutSeconds)))
             : List.of();
     return client.call(
-        WireUpCodec.connect(client.format(), command, procs, dirs),
+        new ConnectNbRequest(command, procs, dirs).write(client.format()),
         in -> {
           Map<String, List<KVal>> jobs = new LinkedHashMap<>();
-          WireUpCodec.blobs(in, true)
+          WireUpReplies.blobs(in, true)
               .forEach(
                   (ns, kvals) -> {
                     jobs.put(ns.nspace(), kvals);
@@ -367,7 +377,7 @@ public final class WireUp {
           new PmixException(PmixStatus.ERR_BAD_PARAM, "nothing to log"));
     }
     return client.call(
-        WireUpCodec.log(client.format(), 0, data, directives),
+        new LogRequest(0, data, directives).write(client.format()),
         in -> JdvmClient.statusOrThrow(in, "log"));
   }
 }

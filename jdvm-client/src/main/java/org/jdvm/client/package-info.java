@@ -20,9 +20,11 @@
  * secret ({@code ContactCheck}, docs/protocol.md "Who the DVM is").
  *
  * <p>Invariants: one connection per client, encoded with the jdvm-pmix codec in the format the
- * client announced ({@code v41} by default, so inheritance travels as UINT8); a job's output is
- * handed to the {@link org.jdvm.client.OutputHandler} before its end is reported; nothing on the
- * connect path uses reflection or loads more than the codec and this package, because the CLI
- * starts a fresh JVM per command.
+ * client announced (each wire-up body by its codec in {@code org.jdvm.pmix.body}, the one the DVM's
+ * endpoint reads it with; {@code WireUpReplies} is what the client makes of their replies) ({@code
+ * v41} by default, so inheritance travels as UINT8); a job's output is handed to the {@link
+ * org.jdvm.client.OutputHandler} before its end is reported; nothing on the connect path uses
+ * reflection or loads more than the codec and this package, because the CLI starts a fresh JVM per
+ * command.
  */
 package org.jdvm.client;

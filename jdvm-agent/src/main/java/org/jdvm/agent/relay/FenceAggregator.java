@@ -12,17 +12,18 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
-import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.body.Checks;
+import org.jdvm.pmix.body.FenceRequest;
+import org.jdvm.pmix.body.Frames;
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
-import org.jdvm.pmix.frame.Commands;
 import org.jdvm.pmix.frame.FrameHeader;
 
 /**
@@ -204,15 +205,8 @@ public final class FenceAggregator {
             .collect(Collectors.joining(","));
     List<Info> infos = new ArrayList<>(g.infos);
     infos.add(Info.of(JdvmProtocol.FENCE_FOR, Value.string(others)));
-    Packer body =
-        new Packer(carrier.peer().identity().format())
-            .packCommand(Commands.FENCENB_CMD)
-            .packSize(g.procs.size());
-    if (!g.procs.isEmpty()) {
-      body.pack(DataType.PROC, g.procs);
-    }
-    body.packInfos(infos);
-    byte[] frame = frame(carrier.tag(), body.toByteArray());
+    byte[] body = new FenceRequest(g.procs, infos).write(carrier.peer().identity().format());
+    byte[] frame = Frames.of(carrier.tag(), body);
     return List.of(() -> up.send(carrier.peer(), frame));
   }
 
@@ -247,7 +241,7 @@ public final class FenceAggregator {
     byte[] body = new byte[frame.length - FrameHeader.BYTES];
     System.arraycopy(frame, FrameHeader.BYTES, body, 0, body.length);
     for (Entrant e : g.entered.values()) {
-      e.peer().write(frame(e.tag(), body));
+      e.peer().write(Frames.of(e.tag(), body));
     }
     return true;
   }
@@ -349,41 +343,29 @@ public final class FenceAggregator {
 
   private static void answer(Entrant e, int status) {
     PeerIdentity who = e.peer().identity();
-    e.peer().write(frame(e.tag(), new Packer(who.format()).packStatus(status).toByteArray()));
+    e.peer().write(Frames.of(e.tag(), new StatusReply(status).write(who.format())));
   }
 
   /** The fence a FENCENB frame carries, or null when it is none the relay can read. */
   private static Fence read(PeerIdentity who, byte[] frame) {
-    if (frame.length <= FrameHeader.BYTES) {
-      return null;
-    }
     try {
-      Unpacker in =
-          new Unpacker(who.format(), frame, FrameHeader.BYTES, frame.length - FrameHeader.BYTES);
-      if (in.unpackCommand() != Commands.FENCENB_CMD) {
+      Unpacker in = Frames.body(who.format(), frame);
+      if (in == null || in.unpackCommand() != FenceRequest.COMMAND) {
         return null;
       }
-      long n = in.unpackSize();
-      List<Proc> procs = new ArrayList<>();
-      if (n > 0) {
-        for (Object o : in.unpack(DataType.PROC)) {
-          procs.add((Proc) o);
-        }
-      }
-      if (procs.size() != n) {
-        return null;
-      }
-      List<Info> infos = in.unpackInfos();
+      FenceRequest request = FenceRequest.read(in, Checks.NONE);
       boolean collect = false;
       long timeoutMs = 0;
-      for (Info i : infos) {
+      for (Info i : request.directives()) {
         if (i.key().equals(PmixKeys.COLLECT_DATA) && i.value().data() instanceof Boolean b) {
           collect = b;
         } else if (i.key().equals(PmixKeys.TIMEOUT) && i.value().data() instanceof Number t) {
           timeoutMs = t.longValue() * 1000L;
         }
       }
-      return in.hasRemaining() ? null : new Fence(procs, infos, collect, timeoutMs);
+      return in.hasRemaining()
+          ? null
+          : new Fence(request.procs(), request.directives(), collect, timeoutMs);
     } catch (WireException | IllegalArgumentException | ClassCastException e) {
       return null; // the controller answers what it cannot read either
     }
@@ -392,12 +374,5 @@ public final class FenceAggregator {
   private static List<Proc> sorted(List<Proc> procs) {
     List<Proc> s = new ArrayList<>(new TreeSet<>(procs));
     return List.copyOf(s);
-  }
-
-  static byte[] frame(int tag, byte[] body) {
-    byte[] f = new byte[FrameHeader.BYTES + body.length];
-    FrameHeader.of(0, tag, body.length).encode(f, 0);
-    System.arraycopy(body, 0, f, FrameHeader.BYTES, body.length);
-    return f;
   }
 }

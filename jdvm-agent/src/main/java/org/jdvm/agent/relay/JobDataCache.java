@@ -6,14 +6,13 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.WireFormat;
-import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.body.Frames;
+import org.jdvm.pmix.body.JobDataReply;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
-import org.jdvm.pmix.frame.Commands;
 import org.jdvm.pmix.frame.FrameHeader;
 
 /**
@@ -46,7 +45,8 @@ public final class JobDataCache {
    */
   byte[] answer(RelayedSocket peer, int tag, byte[] frame) {
     PeerIdentity who = peer.identity();
-    if (who.kind() != PeerIdentity.Kind.CLIENT || !isReq(who.format(), frame)) {
+    if (who.kind() != PeerIdentity.Kind.CLIENT
+        || Frames.command(who.format(), frame) != JobDataReply.COMMAND) {
       return null;
     }
     byte[] body;
@@ -62,10 +62,7 @@ public final class JobDataCache {
       peer.awaitsJobData(tag);
       return null;
     }
-    byte[] reply = new byte[FrameHeader.BYTES + body.length];
-    FrameHeader.of(0, tag, body.length).encode(reply, 0);
-    System.arraycopy(body, 0, reply, FrameHeader.BYTES, body.length);
-    return reply;
+    return Frames.of(tag, body);
   }
 
   /**
@@ -87,7 +84,7 @@ public final class JobDataCache {
       return false;
     }
     PeerIdentity who = peer.identity();
-    int bare = new Packer(who.format()).packString(who.proc().nspace()).toByteArray().length;
+    int bare = new JobDataReply(who.proc().nspace(), List.of()).write(who.format()).length;
     int n = frame.length - FrameHeader.BYTES;
     if (n > bare && n <= MAX_BYTES / 4) {
       byte[] body = new byte[n];
@@ -108,19 +105,16 @@ public final class JobDataCache {
   /** The {@code pmix.lpeers} of a REQ reply's body, or {@code null} when it has none readable. */
   private static List<Integer> localRanks(WireFormat format, byte[] body) {
     try {
-      Unpacker in = new Unpacker(format, body);
-      in.unpackString();
-      while (in.hasRemaining()) {
-        for (Object o : in.unpack(DataType.KVAL)) {
-          KVal k = (KVal) o;
-          if (k.key().equals(PmixKeys.LOCAL_PEERS) && k.value().data() instanceof String peers) {
-            List<Integer> ranks = new ArrayList<>();
-            for (String r : peers.split(",")) {
-              ranks.add(Integer.parseInt(r.trim()));
-            }
-            return List.copyOf(ranks);
-          }
+      KVal k =
+          JobDataReply.first(
+              new Unpacker(format, body),
+              kv -> kv.key().equals(PmixKeys.LOCAL_PEERS) && kv.value().data() instanceof String);
+      if (k != null) {
+        List<Integer> ranks = new ArrayList<>();
+        for (String r : ((String) k.value().data()).split(",")) {
+          ranks.add(Integer.parseInt(r.trim()));
         }
+        return List.copyOf(ranks);
       }
     } catch (WireException | IllegalArgumentException e) {
       // No locality known: fences of this namespace go to the controller one by one.
@@ -163,19 +157,5 @@ public final class JobDataCache {
 
   synchronized int size() {
     return replies.size();
-  }
-
-  private static boolean isReq(WireFormat format, byte[] frame) {
-    if (frame.length <= FrameHeader.BYTES) {
-      return false;
-    }
-    // the command is the first unit: a few bytes, tagged or not
-    byte[] body = new byte[Math.min(16, frame.length - FrameHeader.BYTES)];
-    System.arraycopy(frame, FrameHeader.BYTES, body, 0, body.length);
-    try {
-      return new Unpacker(format, body).unpackCommand() == Commands.REQ_CMD;
-    } catch (WireException | IllegalArgumentException e) {
-      return false; // the controller answers a malformed message
-    }
   }
 }

@@ -5,18 +5,19 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jdvm.pmix.ByteObject;
-import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.KVal;
-import org.jdvm.pmix.PackedBuffer;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireFormat;
-import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.body.Checks;
+import org.jdvm.pmix.body.CommitRequest;
+import org.jdvm.pmix.body.Frames;
+import org.jdvm.pmix.body.GetReply;
+import org.jdvm.pmix.body.GetRequest;
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
-import org.jdvm.pmix.frame.Commands;
 import org.jdvm.pmix.frame.FrameHeader;
 
 /**
@@ -45,10 +46,6 @@ import org.jdvm.pmix.frame.FrameHeader;
 public final class LocalModex {
   /** The most commits of one peer waiting for the controller's answer. */
   static final int MAX_PENDING = 16;
-
-  private static final int LOCAL = 1;
-  private static final int REMOTE = 2;
-  private static final int GLOBAL = 3;
 
   /** One rank's two buffers. */
   private static final class RankData {
@@ -161,15 +158,11 @@ public final class LocalModex {
       }
       answered++;
     }
-    Packer out = new Packer(who.format()).packStatus(status);
-    if (status == PmixStatus.SUCCESS) {
-      Packer blob = new Packer(who.format()).packProc(g.target());
-      for (KVal k : visible) {
-        blob.pack(DataType.KVAL, k);
-      }
-      out.pack(DataType.BYTE_OBJECT, ByteObject.of(blob.toByteArray()));
-    }
-    return FenceAggregator.frame(tag, out.toByteArray());
+    GetReply reply =
+        status == PmixStatus.SUCCESS
+            ? new GetReply(status, List.of(new GetReply.Blob(g.target(), visible)))
+            : GetReply.status(status);
+    return Frames.of(tag, reply.write(who.format()));
   }
 
   /** Forgets a job's data (it ended). */
@@ -186,18 +179,15 @@ public final class LocalModex {
 
   private static Get readGet(WireFormat format, byte[] frame) {
     try {
-      Unpacker in = body(format, frame);
-      if (in == null || in.unpackCommand() != Commands.GETNB_CMD) {
+      Unpacker in = Frames.body(format, frame);
+      if (in == null || in.unpackCommand() != GetRequest.COMMAND) {
         return null;
       }
-      String nspace = in.unpackString();
-      int rank = (int) in.unpackInteger(DataType.PROC_RANK);
-      in.unpackInfos();
-      String key = in.hasRemaining() ? in.unpackString() : null;
-      if (nspace == null || in.hasRemaining() || rank == Proc.RANK_WILDCARD) {
+      GetRequest get = GetRequest.read(in, Checks.NONE);
+      if (get.nspace() == null || in.hasRemaining() || get.rank() == Proc.RANK_WILDCARD) {
         return null;
       }
-      return new Get(new Proc(nspace, rank), key);
+      return new Get(get.target(), get.key());
     } catch (WireException | IllegalArgumentException e) {
       return null; // the controller answers what it cannot read either
     }
@@ -206,53 +196,33 @@ public final class LocalModex {
   /** A COMMIT's entries per scope, or null when the frame is none or cannot be read. */
   private static Commit readCommit(WireFormat format, byte[] frame) {
     try {
-      Unpacker in = body(format, frame);
-      if (in == null || in.unpackCommand() != Commands.COMMIT_CMD) {
+      Unpacker in = Frames.body(format, frame);
+      if (in == null || in.unpackCommand() != CommitRequest.COMMAND) {
         return null;
       }
-      List<KVal> local = new ArrayList<>();
-      List<KVal> remote = new ArrayList<>();
-      while (in.hasRemaining()) {
-        int scope = (int) in.unpackInteger(DataType.SCOPE);
-        PackedBuffer buffer = in.unpackBuffer();
-        Unpacker units =
-            new Unpacker(format.withBufferType(buffer.bufferType()), buffer.bytes().toByteArray());
-        List<KVal> kvals = new ArrayList<>();
-        while (units.hasRemaining()) {
-          for (Object o : units.unpack(DataType.KVAL)) {
-            kvals.add((KVal) o);
-          }
-        }
-        switch (scope) {
-          case LOCAL -> local.addAll(kvals);
-          case REMOTE -> remote.addAll(kvals);
-          case GLOBAL -> {
-            local.addAll(kvals);
-            remote.addAll(kvals);
-          }
-          default -> {
-            return null;
-          }
-        }
-      }
-      return new Commit(local, remote);
+      CommitRequest commit = CommitRequest.read(in, Checks.NONE);
+      return commit.scopesKnown()
+          ? new Commit(kvals(commit.local()), kvals(commit.remote()))
+          : null;
     } catch (WireException | IllegalArgumentException | ClassCastException e) {
       return null;
     }
   }
 
+  private static List<KVal> kvals(List<CommitRequest.Entry> entries) {
+    List<KVal> out = new ArrayList<>(entries.size());
+    for (CommitRequest.Entry e : entries) {
+      out.add(e.kval());
+    }
+    return out;
+  }
+
   private static int status(WireFormat format, byte[] frame) {
     try {
-      Unpacker in = body(format, frame);
-      return in == null ? PmixStatus.ERROR : in.unpackStatus();
+      Unpacker in = Frames.body(format, frame);
+      return in == null ? PmixStatus.ERROR : StatusReply.read(in).status();
     } catch (WireException | IllegalArgumentException e) {
       return PmixStatus.ERROR;
     }
-  }
-
-  private static Unpacker body(WireFormat format, byte[] frame) {
-    return frame.length <= FrameHeader.BYTES
-        ? null
-        : new Unpacker(format, frame, FrameHeader.BYTES, frame.length - FrameHeader.BYTES);
   }
 }

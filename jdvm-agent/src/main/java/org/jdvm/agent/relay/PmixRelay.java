@@ -24,7 +24,7 @@ import java.util.function.Consumer;
 import org.jdvm.agent.link.RelayChannel;
 import org.jdvm.host.identity.Credentials;
 import org.jdvm.pmix.Proc;
-import org.jdvm.pmix.codec.Unpacker;
+import org.jdvm.pmix.body.Frames;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.Commands;
 import org.jdvm.pmix.frame.ConnectRequest;
@@ -360,7 +360,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     if (who.kind() != PeerIdentity.Kind.CLIENT) {
       return false;
     }
-    switch (command(who, frame)) {
+    switch (Frames.command(who.format(), frame)) {
       case Commands.REQ_CMD -> {
         byte[] answer = jobData.answer(peer, tag, frame);
         if (answer != null) {
@@ -390,19 +390,6 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       default -> {}
     }
     return false;
-  }
-
-  /** A message's command, or -1 when it cannot be read here (the controller answers it). */
-  private static int command(PeerIdentity who, byte[] frame) {
-    if (frame.length <= FrameHeader.BYTES) {
-      return -1;
-    }
-    try {
-      int n = Math.min(16, frame.length - FrameHeader.BYTES); // the first unit: a few bytes
-      return new Unpacker(who.format(), frame, FrameHeader.BYTES, n).unpackCommand();
-    } catch (WireException | IllegalArgumentException e) {
-      return -1;
-    }
   }
 
   /**

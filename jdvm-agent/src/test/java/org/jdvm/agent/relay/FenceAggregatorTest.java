@@ -15,6 +15,7 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.body.Frames;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.Commands;
@@ -64,7 +65,7 @@ class FenceAggregatorTest {
   }
 
   private static byte[] frame(int tag, byte[] body) {
-    return FenceAggregator.frame(tag, body);
+    return Frames.of(tag, body);
   }
 
   private static byte[] fence(int tag, boolean collect, Info... extra) {

@@ -14,6 +14,7 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.body.Frames;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.frame.Commands;
@@ -44,7 +45,7 @@ class LocalModexTest {
   private static byte[] commit(int scope, String key, String value) {
     byte[] units =
         new Packer(F).pack(DataType.KVAL, new KVal(key, Value.string(value))).toByteArray();
-    return FenceAggregator.frame(
+    return Frames.of(
         3,
         new Packer(F)
             .packCommand(Commands.COMMIT_CMD)
@@ -55,7 +56,7 @@ class LocalModexTest {
 
   private void committed(RelayedSocket p, int scope, String key, String value, int status) {
     modex.commitSent(p, 3, commit(scope, key, value));
-    modex.reply(p, FenceAggregator.frame(3, new Packer(F).packStatus(status).toByteArray()));
+    modex.reply(p, Frames.of(3, new Packer(F).packStatus(status).toByteArray()));
   }
 
   private byte[] get(RelayedSocket requester, int rank, String key) {
@@ -68,7 +69,7 @@ class LocalModexTest {
     if (key != null) {
       body.packString(key);
     }
-    return modex.answer(requester, 8, FenceAggregator.frame(8, body.toByteArray()), HERE);
+    return modex.answer(requester, 8, Frames.of(8, body.toByteArray()), HERE);
   }
 
   /** The status of an answer and the keys of its blob. */
@@ -113,7 +114,7 @@ class LocalModexTest {
     assertThat(get(r0, 1, "pmix.hname")).as("job data").isNull();
     assertThat(get(r0, 2, "k.local")).as("a rank of another node").isNull();
     assertThat(get(r0, 0, null)).as("a rank that committed nothing").isNull();
-    assertThat(modex.answer(r0, 8, FenceAggregator.frame(8, new byte[] {1}), null)).isNull();
+    assertThat(modex.answer(r0, 8, Frames.of(8, new byte[] {1}), null)).isNull();
   }
 
   @Test

@@ -1,16 +1,12 @@
 package org.jdvm.endpoint.serve;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import jdk.net.ExtendedSocketOptions;
-import jdk.net.UnixDomainPrincipal;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
 import org.jdvm.endpoint.deliver.EventRouter;
@@ -18,8 +14,7 @@ import org.jdvm.endpoint.transport.Connection;
 import org.jdvm.endpoint.transport.Peer;
 import org.jdvm.endpoint.wireup.Member;
 import org.jdvm.host.identity.Credentials;
-import org.jdvm.host.identity.LoopbackPeers;
-import org.jdvm.pmix.Info;
+import org.jdvm.host.identity.PeerProof;
 import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
@@ -33,20 +28,18 @@ import org.jdvm.pmix.frame.ToolConnectReply;
 /**
  * The connect handshake and who a peer is (docs/protocol.md "Who a peer is"; architecture.md §4).
  *
- * <p>First the transport: on the Unix socket the kernel's {@code SO_PEERCRED} uid must be the
+ * <p>What a peer must prove is {@link PeerProof}'s, the rule a node agent's relay admits its peers
+ * by too. First the transport: on the Unix socket the kernel's {@code SO_PEERCRED} uid must be the
  * DVM's; on loopback TCP the socket table must show the DVM's uid owning the peer's socket (the
  * {@code native} credential libpmix sends is self-reported and ignored), or the connect blob must
  * carry the DVM secret. Then the role: a tool flag makes a tool whose namespace the core mints or
  * accepts, or the scheduler with {@code jdvm.sched.cred}; a client flag names a launched process,
  * proved by its {@code jdvm.cred} or by the kernel showing the socket held by that process or a
- * descendant. Anything else is refused by closing the socket, the only refusal libpmix 4.2.2
- * notices (pmix-interop-notes.md §2).
+ * descendant, and live in the DVM. Anything else is refused by closing the socket, the only refusal
+ * libpmix 4.2.2 notices (pmix-interop-notes.md §2).
  */
 public final class Admission {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
-
-  /** How long a launched process may connect before its launch report reached the core. */
-  private static final long PID_WAIT_MS = 10_000;
 
   private static final long CORE_WAIT_MS = 10_000;
 
@@ -54,8 +47,7 @@ public final class Admission {
   private final EventRouter events;
   private final Proc serverProc;
   private final Credentials credentials;
-  private final int ownUid;
-  private final String ownUser;
+  private final PeerProof proof;
 
   /**
    * @param events where an admitted connection becomes reachable
@@ -67,16 +59,7 @@ public final class Admission {
     this.events = events;
     this.serverProc = serverProc;
     this.credentials = credentials;
-    this.ownUid = LoopbackPeers.ownUid();
-    this.ownUser = ownUserName();
-  }
-
-  private static String ownUserName() {
-    try {
-      return Files.getOwner(Path.of("/proc/self")).getName();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read this process's owner from /proc", e);
-    }
+    this.proof = new PeerProof(credentials, "the DVM");
   }
 
   /**
@@ -86,14 +69,14 @@ public final class Admission {
    */
   public Peer admit(Connection c, ConnectRequest request) throws IOException {
     WireFormat format = request.wireFormat();
-    String why = transportRefusal(c, request);
-    if (why != null) {
-      return refuse(c, request, why);
+    PeerProof.Transport transport = proof.transport(c.channel(), c.unix(), request);
+    if (transport.refused()) {
+      return refuse(c, request, transport.refusal());
     }
     ConnectFlag flag = request.flag();
     Peer peer =
         switch (flag) {
-          case SIMPLE_CLIENT, SINGLETON_CLIENT -> client(c, request, format);
+          case SIMPLE_CLIENT, SINGLETON_CLIENT -> client(c, request, format, transport);
           case TOOL_NEEDS_ID, TOOL_GIVEN_ID, TOOL_CLIENT, LEGACY_TOOL, SCHEDULER_WITH_ID ->
               tool(c, request, format);
           default -> null;
@@ -126,13 +109,13 @@ public final class Admission {
    * holds.
    */
   private void prove(Connection c, ConnectRequest request, Peer peer) {
-    String nonce = blobString(request, JdvmProtocol.CHALLENGE);
+    String nonce = PeerProof.blobString(request, JdvmProtocol.CHALLENGE);
     if (nonce == null || nonce.length() > 256) {
       return;
     }
     boolean asProcess =
         peer.role() == Peer.Role.APPLICATION
-            && blobString(request, JdvmProtocol.CREDENTIAL) != null;
+            && PeerProof.blobString(request, JdvmProtocol.CREDENTIAL) != null;
     c.sendRaw(
         asProcess
             ? credentials.procProof(peer.proc().nspace(), peer.proc().rank(), nonce)
@@ -232,35 +215,12 @@ public final class Admission {
     return await(upstream.member(proc), Optional.<Member>empty()).map(Member::node).orElse(null);
   }
 
-  // ---- the transport -------------------------------------------------------------------------
-
-  private String transportRefusal(Connection c, ConnectRequest request) throws IOException {
-    if (c.unix()) {
-      UnixDomainPrincipal who = c.channel().getOption(ExtendedSocketOptions.SO_PEERCRED);
-      return who.user().getName().equals(ownUser) ? null : "Unix peer of user " + who.user();
-    }
-    Optional<LoopbackPeers.SocketOwner> owner = LoopbackPeers.ownerOf(c.remoteTcp(), c.localTcp());
-    if (owner.isPresent() && owner.get().uid() == ownUid) {
-      return null;
-    }
-    if (credentials.isSecret(blobString(request, JdvmProtocol.SECRET))) {
-      return null;
-    }
-    return owner.isPresent()
-        ? "TCP peer of uid " + owner.get().uid()
-        : "TCP peer not on this host's loopback, without the DVM secret";
-  }
-
   // ---- launched processes --------------------------------------------------------------------
 
-  private Peer client(Connection c, ConnectRequest request, WireFormat format) throws IOException {
+  private Peer client(
+      Connection c, ConnectRequest request, WireFormat format, PeerProof.Transport transport) {
     Proc proc = request.proc();
-    String credential = blobString(request, JdvmProtocol.CREDENTIAL);
-    boolean proved =
-        credential != null
-            ? credentials.isProcCredential(proc.nspace(), proc.rank(), credential)
-            : !c.unix() && heldByTheProcess(c, proc);
-    if (!proved || !isLiveProc(proc)) {
+    if (!proof.process(request, transport, upstream::awaitPid).proved() || !isLiveProc(proc)) {
       return null;
     }
     Peer peer = new Peer(proc, Peer.Role.APPLICATION, format);
@@ -269,16 +229,6 @@ public final class Admission {
     prove(c, request, peer);
     events.add(c);
     return peer;
-  }
-
-  /** The kernel says the peer's socket is held by the process that runs {@code proc}, or below. */
-  private boolean heldByTheProcess(Connection c, Proc proc) throws IOException {
-    Optional<LoopbackPeers.SocketOwner> owner = LoopbackPeers.ownerOf(c.remoteTcp(), c.localTcp());
-    if (owner.isEmpty()) {
-      return false;
-    }
-    long pid = upstream.awaitPid(proc, PID_WAIT_MS);
-    return pid > 0 && LoopbackPeers.heldByProcessTree(pid, owner.get().inode());
   }
 
   private boolean isLiveProc(Proc proc) {
@@ -300,7 +250,7 @@ public final class Admission {
   // ---- tools and the scheduler ---------------------------------------------------------------
 
   private Peer tool(Connection c, ConnectRequest request, WireFormat format) {
-    String schedulerCredential = blobString(request, JdvmProtocol.SCHEDULER_CREDENTIAL);
+    String schedulerCredential = PeerProof.blobString(request, JdvmProtocol.SCHEDULER_CREDENTIAL);
     boolean scheduler = schedulerCredential != null;
     if (scheduler && !credentials.isSchedulerCredential(schedulerCredential)) {
       return null;
@@ -381,14 +331,5 @@ public final class Admission {
     return await(
         upstream.submit(id, request),
         new Upstream.Answer(PmixStatus.ERR_TIMEOUT, java.util.List.of()));
-  }
-
-  private static String blobString(ConnectRequest request, String key) {
-    for (Info i : request.infos()) {
-      if (i.key().equals(key) && i.value().data() instanceof String s) {
-        return s;
-      }
-    }
-    return null;
   }
 }

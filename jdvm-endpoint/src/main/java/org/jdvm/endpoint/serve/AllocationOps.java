@@ -12,6 +12,8 @@ import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.body.AllocRequest;
+import org.jdvm.pmix.body.SessionCtrlRequest;
 
 /**
  * Allocation and session control (spec §8.2.1; decisions.md #1–#9, #13–#14): {@code
@@ -23,20 +25,19 @@ import org.jdvm.pmix.Proc;
  * keys are ignored.
  */
 public final class AllocationOps {
-  /** ALLOC: {@code ALLOC_DIRECTIVE | SIZE n | INFO}; answered {@code STATUS | SIZE n | INFO}. */
+  /** ALLOC ({@link AllocRequest}); answered {@code STATUS | SIZE n | INFO}. */
   void allocate(Exchange x) throws BadRequest {
-    int directive = (int) x.in().unpackInteger(DataType.ALLOC_DIRECTIVE);
-    List<Info> infos = x.infos();
+    AllocRequest request = AllocRequest.read(x.in(), x.checks());
     RequestId id = x.nextId();
-    x.submit(id, allocate(id, x.self(), directive, infos), x::replyInfos);
+    x.submit(id, allocate(id, x.self(), request.directive(), request.infos()), x::replyInfos);
   }
 
-  /** SESSION_CTRL: {@code UINT32 session | SIZE n | INFO}; answered like an allocation. */
+  /** SESSION_CTRL ({@link SessionCtrlRequest}); answered like an allocation. */
   void sessionControl(Exchange x) throws BadRequest {
-    long sessionId = x.in().unpackInteger(DataType.UINT32);
-    List<Info> infos = x.infos();
+    SessionCtrlRequest request = SessionCtrlRequest.read(x.in(), x.checks());
     RequestId id = x.nextId();
-    x.submit(id, sessionControl(id, x.self(), sessionId, infos), x::replyInfos);
+    x.submit(
+        id, sessionControl(id, x.self(), request.sessionId(), request.directives()), x::replyInfos);
   }
 
   // ---- allocation ----------------------------------------------------------------------------

@@ -8,14 +8,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import org.jdvm.endpoint.wireup.Connects;
-import org.jdvm.pmix.ByteObject;
-import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
-import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.body.ConnectNbReply;
+import org.jdvm.pmix.body.ConnectNbRequest;
+import org.jdvm.pmix.frame.Commands;
 
 /**
  * Connect and disconnect (docs/wireup.md §c.5; docs/protocol.md "How jdvm reads the standard
@@ -34,7 +34,7 @@ public final class ConnectOps {
     this.timeouts = new Timeouts(timer);
   }
 
-  /** CONNECTNB: {@code SIZE n | PROC… | SIZE n | INFO…}; answered {@code STATUS | BYTE_OBJECT…}. */
+  /** CONNECTNB ({@link ConnectNbRequest}); answered with a {@link ConnectNbReply}. */
   void connect(Exchange x) throws BadRequest {
     collective(x, Connects.Kind.CONNECT);
   }
@@ -45,9 +45,12 @@ public final class ConnectOps {
   }
 
   private void collective(Exchange x, Connects.Kind kind) throws BadRequest {
-    List<Proc> procs = x.procs();
+    int command =
+        kind == Connects.Kind.CONNECT ? Commands.CONNECTNB_CMD : Commands.DISCONNECTNB_CMD;
+    ConnectNbRequest request = ConnectNbRequest.read(x.in(), command, x.checks());
+    List<Proc> procs = request.procs();
     int seconds = 0;
-    for (Info i : x.infos()) {
+    for (Info i : request.directives()) {
       if (i.key().equals(PmixKeys.TIMEOUT)) {
         seconds = Values.signed(i);
         if (seconds < 0) {
@@ -133,19 +136,14 @@ public final class ConnectOps {
     x.read(
         data,
         byNamespace -> {
-          Packer out = x.packer().packStatus(PmixStatus.SUCCESS);
+          List<ConnectNbReply.Job> jobs = new ArrayList<>(byNamespace.size());
           String own = x.self().nspace();
           for (Map.Entry<String, List<KVal>> e : byNamespace.entrySet()) {
-            if (e.getKey().equals(own)) {
-              continue;
+            if (!e.getKey().equals(own)) {
+              jobs.add(new ConnectNbReply.Job(e.getKey(), e.getValue()));
             }
-            Packer blob = x.packer().packString(e.getKey());
-            for (KVal k : e.getValue()) {
-              blob.pack(DataType.KVAL, k);
-            }
-            out.pack(DataType.BYTE_OBJECT, ByteObject.of(blob.toByteArray()));
           }
-          x.reply(out.toByteArray());
+          x.reply(new ConnectNbReply(PmixStatus.SUCCESS, jobs).write(x.format()));
         });
   }
 }

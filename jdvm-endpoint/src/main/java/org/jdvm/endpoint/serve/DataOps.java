@@ -13,7 +13,10 @@ import org.jdvm.pmix.Persistence;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Value;
-import org.jdvm.pmix.codec.Packer;
+import org.jdvm.pmix.body.KeysRequest;
+import org.jdvm.pmix.body.LookupReply;
+import org.jdvm.pmix.body.PublishRequest;
+import org.jdvm.pmix.frame.Commands;
 
 /**
  * Published data (docs/wireup.md §c.4; docs/protocol.md "How jdvm reads the standard commands"):
@@ -36,10 +39,9 @@ public final class DataOps {
 
   // ---- publish ---------------------------------------------------------------------------------
 
-  /** PUBLISHNB: {@code UINT32 uid | SIZE n | INFO…}; answered {@code STATUS}. */
+  /** PUBLISHNB ({@link PublishRequest}); answered {@code STATUS}. */
   void publish(Exchange x) throws BadRequest {
-    x.in().unpackInteger(DataType.UINT32);
-    List<Info> infos = x.infos();
+    List<Info> infos = PublishRequest.read(x.in(), x.checks()).infos();
     DataRange range = DataRange.UNDEF;
     Persistence persistence = Persistence.APP;
     List<PublishedData.Datum> data = new ArrayList<>(infos.size());
@@ -78,13 +80,13 @@ public final class DataOps {
   // ---- lookup ----------------------------------------------------------------------------------
 
   /**
-   * LOOKUPNB: {@code UINT32 uid | SIZE n | STRING key (one unit each) | SIZE n | INFO…}; answered
-   * {@code STATUS | SIZE n | PDATA…} on SUCCESS, a lone {@code STATUS} otherwise.
+   * LOOKUPNB ({@link KeysRequest}): keys neither NULL, empty nor too long, at most {@link
+   * EndpointLimits#infosPerRequest}; answered with a {@link LookupReply}.
    */
   void lookup(Exchange x) throws BadRequest {
-    x.in().unpackInteger(DataType.UINT32);
-    List<String> keys = keys(x);
-    List<Info> infos = x.infos();
+    KeysRequest request = KeysRequest.read(x.in(), Commands.LOOKUPNB_CMD, x.checks());
+    List<String> keys = request.keys();
+    List<Info> infos = request.directives();
     int waitFor = 0;
     int timeoutSeconds = 0;
     DataRange range = DataRange.UNDEF;
@@ -137,30 +139,26 @@ public final class DataOps {
       x.replyStatus(status);
       return;
     }
-    Packer p = x.packer().packStatus(status).packSize(found.size());
-    if (!found.isEmpty()) {
-      List<PData> out = new ArrayList<>(found.size());
-      for (PData d : found) {
-        Info asInfo =
-            PeerFormat.infos(List.of(Info.of(d.key(), d.value())), x.peer().format()).get(0);
-        out.add(new PData(d.proc(), d.key(), asInfo.value()));
-      }
-      p.pack(DataType.PDATA, out);
+    List<PData> out = new ArrayList<>(found.size());
+    for (PData d : found) {
+      Info asInfo =
+          PeerFormat.infos(List.of(Info.of(d.key(), d.value())), x.peer().format()).get(0);
+      out.add(new PData(d.proc(), d.key(), asInfo.value()));
     }
-    x.reply(p.toByteArray());
+    x.reply(new LookupReply(status, out).write(x.format()));
   }
 
   // ---- unpublish -------------------------------------------------------------------------------
 
   /**
-   * UNPUBLISHNB: {@code UINT32 uid | SIZE n | STRING key (one unit each) | SIZE n | INFO…};
-   * answered {@code STATUS}. No keys: everything the caller published (in the range, if given).
+   * UNPUBLISHNB ({@link KeysRequest}, as a lookup's keys); answered {@code STATUS}. No keys:
+   * everything the caller published (in the range, if given).
    */
   void unpublish(Exchange x) throws BadRequest {
-    x.in().unpackInteger(DataType.UINT32);
-    List<String> keys = keys(x);
+    KeysRequest request = KeysRequest.read(x.in(), Commands.UNPUBLISHNB_CMD, x.checks());
+    List<String> keys = request.keys();
     DataRange range = null;
-    for (Info i : x.infos()) {
+    for (Info i : request.directives()) {
       if (i.key().equals(PmixKeys.RANGE)) {
         range = range(i);
       } else if (i.key().equals(PmixKeys.TIMEOUT)) {
@@ -177,24 +175,6 @@ public final class DataOps {
   }
 
   // ---- reading ---------------------------------------------------------------------------------
-
-  /** {@code SIZE n}, then n STRING units (at most {@link EndpointLimits#infosPerRequest}). */
-  private static List<String> keys(Exchange x) throws BadRequest {
-    long n = x.in().unpackSize();
-    if (n > x.limits().infosPerRequest()) {
-      throw BadRequest.outOfResource(
-          n + " keys in one request; at most " + x.limits().infosPerRequest());
-    }
-    List<String> keys = new ArrayList<>((int) n);
-    for (long k = 0; k < n; k++) {
-      String key = x.in().unpackString();
-      if (key == null || key.isEmpty() || key.length() > Info.MAX_KEYLEN) {
-        throw BadRequest.param("a key that is NULL, empty or longer than " + Info.MAX_KEYLEN);
-      }
-      keys.add(key);
-    }
-    return keys;
-  }
 
   /** {@code pmix.range}: a DATA_RANGE (or, as some callers pack it, a UINT8) PMIx defines. */
   private static DataRange range(Info i) throws BadRequest {

@@ -7,7 +7,6 @@ import org.jdvm.core.Report;
 import org.jdvm.endpoint.deliver.EventRouter;
 import org.jdvm.endpoint.deliver.OutputRouter;
 import org.jdvm.endpoint.transport.Peer;
-import org.jdvm.pmix.ByteObject;
 import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
@@ -15,6 +14,10 @@ import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.body.IofDeregRequest;
+import org.jdvm.pmix.body.IofPullRequest;
+import org.jdvm.pmix.body.IofPushRequest;
+import org.jdvm.pmix.body.NotifyRequest;
 
 /**
  * Events and I/O forwarding (spec §8.2.1.9.5; docs/protocol.md "How jdvm reads the standard
@@ -32,15 +35,15 @@ public final class EventOps {
   }
 
   /**
-   * NOTIFY from a peer: {@code STATUS | DATA_RANGE | SIZE n | INFO}. The scheduler's timeout
-   * warning goes to the core, which relays it to the allocation's requester alone (spec
-   * §8.2.1.9.5); any other event is delivered by its range.
+   * NOTIFY from a peer ({@link NotifyRequest}). The scheduler's timeout warning goes to the core,
+   * which relays it to the allocation's requester alone (spec §8.2.1.9.5); any other event is
+   * delivered by its range.
    */
   void notify(Exchange x) throws BadRequest {
-    int status = x.in().unpackStatus();
-    int code = (int) x.in().unpackInteger(DataType.DATA_RANGE);
-    DataRange range = DataRange.fromCode(code);
-    List<Info> infos = x.infos();
+    NotifyRequest request = NotifyRequest.read(x.in(), x.checks());
+    int status = request.status();
+    DataRange range = DataRange.fromCode(request.range());
+    List<Info> infos = request.infos();
     if (status == PmixStatus.ALLOC_TIMEOUT_WARNING && x.peer().role() == Peer.Role.SCHEDULER) {
       x.upstream().report(timeoutWarning(infos));
     } else if (range != null) { // a range PMIx does not define reaches no other peer
@@ -113,39 +116,36 @@ public final class EventOps {
     }
   }
 
-  /** IOF_PULL: {@code SIZE n | PROC… | SIZE n | INFO | IOF_CHANNEL | SIZE id}. */
+  /** IOF_PULL ({@link IofPullRequest}); answered {@code STATUS | SIZE server id}. */
   void iofPull(Exchange x) throws BadRequest {
-    List<Proc> procs = x.procs();
-    x.infos();
-    int channels = (int) x.in().unpackInteger(DataType.IOF_CHANNEL);
-    long localId = x.in().unpackSize();
+    IofPullRequest request = IofPullRequest.read(x.in(), x.checks());
     int limit = x.limits().iofPullsPerConnection();
     if (output.pulls(x.connection()) >= limit) {
       throw BadRequest.outOfResource("more than " + limit + " output registrations");
     }
-    long serverId = output.pull(x.connection(), procs, channels, localId);
-    x.reply(x.packer().packStatus(PmixStatus.SUCCESS).packSize(serverId).toByteArray());
+    long serverId =
+        output.pull(x.connection(), request.procs(), request.channels(), request.localId());
+    x.reply(IofPullRequest.writeReply(x.format(), PmixStatus.SUCCESS, serverId));
   }
 
   /**
-   * IOF_PUSH (docs/wireup.md §c.7): {@code SIZE n | PROC… | SIZE n | INFO | BYTE_OBJECT}, a chunk
-   * of the pusher's stdin for the targets' pipes; an empty chunk is the end of file, and a missing
-   * one forwards nothing. Answered {@code STATUS} once every target took the chunk: SUCCESS, {@code
-   * PMIX_ERR_IOF_COMPLETE} when no target's stdin is open any more (a libpmix tool then stops
-   * forwarding), or the first refusal. A full pipe holds this connection's reader until it has room
-   * (bounded): a slow reader slows its feeder down.
+   * IOF_PUSH ({@link IofPushRequest}, docs/wireup.md §c.7): a chunk of the pusher's stdin for the
+   * targets' pipes; an empty chunk is the end of file, and a missing one forwards nothing. The
+   * chunk is read only once the head is accepted. Answered {@code STATUS} once every target took
+   * the chunk: SUCCESS, {@code PMIX_ERR_IOF_COMPLETE} when no target's stdin is open any more (a
+   * libpmix tool then stops forwarding), or the first refusal. A full pipe holds this connection's
+   * reader until it has room (bounded): a slow reader slows its feeder down.
    */
   void iofPush(Exchange x) throws BadRequest {
-    List<Proc> targets = x.procs();
-    x.infos();
+    List<Proc> targets = IofPushRequest.readHead(x.in(), x.checks()).targets();
     if (targets.isEmpty()) {
       throw BadRequest.param("IOF_PUSH names no target");
     }
-    if (!x.in().hasRemaining()) {
+    byte[] chunk = IofPushRequest.readData(x.in());
+    if (chunk == null) {
       x.replyStatus(PmixStatus.SUCCESS);
       return;
     }
-    byte[] chunk = ((ByteObject) x.in().unpackOne(DataType.BYTE_OBJECT)).toByteArray();
     List<CompletableFuture<Integer>> answers = new ArrayList<>(targets.size());
     for (Proc t : targets) {
       answers.add(x.upstream().pushStdin(x.self(), t, chunk));
@@ -167,10 +167,9 @@ public final class EventOps {
     return took ? PmixStatus.SUCCESS : PmixStatus.ERR_IOF_COMPLETE;
   }
 
-  /** IOF_DEREG: {@code SIZE n | INFO | SIZE server id}. */
+  /** IOF_DEREG ({@link IofDeregRequest}). */
   void iofDeregister(Exchange x) throws BadRequest {
-    x.infos();
-    long serverId = x.in().unpackSize();
+    long serverId = IofDeregRequest.read(x.in(), x.checks()).serverId();
     boolean found = output.deregister(x.connection(), serverId);
     x.replyStatus(found ? PmixStatus.SUCCESS : PmixStatus.ERR_NOT_FOUND);
   }

@@ -1,6 +1,5 @@
 package org.jdvm.endpoint.serve;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -13,13 +12,16 @@ import org.jdvm.core.RequestId;
 import org.jdvm.endpoint.transport.Connection;
 import org.jdvm.endpoint.transport.Peer;
 import org.jdvm.endpoint.transport.PeerFormat;
-import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.WireFormat;
+import org.jdvm.pmix.body.Checks;
+import org.jdvm.pmix.body.Fields;
+import org.jdvm.pmix.body.InfosReply;
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.Unpacker;
-import org.jdvm.pmix.codec.WireException;
 
 /**
  * One request's plumbing, in one place: the body to read, the peer it came from, submitting to the
@@ -74,36 +76,22 @@ public final class Exchange {
     return context.limits();
   }
 
+  /**
+   * What the endpoint checks while a body is read: its limits and its rules ({@link
+   * RequestChecks}), for a body codec's {@code read}.
+   */
+  public Checks<BadRequest> checks() {
+    return new RequestChecks(limits());
+  }
+
   /** {@code SIZE n | INFO…}, at most {@link EndpointLimits#infosPerRequest}. */
   public List<Info> infos() throws BadRequest {
-    List<Info> infos = in.unpackInfos();
-    if (infos.size() > limits().infosPerRequest()) {
-      throw BadRequest.outOfResource(
-          infos.size() + " infos in one request; at most " + limits().infosPerRequest());
-    }
-    return infos;
+    return Fields.readInfos(in, checks());
   }
 
   /** {@code SIZE n | PROC…}, at most {@link EndpointLimits#namespacesPerRequest}. */
   public List<Proc> procs() throws BadRequest {
-    long n = in.unpackSize();
-    if (n == 0) {
-      return List.of();
-    }
-    List<Object> values = in.unpack(DataType.PROC);
-    if (values.size() != n) {
-      throw WireException.message(
-          PmixStatus.ERR_UNPACK_FAILURE, in.position(), "SIZE " + n + " but " + values.size());
-    }
-    if (n > limits().namespacesPerRequest()) {
-      throw BadRequest.outOfResource(
-          n + " processes named in one request; at most " + limits().namespacesPerRequest());
-    }
-    List<Proc> procs = new ArrayList<>(values.size());
-    for (Object v : values) {
-      procs.add((Proc) v);
-    }
-    return procs;
+    return Fields.readProcs(in, checks());
   }
 
   // ---- the DVM -------------------------------------------------------------------------------
@@ -211,6 +199,11 @@ public final class Exchange {
     return conn.packer();
   }
 
+  /** The peer's wire format, what a reply body is written in. */
+  public WireFormat format() {
+    return conn.peer().format();
+  }
+
   /** Sends a reply body on the request's tag. */
   public void reply(byte[] body) {
     conn.send(tag, body);
@@ -218,17 +211,18 @@ public final class Exchange {
 
   /** {@code STATUS}. */
   public void replyStatus(int status) {
-    reply(packer().packStatus(status).toByteArray());
+    reply(new StatusReply(status).write(format()));
   }
 
   /** {@code STATUS | SIZE n | INFO…} on success; {@code STATUS | SIZE 0} otherwise. */
   public void replyInfos(Upstream.Answer answer) {
-    Packer p = packer().packStatus(answer.status());
     if (answer.status() != PmixStatus.SUCCESS) {
-      reply(p.packSize(0).toByteArray());
+      reply(InfosReply.status(answer.status()).write(format()));
       return;
     }
-    reply(p.packInfos(PeerFormat.infos(answer.infos(), peer().format())).toByteArray());
+    reply(
+        new InfosReply(answer.status(), PeerFormat.infos(answer.infos(), format()))
+            .write(format()));
   }
 
   /** An error reply in the operation's shape (none for a command libpmix does not wait on). */

@@ -20,6 +20,11 @@ import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Signal;
 import org.jdvm.pmix.Value;
+import org.jdvm.pmix.body.AbortRequest;
+import org.jdvm.pmix.body.InfosReply;
+import org.jdvm.pmix.body.JobControlRequest;
+import org.jdvm.pmix.body.SpawnNbRequest;
+import org.jdvm.pmix.body.SpawnReply;
 
 /**
  * Jobs (spec §8.2.1.6; decisions.md #15; docs/protocol.md "How jdvm reads the standard commands"):
@@ -39,10 +44,11 @@ public final class JobOps {
 
   // ---- spawn ---------------------------------------------------------------------------------
 
-  /** SPAWNNB: {@code SIZE n | INFO | SIZE napps | APP}; answered {@code STATUS | STRING nspace}. */
+  /** SPAWNNB ({@link SpawnNbRequest}); answered with a {@link SpawnReply}. */
   void spawn(Exchange x) throws BadRequest {
-    List<Info> jobInfos = x.infos();
-    List<App> apps = x.in().unpackApps();
+    SpawnNbRequest request = SpawnNbRequest.read(x.in(), x.checks());
+    List<Info> jobInfos = request.jobInfos();
+    List<App> apps = request.apps();
     RequestId id = x.nextId();
     Spawn s = spawn(id, x.self(), x.peer().role().isToolClass(), jobInfos, apps);
     outcomes.expectSpawn(
@@ -55,10 +61,8 @@ public final class JobOps {
             outcomes.spawnAnswered(id);
             boolean ok = answer.status() == PmixStatus.SUCCESS;
             x.reply(
-                x.packer()
-                    .packStatus(answer.status())
-                    .packString(ok ? answer.info(PmixKeys.NSPACE) : null)
-                    .toByteArray());
+                new SpawnReply(answer.status(), ok ? answer.info(PmixKeys.NSPACE) : null)
+                    .write(x.format()));
           });
     } catch (BadRequest e) {
       outcomes.spawnAnswered(id);
@@ -206,19 +210,20 @@ public final class JobOps {
   // ---- job control ---------------------------------------------------------------------------
 
   /**
-   * JOB_CONTROL: {@code SIZE n | PROC… | SIZE n | INFO}; answered {@code STATUS | SIZE 0}. A
-   * cleanup registration (Open MPI's session directory and shared-memory segment, docs/wireup.md
-   * §c.9) is kept by the targets' node agents, which remove the path when the job's processes there
-   * have ended; a signal or termination goes to the core.
+   * JOB_CONTROL ({@link JobControlRequest}); answered {@code STATUS | SIZE 0}. A cleanup
+   * registration (Open MPI's session directory and shared-memory segment, docs/wireup.md §c.9) is
+   * kept by the targets' node agents, which remove the path when the job's processes there have
+   * ended; a signal or termination goes to the core.
    */
   void jobControl(Exchange x) throws BadRequest {
-    List<Proc> targets = x.procs();
-    List<Info> directives = x.infos();
+    JobControlRequest request = JobControlRequest.read(x.in(), x.checks());
+    List<Proc> targets = request.targets();
+    List<Info> directives = request.directives();
     Proc self = x.self();
     Cleanup.Registration cleanup = cleanup(directives);
     if (cleanup != null && !signalsOrTerminates(directives)) {
       int status = x.upstream().registerCleanup(self, targets, cleanup);
-      x.reply(x.packer().packStatus(status).packSize(0).toByteArray());
+      x.reply(InfosReply.status(status).write(x.format()));
       return;
     }
     List<Function<RequestId, Request>> requests = new ArrayList<>();
@@ -230,11 +235,7 @@ public final class JobOps {
     x.submitAll(
         requests,
         s ->
-            x.reply(
-                x.packer()
-                    .packStatus(s != PmixStatus.SUCCESS ? s : registered)
-                    .packSize(0)
-                    .toByteArray()));
+            x.reply(InfosReply.status(s != PmixStatus.SUCCESS ? s : registered).write(x.format())));
   }
 
   private static boolean signalsOrTerminates(List<Info> directives) {
@@ -359,14 +360,15 @@ public final class JobOps {
   // ---- abort ---------------------------------------------------------------------------------
 
   /**
-   * ABORT (docs/wireup.md §c.8): {@code STATUS | STRING msg | SIZE n | PROC…}; ends the named jobs
-   * (none: its own), each with the status as its exit code, as {@code mpirun} exits with {@code
-   * MPI_Abort}'s code. Open MPI does not wait for the reply: it exits at once.
+   * ABORT ({@link AbortRequest}, docs/wireup.md §c.8); ends the named jobs (none: its own), each
+   * with the status as its exit code, as {@code mpirun} exits with {@code MPI_Abort}'s code. Open
+   * MPI does not wait for the reply: it exits at once.
    */
   void abort(Exchange x) throws BadRequest {
-    int status = x.in().unpackStatus();
-    String message = x.in().unpackString();
-    List<Proc> procs = x.procs();
+    AbortRequest request = AbortRequest.read(x.in(), x.checks());
+    int status = request.status();
+    String message = request.message();
+    List<Proc> procs = request.procs();
     Proc self = x.self();
     LOG.log(
         System.Logger.Level.INFO,

@@ -11,6 +11,7 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.body.LogRequest;
 
 /**
  * {@code PMIx_Log} (LOG, docs/wireup.md §c.6; docs/protocol.md "How jdvm reads the standard
@@ -40,14 +41,13 @@ public final class LogOps {
   private record Line(Channel channel, String text) {}
 
   /**
-   * LOG: {@code TIME stamp | SIZE n | INFO… (data) | SIZE n | INFO… (directives)}; answered {@code
-   * STATUS}. Every datum is checked before any is delivered; a request none of whose data jdvm can
-   * log is {@code PMIX_ERR_NOT_SUPPORTED}.
+   * LOG ({@link LogRequest}); answered {@code STATUS}. Every datum is checked before any is
+   * delivered; a request none of whose data jdvm can log is {@code PMIX_ERR_NOT_SUPPORTED}.
    */
   void log(Exchange x) throws BadRequest {
-    x.in().unpackInteger(DataType.TIME);
-    List<Info> data = x.infos();
-    List<Info> directives = x.infos();
+    LogRequest request = LogRequest.read(x.in(), x.checks());
+    List<Info> data = request.data();
+    List<Info> directives = request.directives();
     if (data.isEmpty()) {
       throw BadRequest.param("nothing to log");
     }

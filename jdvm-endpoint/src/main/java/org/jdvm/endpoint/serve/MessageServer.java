@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jdvm.endpoint.transport.Connection;
 import org.jdvm.endpoint.transport.Peer;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.Commands;
@@ -81,7 +82,7 @@ public final class MessageServer implements Connection.Handler {
       command = in.unpackCommand();
       row = parts.table().row(command);
       if (row == null) {
-        c.send(tag, c.packer().packStatus(PmixStatus.ERR_NOT_SUPPORTED).toByteArray());
+        c.send(tag, new StatusReply(PmixStatus.ERR_NOT_SUPPORTED).write(c.peer().format()));
         return;
       }
       row.operation().serve(exchange(c, tag, row, in));
@@ -109,7 +110,7 @@ public final class MessageServer implements Connection.Handler {
   private static void fail(Connection c, int tag, OperationTable.Row row, int status) {
     byte[] body =
         row == null
-            ? c.packer().packStatus(status).toByteArray()
+            ? new StatusReply(status).write(c.peer().format())
             : row.errorShape().error(c.packer(), status);
     if (body != null) {
       c.send(tag, body);

@@ -1,5 +1,8 @@
 package org.jdvm.endpoint.serve;
 
+import org.jdvm.pmix.body.InfosReply;
+import org.jdvm.pmix.body.SpawnReply;
+import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Packer;
 
 /**
@@ -28,9 +31,9 @@ public interface Operation {
     /** The error reply, or {@code null} for {@link #NONE}. */
     byte[] error(Packer p, int status) {
       return switch (this) {
-        case STATUS -> p.packStatus(status).toByteArray();
-        case STATUS_NSPACE -> p.packStatus(status).packString(null).toByteArray();
-        case STATUS_INFOS -> p.packStatus(status).packSize(0).toByteArray();
+        case STATUS -> new StatusReply(status).write(p.format());
+        case STATUS_NSPACE -> new SpawnReply(status, null).write(p.format());
+        case STATUS_INFOS -> InfosReply.status(status).write(p.format());
         case NONE -> null;
       };
     }

@@ -5,16 +5,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jdvm.endpoint.transport.Peer;
 import org.jdvm.endpoint.wireup.ModexStore;
-import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
-import org.jdvm.pmix.KVal;
-import org.jdvm.pmix.PackedBuffer;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
-import org.jdvm.pmix.WireFormat;
-import org.jdvm.pmix.codec.Unpacker;
+import org.jdvm.pmix.body.CommitRequest;
+import org.jdvm.pmix.body.FenceRequest;
 
 /**
  * The wire-up of a job's processes (docs/wireup.md §c.1, §c.2): {@code PMIx_Commit} (COMMIT) keeps
@@ -22,74 +19,40 @@ import org.jdvm.pmix.codec.Unpacker;
  * read with GETNB ({@link QueryOps#get}).
  */
 public final class WireupOps {
-  /** {@code PMIX_LOCAL}, {@code PMIX_REMOTE}, {@code PMIX_GLOBAL} (pmix_common.h). */
-  private static final int LOCAL = 1;
-
-  private static final int REMOTE = 2;
-  private static final int GLOBAL = 3;
-
   /**
-   * COMMIT: {@code [SCOPE | BUFFER of KVAL units]…} (nothing when nothing was put since the last
-   * commit); answered {@code STATUS}: libpmix waits for a reply (whose content it ignores), so
-   * without one {@code PMIx_Commit}, and with it {@code MPI_Init}, hangs.
+   * COMMIT ({@link CommitRequest}); answered {@code STATUS}: libpmix waits for a reply (whose
+   * content it ignores), so without one {@code PMIx_Commit}, and with it {@code MPI_Init}, hangs. A
+   * reserved key or an unknown scope is {@code PMIX_ERR_BAD_PARAM} ({@link RequestChecks}).
    */
   void commit(Exchange x) throws BadRequest {
     if (x.peer().role() != Peer.Role.APPLICATION) {
       throw BadRequest.notSupported("only a launched process commits data");
     }
-    List<ModexStore.Entry> local = new ArrayList<>();
-    List<ModexStore.Entry> remote = new ArrayList<>();
-    while (x.in().hasRemaining()) {
-      int scope = (int) x.in().unpackInteger(DataType.SCOPE);
-      PackedBuffer buffer = x.in().unpackBuffer();
-      List<ModexStore.Entry> entries = entries(x.peer().format(), buffer);
-      switch (scope) {
-        case LOCAL -> local.addAll(entries);
-        case REMOTE -> remote.addAll(entries);
-        case GLOBAL -> {
-          local.addAll(entries);
-          remote.addAll(entries);
-        }
-        default -> throw BadRequest.param("a commit's scope must be 1, 2 or 3, not " + scope);
-      }
-    }
-    x.replyStatus(x.upstream().commit(x.self(), local, remote));
+    CommitRequest commit = CommitRequest.read(x.in(), x.checks());
+    x.replyStatus(x.upstream().commit(x.self(), entries(commit.local()), entries(commit.remote())));
   }
 
-  /** The KVAL units of a commit's buffer, each with its size on the wire. */
-  private static List<ModexStore.Entry> entries(WireFormat peer, PackedBuffer buffer)
-      throws BadRequest {
-    byte[] bytes = buffer.bytes().toByteArray();
-    Unpacker in = new Unpacker(peer.withBufferType(buffer.bufferType()), bytes);
-    List<ModexStore.Entry> entries = new ArrayList<>();
-    while (in.hasRemaining()) {
-      int start = in.position();
-      List<Object> unit = in.unpack(DataType.KVAL);
-      int each = (in.position() - start) / Math.max(1, unit.size());
-      for (Object o : unit) {
-        KVal k = (KVal) o;
-        if (k.key().isEmpty() || k.key().startsWith(ModexStore.RESERVED_PREFIX)) {
-          throw BadRequest.param(
-              "\"" + k.key() + "\" cannot be committed: reserved keys are the DVM's job data");
-        }
-        entries.add(new ModexStore.Entry(k.key(), k.value(), each));
-      }
+  /** A commit's KVALs as the modex keeps them, each with its size on the wire. */
+  private static List<ModexStore.Entry> entries(List<CommitRequest.Entry> committed) {
+    List<ModexStore.Entry> entries = new ArrayList<>(committed.size());
+    for (CommitRequest.Entry e : committed) {
+      entries.add(new ModexStore.Entry(e.kval().key(), e.kval().value(), e.bytes()));
     }
     return entries;
   }
 
   /**
-   * FENCENB: {@code SIZE n | PROC… | SIZE m | INFO…}; directives {@code pmix.collect} BOOL and
-   * {@code pmix.timeout} seconds. No procs means the caller's namespace. Answered {@code STATUS}
-   * only, with or without collect, once the fence completes.
+   * FENCENB ({@link FenceRequest}): directives {@code pmix.collect} BOOL and {@code pmix.timeout}
+   * seconds. No procs means the caller's namespace. Answered {@code STATUS} only, with or without
+   * collect, once the fence completes.
    */
   void fence(Exchange x) throws BadRequest {
-    List<Proc> procs = x.procs();
-    List<Info> infos = x.infos();
+    FenceRequest request = FenceRequest.read(x.in(), x.checks());
+    List<Proc> procs = request.procs();
     boolean collect = false;
     long timeoutMs = 0;
     String fenceFor = null;
-    for (Info i : infos) {
+    for (Info i : request.directives()) {
       switch (i.key()) {
         case PmixKeys.COLLECT_DATA -> collect = Values.bool(i);
         case PmixKeys.TIMEOUT -> timeoutMs = Values.count(i) * 1000L;

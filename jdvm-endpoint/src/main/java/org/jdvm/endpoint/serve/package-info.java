@@ -13,7 +13,10 @@
  * {@link org.jdvm.endpoint.serve.LogOps} (log), {@link org.jdvm.endpoint.serve.PeerOps} (finalize,
  * stop) and {@link org.jdvm.endpoint.serve.Admission} (the handshake and identity, and the peers a
  * node agent vouches for). {@link org.jdvm.endpoint.serve.MessageServer} is the transport's handler
- * that runs them.
+ * that runs them. Bodies are read and written by their codecs in {@code org.jdvm.pmix.body}, the
+ * ones the node agent's relay and the Java client use too; {@link
+ * org.jdvm.endpoint.serve.RequestChecks} is what the endpoint checks as a body is read (its limits,
+ * the keys a request may name, what a commit may carry).
  *
  * <p>The seam: everything the serving half needs from the DVM goes through {@link
  * org.jdvm.endpoint.serve.Upstream}, so the same operations run in the controller (against the

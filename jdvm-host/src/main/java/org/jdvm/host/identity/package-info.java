@@ -6,7 +6,11 @@
  * credential is self-reported); its {@code Snapshot} names the users of a burst of new connections
  * from one reading. {@link org.jdvm.host.identity.Credentials} holds the DVM secret, derives the
  * per-process and scheduler credentials from it, and answers a client's challenge with the proof
- * that this is the DVM (docs/protocol.md "Who the DVM is").
+ * that this is the DVM (docs/protocol.md "Who the DVM is"). {@link
+ * org.jdvm.host.identity.PeerProof} is what a peer connecting to a PMIx listener on this host must
+ * prove, from these two: the transport by the kernel's answer (or the DVM secret), a launched
+ * process's name by its credential or by the kernel showing its socket held by that process. The
+ * controller's endpoint and a node agent's relay both admit peers by it.
  *
  * <p>Invariants: credentials are compared in constant time; a process credential proves one name
  * and no other.

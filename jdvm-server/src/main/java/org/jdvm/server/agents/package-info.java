@@ -1,20 +1,23 @@
 /**
- * Node agents on other hosts (architecture.md §5): a DVM across hosts.
+ * The controller's side of node agents on other hosts (architecture.md §5): a DVM across hosts. The
+ * agent program itself is jdvm-agent.
  *
  * <p>{@link org.jdvm.agent.AgentDaemon} is {@code jdvm agent}, one per host: it joins the
  * controller over an agent link ({@link org.jdvm.agent.link.Link}: {@link
  * org.jdvm.agent.link.LinkMessage}s framed by {@link org.jdvm.agent.link.LinkCodec};
  * docs/protocol.md "Agent link"), proving with {@link org.jdvm.agent.link.Handshake} that it holds
  * the DVM's secret, and runs the controller's processes through the same {@code
- * node.LocalNodeAgent} a virtual node uses. On the controller, {@link
+ * host.LocalNodeAgent} a virtual node uses. On the controller, {@link
  * org.jdvm.server.agents.AgentHub} accepts agents and watches their heartbeats ({@link
  * org.jdvm.server.agents.NodeState}); each node is a {@link
- * org.jdvm.server.agents.RemoteNodeAgent}, the {@code node.NodeAgent} whose calls become link
+ * org.jdvm.server.agents.RemoteNodeAgent}, the {@code host.NodeAgent} whose calls become link
  * messages. {@link org.jdvm.server.agents.HostStart} starts the agents of a host list ({@link
  * org.jdvm.server.agents.HostList}) through an {@link org.jdvm.server.agents.AgentStarter} — ssh
  * ({@link org.jdvm.server.agents.SshAgentStarter}, quoting with {@link
- * org.jdvm.server.agents.ShellQuote}) or srun. The link carries the PMIx frames of the agent's
- * local processes for the relay ({@link org.jdvm.agent.link.RelayChannel}); each side's {@link
+ * org.jdvm.server.agents.ShellQuote}) or srun ({@link org.jdvm.server.agents.SrunAgentStarter}: in
+ * the allocation {@code jdvm start} runs in, or in the job a scheduler port granted a node in,
+ * asking the port only {@code jobOf(node)}). The link carries the PMIx frames of the agent's local
+ * processes for the relay ({@link org.jdvm.agent.link.RelayChannel}); each side's {@link
  * org.jdvm.agent.link.RelayPort} stays the same while links come and go. {@link
  * org.jdvm.agent.AgentRelay} is {@code jdvm agent}'s relay hook: it opens the agent's relay and
  * points each launch at it, and makes and removes job directories on the agent's host; {@link

@@ -38,11 +38,12 @@
  * repeated job-data requests itself ({@code JobDataCache}), gets of its node's committed data
  * ({@code LocalModex}), and enters each fence once for its node's participants ({@code
  * FenceAggregator}). On the controller, {@link org.jdvm.server.agents.RelayHost} hands an agent's
- * peers to the endpoint ({@code pmix.RelayedPeers}), which admits only processes placed on that
+ * peers to the endpoint ({@code endpoint.RelayedPeers}), which admits only processes placed on that
  * agent's node.
  *
- * <p>Layering: uses the endpoint's face ({@code org.jdvm.server.pmix}), never its inner packages;
- * the endpoint never uses this package ({@code EndpointLayeringTest}).
+ * <p>Layering: uses the endpoint's face ({@code org.jdvm.endpoint}), never its inner packages; the
+ * endpoint never uses this package (jdvm-endpoint may not import jdvm-server:
+ * house.ModuleImportsTest).
  *
  * <p>Invariants: the secret never crosses the network, a command line or an environment; every
  * message is bounded ({@link org.jdvm.agent.link.LinkCodec#MAX_MESSAGE_BYTES}) and a malformed one

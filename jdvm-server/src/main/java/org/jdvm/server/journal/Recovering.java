@@ -42,7 +42,7 @@ public final class Recovering {
   /**
    * What agents still run after a restart, and what ended while the controller was away. On the
    * embedded default the agents lived in the controller's process, so nothing does; remote agents
-   * that rejoined the restarted controller say (org.jdvm.server.remote.Rejoin).
+   * that rejoined the restarted controller say ({@code org.jdvm.server.Rejoining}).
    */
   public interface AgentInventory {
     AgentInventory EMBEDDED = Set::of;

@@ -85,8 +85,8 @@ public final class LaunchEnvironment {
 
   /**
    * From now on, processes launched on {@code node} connect to {@code uri} (its node agent's PMIx
-   * relay, {@code remote.PmixRelay}) instead of the controller's endpoint; {@code null} turns back
-   * to the controller's.
+   * relay, jdvm-agent's {@code agent.relay.PmixRelay}) instead of the controller's endpoint; {@code
+   * null} turns back to the controller's.
    */
   public void serverUriOn(String node, String uri) {
     if (uri == null) {

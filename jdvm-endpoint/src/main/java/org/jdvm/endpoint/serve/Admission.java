@@ -84,15 +84,10 @@ public final class Admission {
     if (peer == null) {
       return refuse(c, request, "no identity for flag " + flag);
     }
-    LOG.log(
-        System.Logger.Level.INFO,
-        "peer="
-            + c.index()
-            + " proc="
-            + peer.proc()
-            + " role="
-            + peer.role()
-            + " wire="
+    logAdmitted(
+        c,
+        peer,
+        " wire="
             + request.bfrops()
             + " buffer="
             + (request.bufferType() == org.jdvm.pmix.BufferType.FULLY_DESCRIBED
@@ -101,6 +96,13 @@ public final class Admission {
             + " transport="
             + (c.unix() ? "unix" : "tcp"));
     return peer;
+  }
+
+  /** The log line of an admitted peer: who, in which role, then {@code how}. */
+  private static void logAdmitted(Connection c, Peer peer, String how) {
+    LOG.log(
+        System.Logger.Level.INFO,
+        "peer=" + c.index() + " proc=" + peer.proc() + " role=" + peer.role() + how);
   }
 
   /**
@@ -189,20 +191,8 @@ public final class Admission {
       events.add(c);
     }
     if (peer != null) {
-      LOG.log(
-          System.Logger.Level.INFO,
-          "peer="
-              + c.index()
-              + " proc="
-              + peer.proc()
-              + " role="
-              + peer.role()
-              + " transport=relay node="
-              + v.node()
-              + " uid="
-              + v.uid()
-              + " pid="
-              + v.pid());
+      logAdmitted(
+          c, peer, " transport=relay node=" + v.node() + " uid=" + v.uid() + " pid=" + v.pid());
     }
     return peer;
   }

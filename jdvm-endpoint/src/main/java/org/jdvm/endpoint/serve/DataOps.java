@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import org.jdvm.endpoint.transport.PeerFormat;
+import org.jdvm.endpoint.wireup.Member;
 import org.jdvm.endpoint.wireup.PublishedData;
 import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.DataType;
@@ -62,19 +63,14 @@ public final class DataOps {
     }
     DataRange r = range;
     Persistence p = persistence;
-    x.read(
-        x.upstream().member(x.self()),
-        member -> {
-          if (member.isEmpty()) {
-            x.fail(PmixStatus.ERR_NOT_FOUND);
-            return;
-          }
-          x.replyStatus(
-              published
-                  .publish(member.get(), data, r, p)
-                  .map(PublishedData.PublishRefusal::status)
-                  .orElse(PmixStatus.SUCCESS));
-        });
+    asMember(
+        x,
+        member ->
+            x.replyStatus(
+                published
+                    .publish(member, data, r, p)
+                    .map(PublishedData.PublishRefusal::status)
+                    .orElse(PmixStatus.SUCCESS)));
   }
 
   // ---- lookup ----------------------------------------------------------------------------------
@@ -105,17 +101,13 @@ public final class DataOps {
     int need = waitFor;
     int seconds = timeoutSeconds;
     DataRange r = range;
-    x.read(
-        x.upstream().member(x.self()),
+    asMember(
+        x,
         member -> {
-          if (member.isEmpty()) {
-            x.fail(PmixStatus.ERR_NOT_FOUND);
-            return;
-          }
           Timeouts.Slot slot = new Timeouts.Slot();
           PublishedData.Lookup result =
               published.lookup(
-                  member.get(),
+                  member,
                   keys,
                   r,
                   need,
@@ -130,6 +122,23 @@ public final class DataOps {
             case PublishedData.Lookup.Refused f -> x.fail(f.why().status());
             case PublishedData.Lookup.Parked parked ->
                 timeouts.arm(slot, seconds, () -> published.expire(parked.id()));
+          }
+        });
+  }
+
+  /**
+   * Runs {@code then} with the requester's membership (its job and node: what publish and lookup
+   * ranges are measured from); a requester that is no live process is refused {@code
+   * PMIX_ERR_NOT_FOUND}.
+   */
+  private static void asMember(Exchange x, java.util.function.Consumer<Member> then) {
+    x.read(
+        x.upstream().member(x.self()),
+        member -> {
+          if (member.isEmpty()) {
+            x.fail(PmixStatus.ERR_NOT_FOUND);
+          } else {
+            then.accept(member.get());
           }
         });
   }

@@ -97,19 +97,30 @@ public final class AgentHub implements AutoCloseable {
   public static AgentHub open(
       Credentials credentials, Settings settings, InetSocketAddress address, LongSupplier clockNs)
       throws IOException {
+    AgentHub hub =
+        new AgentHub(credentials, settings, clockNs, listen(address, "cannot listen for agents"));
+    hub.gate.countDown();
+    return hub.started();
+  }
+
+  /** A listening socket on {@code address}; one that cannot bind says {@code why} and where. */
+  private static ServerSocket listen(InetSocketAddress address, String why) throws IOException {
     ServerSocket server = new ServerSocket();
     try {
       server.setReuseAddress(true);
       server.bind(address, 4096);
     } catch (IOException e) {
       server.close();
-      throw new IOException("cannot listen for agents on " + address + ": " + e.getMessage(), e);
+      throw new IOException(why + " on " + address + ": " + e.getMessage(), e);
     }
-    AgentHub hub = new AgentHub(credentials, settings, clockNs, server);
-    hub.gate.countDown();
-    Thread.ofPlatform().daemon().name("jdvm-agent-accept").start(hub::acceptLoop);
-    hub.monitor = Thread.ofPlatform().daemon().name("jdvm-agent-heartbeats").start(hub::watch);
-    return hub;
+    return server;
+  }
+
+  /** Starts accepting agents and watching their heartbeats. */
+  private AgentHub started() {
+    Thread.ofPlatform().daemon().name("jdvm-agent-accept").start(this::acceptLoop);
+    monitor = Thread.ofPlatform().daemon().name("jdvm-agent-heartbeats").start(this::watch);
+    return this;
   }
 
   /**
@@ -125,22 +136,13 @@ public final class AgentHub implements AutoCloseable {
       long rejoinMillis,
       LongSupplier clockNs)
       throws IOException {
-    ServerSocket server = new ServerSocket();
-    try {
-      server.setReuseAddress(true);
-      server.bind(address, 4096);
-    } catch (IOException e) {
-      server.close();
-      throw new IOException(
-          "cannot listen for the agents again on " + address + ": " + e.getMessage(), e);
-    }
-    AgentHub hub = new AgentHub(credentials, settings, clockNs, server);
+    AgentHub hub =
+        new AgentHub(
+            credentials, settings, clockNs, listen(address, "cannot listen for the agents again"));
     hub.rejoining = true;
     hub.rejoinMillis = rejoinMillis;
     nodes.forEach(hub::expect);
-    Thread.ofPlatform().daemon().name("jdvm-agent-accept").start(hub::acceptLoop);
-    hub.monitor = Thread.ofPlatform().daemon().name("jdvm-agent-heartbeats").start(hub::watch);
-    return hub;
+    return hub.started();
   }
 
   /** Whether this hub waits for the agents of a controller that died. */

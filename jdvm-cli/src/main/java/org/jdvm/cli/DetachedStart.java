@@ -78,7 +78,7 @@ final class DetachedStart {
   }
 
   /** The command line of the detached DVM: this JVM, this class path, these options. */
-  private List<String> detachedCommand(DvmConfig config) {
+  List<String> detachedCommand(DvmConfig config) {
     List<String> cmd = new ArrayList<>();
     if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
       cmd.add("/usr/bin/setsid");
@@ -96,25 +96,25 @@ final class DetachedStart {
             config.name(),
             "--dir",
             config.home().toString(),
-            "--start.spare",
+            "--spare",
             Integer.toString(start.spare),
             "--scheduler",
             config.scheduler().name().toLowerCase(Locale.ROOT),
             "--grace",
             Long.toString(start.graceMillis),
-            "--start.fsync",
+            "--fsync",
             start.fsync,
             "--rejoin-ms",
             Long.toString(start.rejoinMillis)));
     // Unset, they stay unset: the child reads the same Slurm allocation from its environment.
     if (start.nodes != null) {
-      cmd.addAll(List.of("--start.nodes", Integer.toString(start.nodes)));
+      cmd.addAll(List.of("--nodes", Integer.toString(start.nodes)));
     }
     if (start.slots != null) {
-      cmd.addAll(List.of("--start.slots", Integer.toString(start.slots)));
+      cmd.addAll(List.of("--slots", Integer.toString(start.slots)));
     }
     if (!start.without.isEmpty()) {
-      cmd.addAll(List.of("--start.without", String.join(",", start.without)));
+      cmd.addAll(List.of("--without", String.join(",", start.without)));
     }
     for (String l : start.limits) {
       cmd.addAll(List.of("--limit", l));
@@ -129,9 +129,9 @@ final class DetachedStart {
     if (start.hosts != null || start.hostfile != null) {
       cmd.addAll(
           List.of(
-              start.hosts != null ? "--start.hosts" : "--start.hostfile",
+              start.hosts != null ? "--hosts" : "--hostfile",
               start.hosts != null ? start.hosts : start.hostfile.toAbsolutePath().toString(),
-              "--start.launcher",
+              "--launcher",
               start.launcher));
     }
     if (start.hosts != null || start.hostfile != null || start.slurm != null) {
@@ -144,7 +144,7 @@ final class DetachedStart {
               "--join-timeout-ms",
               Long.toString(start.joinTimeoutMillis)));
       if (start.listen != null) {
-        cmd.addAll(List.of("--start.listen", start.listen));
+        cmd.addAll(List.of("--listen", start.listen));
       }
       if (start.agentCommand != null) {
         cmd.addAll(List.of("--agent-command", start.agentCommand));

@@ -46,12 +46,12 @@ class MpiEndToEndTest {
     for (String program : List.of("mpi_hello", "mpi_allreduce", "mpi_ring")) {
       List<String> cmd =
           List.of(
-              "mpicc",
+              "mpicc.openmpi",
               "-o",
               bin.resolve(program).toString(),
               PROGRAMS.resolve(program + ".c").toString());
       if (!succeeds(cmd)) {
-        noMpi = "mpicc (libopenmpi-dev) could not build " + program;
+        noMpi = "mpicc.openmpi (libopenmpi-dev) could not build " + program;
         break;
       }
     }

@@ -133,7 +133,7 @@ class MultiHostTest {
     for (String program : programs) {
       List<String> cmd = new ArrayList<>();
       if (program.startsWith("mpi_")) {
-        cmd.addAll(List.of("mpicc", "-o", bin.resolve(program).toString()));
+        cmd.addAll(List.of("mpicc.openmpi", "-o", bin.resolve(program).toString()));
         cmd.add(PROGRAMS.resolve(program + ".c").toString());
       } else {
         String flags = output(List.of("pkg-config", "--cflags", "--libs", "pmix"));
@@ -145,7 +145,9 @@ class MultiHostTest {
         cmd.addAll(List.of(flags.strip().split("\\s+")));
       }
       if (output(cmd) == null) {
-        return (program.startsWith("mpi_") ? "mpicc (libopenmpi-dev)" : "gcc with libpmix-dev")
+        return (program.startsWith("mpi_")
+                ? "mpicc.openmpi (libopenmpi-dev)"
+                : "gcc with libpmix-dev")
             + " could not build "
             + program;
       }

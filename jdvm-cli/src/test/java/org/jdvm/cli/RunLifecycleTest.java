@@ -488,13 +488,17 @@ class RunLifecycleTest {
     return exe;
   }
 
-  /** Compiles an MPI program of the suite; skips the test without mpicc (libopenmpi-dev). */
+  /**
+   * Compiles an MPI program of the suite; skips the test without mpicc.openmpi (libopenmpi-dev).
+   */
   private static Path compileMpi(String name) throws Exception {
     Path exe = bin.resolve(name);
     if (!Files.exists(exe)) {
       String built =
-          output(List.of("mpicc", "-o", exe.toString(), WIREUP.resolve(name + ".c").toString()));
-      assumeTrue(built != null, "mpicc (libopenmpi-dev) is not installed or failed");
+          output(
+              List.of(
+                  "mpicc.openmpi", "-o", exe.toString(), WIREUP.resolve(name + ".c").toString()));
+      assumeTrue(built != null, "mpicc.openmpi (libopenmpi-dev) is not installed or failed");
     }
     return exe;
   }

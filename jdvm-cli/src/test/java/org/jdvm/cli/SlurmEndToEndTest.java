@@ -149,7 +149,7 @@ class SlurmEndToEndTest {
     Path bin = Files.createDirectories(tmp.resolve("bin"));
     boolean mpi =
         new ProcessBuilder(
-                    "mpicc",
+                    "mpicc.openmpi",
                     "-o",
                     bin.resolve("mpi_hello").toString(),
                     "../jdvm-client/src/test/resources/wireup/mpi_hello.c")

@@ -36,7 +36,7 @@ final class WireupPrograms {
       Path source = copy(dir, folder + name + ".c", name + ".c");
       List<String> cmd = new ArrayList<>();
       if (name.startsWith("mpi_")) {
-        cmd.addAll(List.of("mpicc", "-o", dir.resolve(name).toString(), source.toString()));
+        cmd.addAll(List.of("mpicc.openmpi", "-o", dir.resolve(name).toString(), source.toString()));
       } else {
         if (pmixFlags == null) {
           pmixFlags = run(List.of("pkg-config", "--cflags", "--libs", "pmix"), 60);

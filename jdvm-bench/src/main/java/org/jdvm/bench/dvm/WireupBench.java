@@ -75,9 +75,12 @@ final class WireupBench {
       }
     }
     Path hello = home.resolve("mpi_hello");
-    if (output(List.of("mpicc", "-o", hello.toString(), sources.resolve("mpi_hello.c").toString()))
+    if (output(
+            List.of(
+                "mpicc.openmpi", "-o", hello.toString(), sources.resolve("mpi_hello.c").toString()))
         == null) {
-      progress.println("  (skipping the mpi_hello measures: mpicc (libopenmpi-dev) is missing)");
+      progress.println(
+          "  (skipping the mpi_hello measures: mpicc.openmpi (libopenmpi-dev) is missing)");
       return rows;
     }
     for (int n : new int[] {2, 4, 8}) {
@@ -152,7 +155,7 @@ final class WireupBench {
             "-n",
             "" + np,
             hello.toString());
-    List<String> theirs = new ArrayList<>(List.of("mpirun", "--oversubscribe"));
+    List<String> theirs = new ArrayList<>(List.of("mpirun.openmpi", "--oversubscribe"));
     if ("root".equals(System.getProperty("user.name"))) {
       theirs.add("--allow-run-as-root");
     }

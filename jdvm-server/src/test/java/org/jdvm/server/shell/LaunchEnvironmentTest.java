@@ -110,10 +110,11 @@ class LaunchEnvironmentTest {
         source,
         "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");
     Path exe = dir.resolve("init");
-    Finished build = run(List.of("mpicc", "-o", exe.toString(), source.toString()), null, dir);
+    Finished build =
+        run(List.of("mpicc.openmpi", "-o", exe.toString(), source.toString()), null, dir);
     assumeTrue(
         build != null && build.exitCode() == 0,
-        "mpicc (libopenmpi-dev) is not installed or could not build an MPI program");
+        "mpicc.openmpi (libopenmpi-dev) is not installed or could not build an MPI program");
     int closedPort;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = s.getLocalPort();

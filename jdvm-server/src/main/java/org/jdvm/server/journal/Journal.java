@@ -419,7 +419,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
 
   private void startSegment() throws UncheckedIOException {
     try {
-      segmentOut = new java.io.FileOutputStream(files.segment(nextSeq).toFile());
+      segmentOut = files.openSegment(nextSeq);
       segment = segmentOut.getChannel();
       buffer.reset();
       JournalCodec.frame(new Entry.Header(JournalCodec.VOCABULARY, config, nextSeq), buffer);

@@ -5,13 +5,16 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -19,9 +22,14 @@ import java.util.stream.Stream;
 /**
  * The journal's directory (docs/journal.md "Files"): {@code journal-<seq>.log} segments and {@code
  * snapshot-<seq>.snap} snapshots, {@code <seq>} the first batch the file does not already hold.
- * Names are parsed strictly; anything else in the directory is left alone.
+ * Names are parsed strictly; anything else in the directory is left alone. Every journal file is
+ * its owner's only (0600, the directory 0700): it holds what jobs were spawned with, environment
+ * included, and does not rely on the directory's mode for that.
  */
 final class JournalFiles {
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rw-------");
+
   private static final Pattern SEGMENT = Pattern.compile("journal-(\\d{1,19})\\.log");
   private static final Pattern SNAPSHOT = Pattern.compile("snapshot-(\\d{1,19})\\.snap");
 
@@ -33,6 +41,34 @@ final class JournalFiles {
       Files.createDirectories(
           dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
+    // A journal written before its files were made private keeps its records: only the mode
+    // changes.
+    for (Numbered n : segments()) {
+      makePrivate(n.path());
+    }
+    for (Numbered n : snapshots()) {
+      makePrivate(n.path());
+    }
+  }
+
+  /** Makes {@code file} its owner's only (never following a link: a link is left as it is). */
+  static void makePrivate(Path file) throws IOException {
+    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      Files.setPosixFilePermissions(file, OWNER_ONLY);
+    }
+  }
+
+  /**
+   * Opens a new segment for writing from its start: created its owner's only, or, if a file of that
+   * name was left behind, made so and emptied.
+   */
+  java.io.FileOutputStream openSegment(long seq) throws IOException {
+    Path file = segment(seq);
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+    }
+    makePrivate(file);
+    return new java.io.FileOutputStream(file.toFile());
   }
 
   Path dir() {
@@ -93,9 +129,13 @@ final class JournalFiles {
     try (FileChannel ch =
         FileChannel.open(
             tmp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
+            Set.of(
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS),
+            PosixFilePermissions.asFileAttribute(OWNER_ONLY))) {
+      makePrivate(tmp); // a temporary file a crash left behind keeps the mode it was created with
       ByteBuffer b = ByteBuffer.wrap(bytes);
       while (b.hasRemaining()) {
         ch.write(b);

@@ -61,6 +61,37 @@ class JournalTest {
     return new Journal(dir, FsyncPolicy.NEVER, Long.MAX_VALUE, core, CONFIG, r);
   }
 
+  /**
+   * The journal holds what jobs were spawned with, environment included: each of its files is its
+   * owner's only, whatever the directory's mode (issue 21, "Secrets at rest"), and a file an older
+   * DVM left readable is made so when the journal opens.
+   */
+  @Test
+  void everyJournalFileIsItsOwnersOnly() throws Exception {
+    Files.createDirectories(dir);
+    Path old = dir.resolve("snapshot-0.snap");
+    Files.write(old, new byte[] {1});
+    Files.setPosixFilePermissions(
+        old, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    Core core = new Core(CONFIG);
+    try (Journal j = open(core, RecoveredJournal.fresh(CONFIG))) {
+      work(core, j);
+      j.snapshot();
+      work(core, j);
+    }
+    List<String> modes = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        modes.add(
+            f.getFileName()
+                + " "
+                + java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(f)));
+      }
+    }
+    assertThat(modes).hasSizeGreaterThanOrEqualTo(3).allMatch(m -> m.endsWith(" rw-------"));
+  }
+
   @Test
   void everyBatchComesBackAndTheRequestIdsGoOnAboveTheLastSeen() throws IOException {
     Core core = new Core(CONFIG);

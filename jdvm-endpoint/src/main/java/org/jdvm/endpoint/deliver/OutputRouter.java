@@ -130,7 +130,10 @@ public final class OutputRouter {
   /** A logged line nobody receives: the DVM's log, where an operator finds it. */
   public static void toDvmLog(Proc source, byte[] bytes) {
     String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
-    LOG.log(System.Logger.Level.WARNING, "proc=" + source + " log=\"" + text + "\"");
+    // What a peer logs is quoted: a line break in it cannot forge a log line of its own.
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "proc=" + source + " log=" + org.jdvm.pmix.json.Json.quote(text));
   }
 
   /** Holds output of a job whose forwarding is not known yet; false when over the bound. */

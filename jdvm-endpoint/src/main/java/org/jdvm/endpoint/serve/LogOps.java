@@ -12,6 +12,7 @@ import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.body.LogRequest;
+import org.jdvm.pmix.json.Json;
 
 /**
  * {@code PMIx_Log} (LOG, docs/wireup.md §c.6; docs/protocol.md "How jdvm reads the standard
@@ -117,7 +118,7 @@ public final class LogOps {
         }
       }
       case SYSLOG ->
-          LOG.log(System.Logger.Level.WARNING, "proc=" + source + " syslog=\"" + l.text + "\"");
+          LOG.log(System.Logger.Level.WARNING, "proc=" + source + " syslog=" + Json.quote(l.text));
     }
   }
 

@@ -112,7 +112,21 @@ public final class Json {
     }
   }
 
-  /** Appends a JSON string literal: quotes, backslashes and control characters escaped. */
+  /**
+   * {@code s} as a JSON string literal on one line: what a peer said, safe to put in a log line (no
+   * line break, carriage return, terminal escape or other control character gets through).
+   */
+  public static String quote(String s) {
+    StringBuilder sb = new StringBuilder(s.length() + 2);
+    writeString(sb, s);
+    return sb.toString();
+  }
+
+  /**
+   * Appends a JSON string literal: quotes, backslashes and control characters escaped (C0, DEL, C1,
+   * and the line and paragraph separators U+2028 and U+2029, which some readers take as line
+   * breaks).
+   */
   public static void writeString(StringBuilder sb, String s) {
     sb.append('"');
     for (int i = 0; i < s.length(); i++) {
@@ -126,7 +140,7 @@ public final class Json {
         case '\b' -> sb.append("\\b");
         case '\f' -> sb.append("\\f");
         default -> {
-          if (c < 0x20) {
+          if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
             sb.append(String.format("\\u%04x", (int) c));
           } else {
             sb.append(c);

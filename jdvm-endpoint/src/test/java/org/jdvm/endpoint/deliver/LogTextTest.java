@@ -1,0 +1,57 @@
+package org.jdvm.endpoint.deliver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.jdvm.pmix.Proc;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a rank logs ({@code PMIx_Log}) reaches the DVM's log quoted: a line break in it cannot forge
+ * a log line of the rank's choosing, and no control character (a terminal escape, say) gets through
+ * (issue 21, "Log text reaches the logs verbatim").
+ */
+class LogTextTest {
+  @Test
+  void aRanksLogTextCannotForgeALineOrCarryAControlCharacter() {
+    Logger jul = Logger.getLogger("org.jdvm.server.pmix");
+    List<String> lines = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            lines.add(r.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Level before = jul.getLevel();
+    jul.setLevel(Level.ALL);
+    jul.addHandler(capture);
+    try {
+      String forged =
+          "ok\n2026-11-28 10:00:00 SEVERE pmix failure=JVM_FAILED\r\u001b[2Jbye\u0085\u2028\"q\"\\";
+      OutputRouter.toDvmLog(new Proc("job@1", 3), forged.getBytes(StandardCharsets.UTF_8));
+    } finally {
+      jul.removeHandler(capture);
+      jul.setLevel(before);
+    }
+    assertThat(lines).hasSize(1);
+    String line = lines.get(0);
+    assertThat(line).doesNotContain("\n", "\r", "\u001b", "\u0085", "\u2028");
+    assertThat(line)
+        .isEqualTo(
+            "proc=job@1.3 log=\"ok\\n2026-11-28 10:00:00 SEVERE pmix failure=JVM_FAILED\\r"
+                + "\\u001b[2Jbye\\u0085\\u2028\\\"q\\\"\\\\\"");
+  }
+}

@@ -6,9 +6,11 @@ import sun.misc.Signal;
 /**
  * Ctrl-C and SIGTERM for a command that holds a job ({@code jdvm run}, {@code jdvm alloc new --
  * CMD}): the first one exits the ordered way, through the client's exit hook, which ends the job
- * and only then closes the connection (one path, so nothing races it); a second one while that is
- * under way forces the exit at once, as with {@code mpirun}, leaving the job to the DVM (it ends a
- * job whose tool is gone: decisions.md #11). Only when jdvm is the process itself, never embedded.
+ * and only then closes the connection (one path, so nothing races it). A second Ctrl-C (SIGINT)
+ * while that is under way forces the exit at once, as with {@code mpirun}, leaving the job to the
+ * DVM (decisions.md #11). A second SIGTERM does not: {@code timeout(1)} sends its TERM to the
+ * command and again to its process group, and a supervisor may repeat one, so a TERM only ever asks
+ * for the ordered exit, which ends the job. Only when jdvm is the process itself, never embedded.
  */
 final class Interrupts {
   private static final AtomicBoolean INSTALLED = new AtomicBoolean();
@@ -20,18 +22,22 @@ final class Interrupts {
     if (!RunCommand.ownsProcessStdin || !INSTALLED.compareAndSet(false, true)) {
       return;
     }
-    handle("INT", 128 + 2);
-    handle("TERM", 128 + 15);
+    handle("INT", 128 + 2, true);
+    handle("TERM", 128 + 15, false);
   }
 
-  private static void handle(String name, int status) {
+  /**
+   * @param againForces whether this signal, arriving again while the ordered exit is under way,
+   *     forces the exit (a terminal's second Ctrl-C), or is one more request for the same exit
+   */
+  private static void handle(String name, int status, boolean againForces) {
     try {
       Signal.handle(
           new Signal(name),
           s -> {
             if (EXITING.compareAndSet(false, true)) {
               Thread.ofPlatform().name("jdvm-exit").start(() -> System.exit(status));
-            } else {
+            } else if (againForces) {
               System.err.println("jdvm: interrupted again: exiting now");
               Runtime.getRuntime().halt(status);
             }

@@ -241,6 +241,28 @@ class RunLifecycleTest {
     }
   }
 
+  /**
+   * {@code timeout N jdvm run ...} sends TERM to jdvm and again to its process group: the second
+   * TERM is not a second Ctrl-C, so the job is still ended the ordered way, not left running (issue
+   * 21). Run under the real {@code timeout(1)}.
+   */
+  @Test
+  void aRunUnderTimeoutEndsItsJobWhenTheTimeRunsOut() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/timeout")), "no /usr/bin/timeout");
+    Set<String> before = jobNames();
+    List<String> cmd = new ArrayList<>(List.of("/usr/bin/timeout", "-s", "TERM", "4"));
+    cmd.addAll(ChildJdvm.command());
+    cmd.addAll(
+        List.of("run", "--dir", dir.toString(), "-n", "2", "--stdin", "none", "--", "sleep", "60"));
+    Process p = new ProcessBuilder(cmd).start();
+    launched.add(p);
+    String job = awaitNewJob(before, 2);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("timeout and jdvm run exit").isTrue();
+    assertThat(p.exitValue()).as("timeout's own status when the time ran out").isEqualTo(124);
+    await(() -> state(job) == JobView.State.TERMINATED, "the job to end after timeout's TERMs");
+    assertNoProcessLeft();
+  }
+
   @Test
   void sigtermAndCtrlCOnAllocNewWithACommandEndTheCommandsJob() throws Exception {
     for (String signal : List.of("TERM", "INT")) {

@@ -73,6 +73,11 @@ public final class AgentHub implements AutoCloseable {
   private final List<Consumer<RemoteNodeAgent>> joined = new CopyOnWriteArrayList<>();
   private final List<AgentStarter.Handle> launchers = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
+
+  /** Connections refused for no proof of the secret since an agent last joined. */
+  private final java.util.concurrent.atomic.AtomicLong unproven =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private Thread monitor;
 
   /**
@@ -350,7 +355,14 @@ public final class AgentHub implements AutoCloseable {
     }
     if (!Handshake.isAgentProof(credentials, nonce, hello.node(), hello.host(), hello.proof())) {
       refuse(l, "no proof of the DVM's secret");
-      LOG.log(System.Logger.Level.WARNING, "an agent from " + from + " failed to prove the secret");
+      // One line per episode, not per attempt: a flood of bad hellos must not flood the log.
+      if (unproven.getAndIncrement() == 0) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "an agent from "
+                + from
+                + " failed to prove the secret (logged once until an agent joins again)");
+      }
       return null;
     }
     String node = node(hello);
@@ -367,6 +379,12 @@ public final class AgentHub implements AutoCloseable {
   /** Welcomes an admitted agent: what it keeps running, then its link is read and watched. */
   private void join(Link l, LinkMessage.Hello hello, RemoteNodeAgent agent, String from) {
     String node = node(hello);
+    long unprovenBefore = unproven.getAndSet(0);
+    if (unprovenBefore > 1) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "agent connections that failed to prove the secret: " + unprovenBefore);
+    }
     List<Running> keep = agent.keep(hello.running());
     l.send(
         new LinkMessage.Welcome(

@@ -244,6 +244,63 @@ class AgentLinkTest {
     }
   }
 
+  /**
+   * Another user's flood of hellos without the secret writes one log line, not one per attempt
+   * (issue 21: 11,444 failed hellos had written 11,444 lines), and the count once an agent joins.
+   */
+  @Test
+  void aFloodOfHellosWithoutTheSecretLogsOneLinePerEpisode() throws Exception {
+    java.util.logging.Logger jul = java.util.logging.Logger.getLogger("org.jdvm.server.remote");
+    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler capture =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord r) {
+            lines.add(r.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    jul.addHandler(capture);
+    try {
+      AgentHub hub = hub(200, 5);
+      RemoteNodeAgent n1 = hub.expect("n1");
+      n1.bind(sink);
+      Credentials wrong = Credentials.generate();
+      for (int i = 0; i < 40; i++) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), hub.address().getPort())) {
+          s.setSoTimeout(15_000);
+          Link l = new Link(s, System::nanoTime, "test");
+          LinkMessage.Challenge c = (LinkMessage.Challenge) l.readNow();
+          l.send(
+              new LinkMessage.Hello(
+                  LinkMessage.VERSION,
+                  "h",
+                  "n1",
+                  1,
+                  Map.of(),
+                  List.of(),
+                  List.of(),
+                  Handshake.nonce(),
+                  Handshake.agentProof(wrong, c.nonce(), "n1", "h")));
+          assertThat(l.readNow()).isInstanceOf(LinkMessage.Refused.class);
+        }
+      }
+      assertThat(lines.stream().filter(m -> m.contains("failed to prove the secret"))).hasSize(1);
+      agent(hub, "n1", credentials, 5000);
+      await("n1 up", () -> n1.state() == NodeState.UP);
+      await(
+          "the episode's count",
+          () -> lines.stream().anyMatch(m -> m.endsWith("failed to prove the secret: 40")));
+    } finally {
+      jul.removeHandler(capture);
+    }
+  }
+
   @Test
   void aPeerThatProvedNothingCannotMakeTheControllerReadABigMessage() throws Exception {
     AgentHub hub = hub(200, 5);

@@ -243,8 +243,8 @@ class RunLifecycleTest {
 
   /**
    * {@code timeout N jdvm run ...} sends TERM to jdvm and again to its process group: the second
-   * TERM is not a second Ctrl-C, so the job is still ended the ordered way, not left running (issue
-   * 21). Run under the real {@code timeout(1)}.
+   * TERM is not a second Ctrl-C, so the job is still ended the ordered way, not left running
+   * (docs/cli.md "Exit statuses"). Run under the real {@code timeout(1)}.
    */
   @Test
   void aRunUnderTimeoutEndsItsJobWhenTheTimeRunsOut() throws Exception {

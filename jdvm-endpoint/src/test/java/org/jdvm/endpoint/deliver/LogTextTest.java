@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What a rank logs ({@code PMIx_Log}) reaches the DVM's log quoted: a line break in it cannot forge
  * a log line of the rank's choosing, and no control character (a terminal escape, say) gets through
- * (issue 21, "Log text reaches the logs verbatim").
+ * (docs/protocol.md "How jdvm reads the standard commands", Log).
  */
 class LogTextTest {
   @Test

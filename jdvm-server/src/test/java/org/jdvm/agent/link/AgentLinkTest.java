@@ -245,8 +245,9 @@ class AgentLinkTest {
   }
 
   /**
-   * Another user's flood of hellos without the secret writes one log line, not one per attempt
-   * (issue 21: 11,444 failed hellos had written 11,444 lines), and the count once an agent joins.
+   * Another user's flood of hellos without the secret writes one log line, not one per attempt (one
+   * line per episode, as the endpoint logs refusals: docs/protocol.md "Agent link"), and the count
+   * once an agent joins.
    */
   @Test
   void aFloodOfHellosWithoutTheSecretLogsOneLinePerEpisode() throws Exception {

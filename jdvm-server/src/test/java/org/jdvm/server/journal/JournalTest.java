@@ -63,8 +63,8 @@ class JournalTest {
 
   /**
    * The journal holds what jobs were spawned with, environment included: each of its files is its
-   * owner's only, whatever the directory's mode (issue 21, "Secrets at rest"), and a file an older
-   * DVM left readable is made so when the journal opens.
+   * owner's only, whatever the directory's mode (docs/journal.md "Files"), and a file an older DVM
+   * left readable is made so when the journal opens.
    */
   @Test
   void everyJournalFileIsItsOwnersOnly() throws Exception {

@@ -64,6 +64,10 @@ final class DetachedStart {
         return Main.EXIT_FAILURE;
       }
       Files.deleteIfExists(log); // a link left in its place is removed, never followed
+      Files.createFile(
+          log,
+          java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+              java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
       child =
           new ProcessBuilder(detachedCommand(config))
               .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

@@ -50,6 +50,41 @@ class CliEndToEndTest {
     return (List<Map<String, Object>>) Json.parse(r.out());
   }
 
+  /**
+   * Every file jdvm writes in a DVM's directory is its owner's only, and every directory it makes
+   * there too, whatever the directory's own mode: the contact file, the lock, the journal (which
+   * holds jobs' environments), the containment record, a detached DVM's output and its socket
+   * (docs/journal.md "Files"). The jobs' scratch directory, {@code tmp/}, holds the jobs' own
+   * files.
+   */
+  @Test
+  void everyFileJdvmWritesInADvmsDirectoryIsItsOwnersOnly() throws Exception {
+    Path home = dir.resolve("private-files");
+    try {
+      CliRun start = CliRun.of("start", "--detach", "--dir", home.toString(), "--nodes", "1");
+      assertThat(start.status()).as(start.err()).isZero();
+      CliRun run = CliRun.of("run", "--dir", home.toString(), "--", "true");
+      assertThat(run.status()).as(run.err()).isZero();
+      List<String> open = new java.util.ArrayList<>();
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(home)) {
+        for (Path f : files.filter(f -> !f.startsWith(home.resolve("tmp"))).toList()) {
+          String mode =
+              java.nio.file.attribute.PosixFilePermissions.toString(
+                  java.nio.file.Files.getPosixFilePermissions(
+                      f, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+          boolean directory =
+              java.nio.file.Files.isDirectory(f, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          if (!mode.equals(directory ? "rwx------" : "rw-------")) {
+            open.add(home.relativize(f) + " " + mode);
+          }
+        }
+      }
+      assertThat(open).isEmpty();
+    } finally {
+      CliRun.of("stop", "--dir", home.toString());
+    }
+  }
+
   @Test
   void runForwardsTheOutputOfEveryProcessAndExitsWithTheJobsStatus() {
     CliRun ok = jdvm("run", "-n", "2", "--", "sh", "-c", "echo hello from $PMIX_RANK");

@@ -194,6 +194,9 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
         Files.deleteIfExists(unixSocket);
         unix = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         unix.bind(UnixDomainSocketAddress.of(unixSocket), 128);
+        // Its owner's only, like every file of the DVM's directory (the directory is 0700 too).
+        Files.setPosixFilePermissions(
+            unixSocket, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
       }
     } catch (IOException | RuntimeException e) {
       tcp.close();

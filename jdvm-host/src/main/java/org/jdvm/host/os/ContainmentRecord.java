@@ -60,6 +60,13 @@ final class ContainmentRecord {
     }
     try {
       Files.createDirectories(file.getParent());
+      var ownerOnly = java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+      if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        Files.createFile(
+            file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(ownerOnly));
+      } else {
+        Files.setPosixFilePermissions(file, ownerOnly); // one an older DVM left readable
+      }
       Files.writeString(
           file,
           (cgroup != null ? "cgroup " + cgroup + "\n" : "")

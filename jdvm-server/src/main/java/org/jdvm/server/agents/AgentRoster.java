@@ -87,7 +87,17 @@ public record AgentRoster(
       b.append("granted=").append(g).append('\n');
     }
     Path tmp = dir.resolve(FILE + ".tmp");
-    Files.writeString(tmp, b, StandardCharsets.UTF_8);
+    Files.deleteIfExists(tmp); // created anew, its owner's only, never through a link left there
+    Files.createFile(
+        tmp,
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(
+        tmp,
+        b,
+        StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.WRITE,
+        java.nio.file.LinkOption.NOFOLLOW_LINKS);
     try {
       Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {

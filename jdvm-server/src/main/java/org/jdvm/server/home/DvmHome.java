@@ -83,9 +83,10 @@ public final class DvmHome implements AutoCloseable {
     FileChannel ch =
         FileChannel.open(
             dir.resolve(LOCK),
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            LinkOption.NOFOLLOW_LINKS);
+            java.util.Set.of(
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+            PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+    Files.setPosixFilePermissions(dir.resolve(LOCK), OWNER_ONLY); // one an older DVM left
     FileLock lock;
     try {
       lock = ch.tryLock();
@@ -278,12 +279,9 @@ public final class DvmHome implements AutoCloseable {
     Path tmp = dir.resolve(CONTACT + ".tmp");
     // Created anew, never through a link someone left in its place; moved over the old one.
     Files.deleteIfExists(tmp);
+    Files.createFile(tmp, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
     Files.writeString(
-        tmp,
-        Json.write(contact) + "\n",
-        StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE,
-        LinkOption.NOFOLLOW_LINKS);
+        tmp, Json.write(contact) + "\n", StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     try {
       Files.move(tmp, dir.resolve(CONTACT), StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {

@@ -41,10 +41,17 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
   /** Batches between snapshots by default: replay of this many takes well under a second. */
   public static final long DEFAULT_SNAPSHOT_EVERY = 50_000;
 
+  /**
+   * Journal bytes between snapshots by default, whatever the count: batches that carry much (large
+   * spawns, many notes) would otherwise make the replay after a crash as long as they are large.
+   */
+  public static final long DEFAULT_SNAPSHOT_BYTES = 16L << 20;
+
   private final JournalFiles files;
   private final FsyncPolicy policy;
   private final CoreConfig config;
   private final long snapshotEvery;
+  private final long snapshotBytes;
   private final Core core;
   private final Bytes.Out buffer = new Bytes.Out(1 << 14);
   private final Map<String, Entry.Note> notes = new LinkedHashMap<>();
@@ -64,6 +71,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
   private long lastNowNs;
   private long lastRequestId;
   private long sinceSnapshot;
+  private long bytesSinceSnapshot;
   private long undispatched = -1;
 
   /**
@@ -89,9 +97,26 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
       CoreConfig config,
       RecoveredJournal recovered)
       throws IOException {
+    this(dir, policy, snapshotEvery, DEFAULT_SNAPSHOT_BYTES, core, config, recovered);
+  }
+
+  /**
+   * As {@link #Journal(Path, FsyncPolicy, long, Core, CoreConfig, RecoveredJournal)}, with a
+   * snapshot also once {@code snapshotBytes} were written since the last one.
+   */
+  public Journal(
+      Path dir,
+      FsyncPolicy policy,
+      long snapshotEvery,
+      long snapshotBytes,
+      Core core,
+      CoreConfig config,
+      RecoveredJournal recovered)
+      throws IOException {
     this.files = new JournalFiles(dir);
     this.policy = policy;
     this.snapshotEvery = snapshotEvery;
+    this.snapshotBytes = snapshotBytes;
     this.core = core;
     this.config = config;
     this.nextSeq = recovered.nextSeq();
@@ -332,7 +357,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
     boolean snapshot;
     synchronized (this) {
       undispatched = nextSeq - 1;
-      snapshot = sinceSnapshot >= snapshotEvery && !closed;
+      snapshot = (sinceSnapshot >= snapshotEvery || bytesSinceSnapshot >= snapshotBytes) && !closed;
     }
     if (snapshot) {
       snapshot();
@@ -359,6 +384,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
               state,
               new ArrayList<>(notes.values()));
       sinceSnapshot = 0;
+      bytesSinceSnapshot = 0;
       writeHeld();
       flushPendingNotes();
       if (undispatched >= 0) {
@@ -442,6 +468,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
   private void write(Bytes.Out out) {
     try {
       segmentOut.write(out.array(), 0, out.size());
+      bytesSinceSnapshot += out.size();
       dirty = true;
     } catch (IOException e) {
       // Without the journal the next effects would not be recoverable: the controller stops.

@@ -92,6 +92,35 @@ class JournalTest {
     assertThat(modes).hasSizeGreaterThanOrEqualTo(3).allMatch(m -> m.endsWith(" rw-------"));
   }
 
+  /**
+   * A snapshot is taken by journal size as well as by count, so the replay after a crash is bounded
+   * by bytes, not only by batches (docs/journal.md "Snapshots").
+   */
+  @Test
+  void aSnapshotIsTakenOnceEnoughBytesWereWrittenWhateverTheCount() throws Exception {
+    Core core = new Core(CONFIG);
+    try (Journal j =
+        new Journal(
+            dir,
+            FsyncPolicy.NEVER,
+            Long.MAX_VALUE,
+            1024,
+            core,
+            CONFIG,
+            RecoveredJournal.fresh(CONFIG))) {
+      for (int i = 0; i < 40; i++) {
+        run(core, j, new Request.RegisterTool(new RequestId(++request), null));
+      }
+    }
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .as("40 batches pass 1 KiB")
+          .anyMatch(n -> n.startsWith("snapshot-"));
+    }
+    RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
+    assertThat(r.core().digest()).isEqualTo(core.digest());
+  }
+
   @Test
   void everyBatchComesBackAndTheRequestIdsGoOnAboveTheLastSeen() throws IOException {
     Core core = new Core(CONFIG);

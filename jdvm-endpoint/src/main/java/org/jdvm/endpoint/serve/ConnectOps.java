@@ -118,9 +118,33 @@ public final class ConnectOps {
             });
     switch (e) {
       case Connects.Entering.Refused r -> x.fail(r.why().status());
-      case Connects.Entering.Entered entered ->
-          timeouts.arm(slot, timeoutSeconds, () -> connects.expire(entered.id()));
+      case Connects.Entering.Entered entered -> {
+        timeouts.arm(slot, timeoutSeconds, () -> connects.expire(entered.id()));
+        loseWhatEndedMeanwhile(x, known.keySet());
+      }
     }
+  }
+
+  /**
+   * A member that ended after {@code known} was read and before the collective was entered was told
+   * to no open collective, and would be waited for in vain: the jobs are read again now that the
+   * collective is open (reads and endings reach the endpoint in the controller's order, so every
+   * ending is seen by this read or by the collective), and what ended is lost.
+   */
+  private void loseWhatEndedMeanwhile(Exchange x, Set<String> nspaces) {
+    x.upstream()
+        .ranks(nspaces)
+        .thenAccept(
+            now -> {
+              for (String nspace : nspaces) {
+                Upstream.Ranks r = now.get(nspace);
+                if (r == null) {
+                  connects.jobEnded(nspace);
+                } else if (!r.ended().isEmpty()) {
+                  connects.procsEnded(nspace, r.ended());
+                }
+              }
+            });
   }
 
   private static void answer(

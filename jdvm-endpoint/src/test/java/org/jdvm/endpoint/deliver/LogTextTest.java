@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import org.jdvm.host.LogCapture;
 import org.jdvm.pmix.Proc;
 import org.junit.jupiter.api.Test;
 
@@ -20,31 +17,12 @@ import org.junit.jupiter.api.Test;
 class LogTextTest {
   @Test
   void aRanksLogTextCannotForgeALineOrCarryAControlCharacter() {
-    Logger jul = Logger.getLogger("org.jdvm.server.pmix");
-    List<String> lines = new CopyOnWriteArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord r) {
-            lines.add(r.getMessage());
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Level before = jul.getLevel();
-    jul.setLevel(Level.ALL);
-    jul.addHandler(capture);
-    try {
+    List<String> lines;
+    try (LogCapture log = LogCapture.of("org.jdvm.server.pmix", Level.ALL)) {
       String forged =
           "ok\n2026-11-28 10:00:00 SEVERE pmix failure=JVM_FAILED\r\u001b[2Jbye\u0085\u2028\"q\"\\";
       OutputRouter.toDvmLog(new Proc("job@1", 3), forged.getBytes(StandardCharsets.UTF_8));
-    } finally {
-      jul.removeHandler(capture);
-      jul.setLevel(before);
+      lines = log.lines();
     }
     assertThat(lines).hasSize(1);
     String line = lines.get(0);

@@ -19,6 +19,7 @@ import org.jdvm.agent.AgentDaemon;
 import org.jdvm.core.ProcEnd;
 import org.jdvm.host.LaunchException;
 import org.jdvm.host.LaunchRequest;
+import org.jdvm.host.LogCapture;
 import org.jdvm.host.NodeEvents;
 import org.jdvm.host.ProcListener;
 import org.jdvm.host.identity.Credentials;
@@ -229,17 +230,7 @@ class AgentLinkTest {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), hub.address().getPort())) {
       Link l = new Link(s, System::nanoTime, "test");
       LinkMessage.Challenge c = (LinkMessage.Challenge) l.readNow();
-      l.send(
-          new LinkMessage.Hello(
-              LinkMessage.VERSION + 1,
-              "h",
-              "n1",
-              1,
-              Map.of(),
-              List.of(),
-              List.of(),
-              Handshake.nonce(),
-              Handshake.agentProof(credentials, c.nonce(), "n1", "h")));
+      sendHello(l, c, LinkMessage.VERSION + 1, credentials);
       assertThat(l.readNow()).isInstanceOf(LinkMessage.Refused.class);
     }
   }
@@ -251,23 +242,8 @@ class AgentLinkTest {
    */
   @Test
   void aFloodOfHellosWithoutTheSecretLogsOneLinePerEpisode() throws Exception {
-    java.util.logging.Logger jul = java.util.logging.Logger.getLogger("org.jdvm.server.remote");
-    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.logging.Handler capture =
-        new java.util.logging.Handler() {
-          @Override
-          public void publish(java.util.logging.LogRecord r) {
-            lines.add(r.getMessage());
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    jul.addHandler(capture);
-    try {
+    try (LogCapture log = LogCapture.of("org.jdvm.server.remote", java.util.logging.Level.ALL)) {
+      List<String> lines = log.lines();
       AgentHub hub = hub(200, 5);
       RemoteNodeAgent n1 = hub.expect("n1");
       n1.bind(sink);
@@ -277,17 +253,7 @@ class AgentLinkTest {
           s.setSoTimeout(15_000);
           Link l = new Link(s, System::nanoTime, "test");
           LinkMessage.Challenge c = (LinkMessage.Challenge) l.readNow();
-          l.send(
-              new LinkMessage.Hello(
-                  LinkMessage.VERSION,
-                  "h",
-                  "n1",
-                  1,
-                  Map.of(),
-                  List.of(),
-                  List.of(),
-                  Handshake.nonce(),
-                  Handshake.agentProof(wrong, c.nonce(), "n1", "h")));
+          sendHello(l, c, LinkMessage.VERSION, wrong);
           assertThat(l.readNow()).isInstanceOf(LinkMessage.Refused.class);
         }
       }
@@ -297,8 +263,6 @@ class AgentLinkTest {
       await(
           "the episode's count",
           () -> lines.stream().anyMatch(m -> m.endsWith("failed to prove the secret: 40")));
-    } finally {
-      jul.removeHandler(capture);
     }
   }
 
@@ -330,17 +294,7 @@ class AgentLinkTest {
     toClose.add(s);
     Link l = new Link(s, System::nanoTime, "test");
     LinkMessage.Challenge c = (LinkMessage.Challenge) l.readNow();
-    l.send(
-        new LinkMessage.Hello(
-            LinkMessage.VERSION,
-            "h",
-            "n1",
-            1,
-            Map.of(),
-            List.of(),
-            List.of(),
-            Handshake.nonce(),
-            Handshake.agentProof(credentials, c.nonce(), "n1", "h")));
+    sendHello(l, c, LinkMessage.VERSION, credentials);
     assertThat(l.readNow()).isInstanceOf(LinkMessage.Welcome.class);
     await(
         "down",
@@ -559,5 +513,21 @@ class AgentLinkTest {
     Running late = agent(hub, "n1", credentials, 1000);
     late.thread().join(15_000);
     assertThat(late.exit()[0]).isEqualTo(AgentDaemon.Exit.REFUSED);
+  }
+
+  /** The hello of an agent of node {@code n1} on host {@code h}, proved with {@code proof}. */
+  private static void sendHello(Link l, LinkMessage.Challenge c, int version, Credentials proof)
+      throws IOException {
+    l.send(
+        new LinkMessage.Hello(
+            version,
+            "h",
+            "n1",
+            1,
+            Map.of(),
+            List.of(),
+            List.of(),
+            Handshake.nonce(),
+            Handshake.agentProof(proof, c.nonce(), "n1", "h")));
   }
 }

@@ -2,16 +2,13 @@ package org.jdvm.endpoint.deliver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.jdvm.core.Change;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.host.LogCapture;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Envar;
 import org.jdvm.pmix.Info;
@@ -58,30 +55,12 @@ class SecretsTest {
 
   @Test
   void theCommandLogNamesTheEnvironmentsVariablesButNotTheirValues() {
-    Logger logger = Logger.getLogger("org.jdvm.server.controller");
-    List<String> lines = new ArrayList<>();
-    Handler h =
-        new Handler() {
-          @Override
-          public void publish(LogRecord r) {
-            lines.add(r.getMessage());
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    java.util.logging.Level saved = logger.getLevel();
-    logger.setLevel(java.util.logging.Level.INFO);
-    logger.addHandler(h);
-    try {
+    List<String> lines;
+    try (LogCapture log =
+        LogCapture.of("org.jdvm.server.controller", java.util.logging.Level.INFO)) {
       Request.Spawn spawn = Request.Spawn.of(new RequestId(2), new Proc("tool@1", 0), List.of(APP));
       CommandLog.handled(spawn, new Outcome(List.of(), List.of(), null, Outcome.NO_DEADLINE), 1000);
-    } finally {
-      logger.removeHandler(h);
-      logger.setLevel(saved);
+      lines = log.lines();
     }
     assertThat(lines).hasSize(1);
     assertThat(lines.get(0)).contains("DB_PASSWORD").doesNotContain("hunter2", "tok-123", "s3cr3t");

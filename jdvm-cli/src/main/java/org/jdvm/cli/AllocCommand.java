@@ -300,7 +300,7 @@ public final class AllocCommand implements Runnable {
       // exit hook ends the job, then closes the connection (which releases the allocation).
       CompletableFuture<Job> spawning = client.spawnAsync(run.request());
       client.onExit(() -> RunCommand.stopJob(client, spawning));
-      Interrupts.install();
+      Interrupts.install(() -> RunCommand.sendStop(client, spawning));
       Job job;
       try {
         job = spawning.get();

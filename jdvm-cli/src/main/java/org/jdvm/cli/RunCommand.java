@@ -233,7 +233,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     CompletableFuture<Job> spawning = client.spawnAsync(request());
     if (!detach) {
       client.onExit(() -> stopJob(client, spawning));
-      Interrupts.install();
+      Interrupts.install(() -> sendStop(client, spawning));
     }
     Job job;
     try {
@@ -389,19 +389,40 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
    * On Ctrl-C (or SIGTERM), end the job rather than leave it behind: the DVM kills every process of
    * it once it has the request, which the reply confirms (bounded).
    */
+  /**
+   * A forced exit's last word: writes the job's termination without waiting for the answer (the
+   * process halts next; the DVM reads the request before it sees the connection close).
+   */
+  static void sendStop(JdvmClient client, CompletableFuture<Job> spawning) {
+    try {
+      Job job = spawning.get(Interrupts.LAST_WORD_MS, TimeUnit.MILLISECONDS);
+      if (!job.end().isDone()) {
+        terminate(client, job);
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      // No job was named in time, or the DVM is gone: nothing to end.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   static void stopJob(JdvmClient client, CompletableFuture<Job> spawning) {
     try {
       Job job = spawning.get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
       if (job.end().isDone()) {
         return;
       }
-      client
-          .jobControlAsync(job.nspace(), Info.of(PmixKeys.JOB_CTRL_TERMINATE, Value.bool(true)))
-          .get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
+      terminate(client, job).get(STOP_WAIT_MS, TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       // The DVM is going or gone; nothing more to do.
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Sends the job's termination; the future is its answer. */
+  private static CompletableFuture<Void> terminate(JdvmClient client, Job job) {
+    return client.jobControlAsync(
+        job.nspace(), Info.of(PmixKeys.JOB_CTRL_TERMINATE, Value.bool(true)));
   }
 }

@@ -263,6 +263,30 @@ class RunLifecycleTest {
     assertNoProcessLeft();
   }
 
+  /**
+   * A second Ctrl-C forces the exit at once, but the job is still ended, not left to run on: {@code
+   * jdvm run} writes the job's termination before it goes (docs/cli.md "Exit statuses"). The two
+   * interrupts come back to back, so the ordered exit has not yet sent anything.
+   */
+  @Test
+  void aSecondCtrlCExitsAtOnceAndStillEndsTheJob() throws Exception {
+    for (int round = 0; round < 3; round++) {
+      Set<String> before = jobNames();
+      Process p = start("-n", "2", "--stdin", "none", "--", "sleep", "60");
+      String job = awaitNewJob(before, 2);
+      String pid = Long.toString(p.pid());
+      new ProcessBuilder("/bin/sh", "-c", "kill -INT " + pid + "; kill -INT " + pid)
+          .start()
+          .waitFor();
+      assertThat(p.waitFor(20, TimeUnit.SECONDS))
+          .as("jdvm run exits on the second Ctrl-C")
+          .isTrue();
+      assertThat(p.exitValue()).isEqualTo(128 + 2);
+      await(() -> state(job) == JobView.State.TERMINATED, "the job to end after two Ctrl-Cs");
+      assertNoProcessLeft();
+    }
+  }
+
   @Test
   void sigtermAndCtrlCOnAllocNewWithACommandEndTheCommandsJob() throws Exception {
     for (String signal : List.of("TERM", "INT")) {

@@ -191,10 +191,35 @@ public final class DvmBench {
             "8",
             "--fsync",
             s.fsync());
+    // Whatever ends the bench — a failed measure, Ctrl-C, a SIGTERM — stops the DVM it started:
+    // a shutdown hook until the ordered close, which removes it.
+    Thread hook = new Thread(this::stopDetached, "jdvm-bench-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
     if (jdvm(start) != 0) {
+      stopDetached(); // a start that timed out may still have left a DVM behind
+      Runtime.getRuntime().removeShutdownHook(hook);
       throw new IOException("cannot start the bench DVM; see " + home.resolve("dvm.out"));
     }
-    return () -> jdvm(List.of("stop", "--dir", home.toString()));
+    return () -> {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        return; // the JVM is exiting: the hook stops the DVM
+      }
+      stopDetached();
+    };
+  }
+
+  /** {@code jdvm stop} on the bench's directory; a DVM already gone is not an error. */
+  private void stopDetached() {
+    try {
+      jdvm(List.of("stop", "--dir", home.toString()));
+    } catch (IOException e) {
+      progress.println(
+          "jdvm bench: could not stop the bench DVM in " + home + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** {@code jdvm ARGS} in a child JVM ({@link Settings#jdvm}), its output discarded; its status. */

@@ -141,7 +141,8 @@ final class TurnsWithFloor {
     fd.put("spawnsPerSecond", Math.round(floorRate));
     Map<String, Object> rd = new LinkedHashMap<>();
     rd.put("percent", Math.round(median * 100));
-    rd.put("turnPercents", Arrays.stream(ratios).mapToLong(r -> Math.round(r * 100)).toArray());
+    rd.put(
+        "turnPercents", Arrays.stream(ratios).mapToLong(r -> Math.round(r * 100)).boxed().toList());
     return List.of(
         new Row(
             "job throughput, 8 clients, in turns with the floor",

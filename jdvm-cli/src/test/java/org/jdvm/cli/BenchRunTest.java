@@ -1,0 +1,138 @@
+package org.jdvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.jdvm.pmix.json.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jdvm bench} as a user runs it, in a JVM of its own with its DVM detached: the JSON form
+ * prints one JSON object a program can read, and a bench ended from outside stops the DVM it
+ * started. Only the shape is checked, never a figure (benchmarks are not tests).
+ */
+class BenchRunTest {
+  @TempDir Path tmp;
+  private final List<Process> started = new ArrayList<>();
+  private final List<Long> dvmPids = new ArrayList<>();
+
+  @AfterEach
+  void endWhatThisTestStarted() throws IOException {
+    Path err = tmp.resolve("bench.err");
+    if (Files.exists(err)) {
+      System.err.println("bench stderr:\n" + Files.readString(err));
+    }
+    started.forEach(Process::destroyForcibly);
+    dvmPids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+  }
+
+  @Test
+  void theJsonFormPrintsOneObjectWithEveryMeasure() throws Exception {
+    Process p = bench("1", "--json");
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(240, TimeUnit.SECONDS)).as("the bench ends").isTrue();
+    assertThat(p.exitValue()).as("status; stdout: " + out).isZero();
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> measures = (Map<String, Object>) Json.parse(out.strip());
+    assertThat(measures).isNotEmpty();
+    measures.forEach(
+        (what, m) -> assertThat(((Map<?, ?>) m).containsKey("target")).as(what).isTrue());
+  }
+
+  @Test
+  void aBenchEndedBySigtermStopsTheDvmItStarted() throws Exception {
+    Process p = bench("30");
+    Path contact =
+        await(
+            () -> {
+              assertThat(p.isAlive()).as("the bench runs (its stderr is printed)").isTrue();
+              return contactFile();
+            },
+            "the bench DVM's contact file");
+    long dvm = dvmPid(contact);
+    dvmPids.add(dvm);
+    assertThat(ProcessHandle.of(dvm).map(ProcessHandle::isAlive)).contains(true);
+
+    new ProcessBuilder("/bin/kill", "-TERM", Long.toString(p.pid())).start().waitFor();
+
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the bench exits on SIGTERM").isTrue();
+    await(
+        () ->
+            ProcessHandle.of(dvm).filter(ProcessHandle::isAlive).isEmpty()
+                ? Optional.of(dvm)
+                : Optional.empty(),
+        "the bench DVM (pid " + dvm + ") to be stopped");
+  }
+
+  /**
+   * {@code jdvm bench} with the smallest settings and {@code seconds} per rate measure, its scratch
+   * directory under {@link #tmp}.
+   */
+  private Process bench(String seconds, String... more) throws IOException {
+    List<String> cmd = ChildJdvm.command();
+    cmd.add(1, "-Djava.io.tmpdir=" + tmp);
+    cmd.addAll(
+        List.of(
+            "bench",
+            "--spawns",
+            "20",
+            "--warm-up",
+            "20",
+            "--allocs",
+            "10",
+            "--seconds",
+            "1",
+            "--rate-warm-up",
+            "0",
+            "--cli-runs",
+            "0",
+            "--mpi-runs",
+            "0"));
+    cmd.addAll(List.of(more));
+    Process p = new ProcessBuilder(cmd).redirectError(tmp.resolve("bench.err").toFile()).start();
+    started.add(p);
+    return p;
+  }
+
+  private Optional<Path> contactFile() {
+    try (Stream<Path> homes = Files.list(tmp)) {
+      return homes
+          .filter(h -> h.getFileName().toString().startsWith("jdvm-bench-"))
+          .map(h -> h.resolve("dvm.json"))
+          .filter(Files::isRegularFile)
+          .findFirst();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static long dvmPid(Path contact) throws IOException {
+    Map<?, ?> c = (Map<?, ?>) Json.parse(Files.readString(contact));
+    return ((Number) c.get("pid")).longValue();
+  }
+
+  private static <T> T await(java.util.function.Supplier<Optional<T>> found, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      Optional<T> t = found.get();
+      if (t.isPresent()) {
+        return t.get();
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("timed out waiting for " + what);
+  }
+}

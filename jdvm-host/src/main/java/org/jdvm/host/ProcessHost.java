@@ -91,13 +91,28 @@ public final class ProcessHost implements AutoCloseable {
    * @param maxFds at most this many descriptors for processes, below the limit (tests)
    */
   ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs, long maxFds) {
+    this(dvmDir, allowCgroup, maxProcs, maxFds, Containment.DEFAULT_PROCS_PER_GROUP);
+  }
+
+  /**
+   * A host for the DVM whose directory is {@code dvmDir}, each job bounded to {@code procsPerJob}
+   * processes on this node ({@link Containment#DEFAULT_PROCS_PER_GROUP} by default).
+   */
+  public ProcessHost(Path dvmDir, int procsPerJob) {
+    this(dvmDir, true, Integer.MAX_VALUE, Long.MAX_VALUE, procsPerJob);
+  }
+
+  /**
+   * @param procsPerJob the most processes one group (a job on this node) may hold
+   */
+  ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs, long maxFds, int procsPerJob) {
     Posix.unavailable()
         .ifPresent(
             why -> {
               throw new IllegalStateException("jdvm starts processes on Linux only: " + why);
             });
     this.budget = DescriptorBudget.ofFileLimit(maxProcs, maxFds);
-    this.containment = Containment.open(dvmDir, allowCgroup, WatchedPids::contains);
+    this.containment = Containment.open(dvmDir, allowCgroup, WatchedPids::contains, procsPerJob);
     this.groups = new LiveGroups(containment, () -> closed);
     this.births = new Births(containment, budget, groups);
     this.poller = new Poller(containment, groups, () -> closed);

@@ -41,7 +41,10 @@ import org.jdvm.pmix.Signal;
  *
  * <p>Every descendant is kept by the {@link Containment} (a cgroup per job and node, or the
  * subreaper), and ended when the last process of its group has ended, when the host closes, or, if
- * the controller was killed, when the next host opens on the same DVM directory.
+ * the controller was killed, when the next host opens on the same DVM directory. A group holds at
+ * most {@link Containment#DEFAULT_PROCS_PER_GROUP} processes (or what the host was made with): the
+ * kernel's {@code pids.max} where the cgroup has the pids controller, and the poller's sweep in
+ * every mode, which ends a group past its bound with a line on its processes' standard error.
  *
  * <p>Processes are counted against the open-file limit (raised as far as the process may at start):
  * each holds 2 descriptors (its stdout and stderr pipes), or 1 if its stderr is merged into its

@@ -1,6 +1,7 @@
 package org.jdvm.host;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,6 +57,13 @@ final class LiveGroups {
             containment.end(group);
           }
         });
+  }
+
+  /** The groups with a process starting or running now. */
+  List<String> names() {
+    synchronized (live) {
+      return List.copyOf(live.keySet());
+    }
   }
 
   /** Takes no more ends: the host has closed its containment, which ended every group. */

@@ -5,15 +5,18 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.jdvm.host.os.Containment;
 import org.jdvm.host.os.Posix;
+import org.jdvm.pmix.Signal;
 
 /**
  * The host's one platform thread and the processes it watches. It waits in {@code epoll} for every
@@ -21,8 +24,8 @@ import org.jdvm.host.os.Posix;
  * reaps an ended process ({@code waitid}) and reports its exit once its pipes are drained or {@link
  * #DRAIN_AFTER_EXIT_MS} has passed (a descendant may hold them). A stdin writer that finds its pipe
  * full is woken when the pipe is writable. Every {@link #SWEEP_MS} it has the containment reap
- * adopted orphans and, if a child has ended, looks for the exits of processes without a pidfd whose
- * pipes a descendant holds.
+ * adopted orphans, ends the groups past their process bound ({@link #endPastLimit}) and, if a child
+ * has ended, looks for the exits of processes without a pidfd whose pipes a descendant holds.
  */
 final class Poller {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
@@ -56,6 +59,7 @@ final class Poller {
   private final PriorityQueue<RunningProcess> draining =
       new PriorityQueue<>(Comparator.comparingLong(RunningProcess::drainDeadline));
   private final List<RunningProcess> reapSoon = new ArrayList<>();
+  private final Set<String> endedPastLimit = new HashSet<>();
   private long nextSweep;
   private final Thread thread;
 
@@ -198,6 +202,13 @@ final class Poller {
 
   private void sweep() {
     containment.reapAdopted();
+    List<String> live = groups.names();
+    endedPastLimit.retainAll(live);
+    if (!live.isEmpty()) {
+      for (String g : containment.pastProcLimit(live)) {
+        endPastLimit(g);
+      }
+    }
     // Only when some child has ended: with thousands of running processes the sweep would
     // otherwise cost a waitid for each, every second.
     if (Posix.peekZombie() != 0) {
@@ -205,6 +216,31 @@ final class Poller {
         if (p.pidfd() < 0 && p.isAlive()) {
           exited(p);
         }
+      }
+    }
+  }
+
+  /**
+   * A group holds more processes than its bound ({@link Containment#procsPerGroup}): each of its
+   * processes is told why on its standard error (what the job's owner sees, as Slurm's step daemon
+   * reports an OOM kill there), and KILLed with its process group; the group's last exit then ends
+   * whatever it left ({@link LiveGroups#ended}). Once per group; logged once.
+   */
+  private void endPastLimit(String group) {
+    if (!endedPastLimit.add(group)) {
+      return;
+    }
+    String why =
+        "jdvm: the job's processes on this node ("
+            + group
+            + ") went past their bound, "
+            + containment.procLimitHow()
+            + "; the job is ended (KILL)\n";
+    LOG.log(System.Logger.Level.WARNING, why.strip());
+    for (RunningProcess p : procs.values()) {
+      if (p.group().equals(group) && p.isAlive()) {
+        p.notice(why);
+        p.signal(Signal.KILL.number());
       }
     }
   }

@@ -41,7 +41,10 @@ import org.jdvm.pmix.Signal;
  *
  * <p>Every descendant is kept by the {@link Containment} (a cgroup per job and node, or the
  * subreaper), and ended when the last process of its group has ended, when the host closes, or, if
- * the controller was killed, when the next host opens on the same DVM directory.
+ * the controller was killed, when the next host opens on the same DVM directory. A group holds at
+ * most {@link Containment#DEFAULT_PROCS_PER_GROUP} processes (or what the host was made with): the
+ * kernel's {@code pids.max} where the cgroup has the pids controller, and the poller's sweep in
+ * every mode, which ends a group past its bound with a line on its processes' standard error.
  *
  * <p>Processes are counted against the open-file limit (raised as far as the process may at start):
  * each holds 2 descriptors (its stdout and stderr pipes), or 1 if its stderr is merged into its
@@ -91,13 +94,28 @@ public final class ProcessHost implements AutoCloseable {
    * @param maxFds at most this many descriptors for processes, below the limit (tests)
    */
   ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs, long maxFds) {
+    this(dvmDir, allowCgroup, maxProcs, maxFds, Containment.DEFAULT_PROCS_PER_GROUP);
+  }
+
+  /**
+   * A host for the DVM whose directory is {@code dvmDir}, each job bounded to {@code procsPerJob}
+   * processes on this node ({@link Containment#DEFAULT_PROCS_PER_GROUP} by default).
+   */
+  public ProcessHost(Path dvmDir, int procsPerJob) {
+    this(dvmDir, true, Integer.MAX_VALUE, Long.MAX_VALUE, procsPerJob);
+  }
+
+  /**
+   * @param procsPerJob the most processes one group (a job on this node) may hold
+   */
+  ProcessHost(Path dvmDir, boolean allowCgroup, int maxProcs, long maxFds, int procsPerJob) {
     Posix.unavailable()
         .ifPresent(
             why -> {
               throw new IllegalStateException("jdvm starts processes on Linux only: " + why);
             });
     this.budget = DescriptorBudget.ofFileLimit(maxProcs, maxFds);
-    this.containment = Containment.open(dvmDir, allowCgroup, WatchedPids::contains);
+    this.containment = Containment.open(dvmDir, allowCgroup, WatchedPids::contains, procsPerJob);
     this.groups = new LiveGroups(containment, () -> closed);
     this.births = new Births(containment, budget, groups);
     this.poller = new Poller(containment, groups, () -> closed);

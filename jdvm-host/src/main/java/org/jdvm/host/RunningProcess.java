@@ -111,6 +111,12 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
     return pidfd;
   }
 
+  /** Hands the listener a line of jdvm's own as standard error (the poller's thread only). */
+  void notice(String line) {
+    listener.output(
+        ProcListener.Stream.STDERR, line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   String group() {
     return group;
   }

@@ -45,7 +45,7 @@ class TidyTest {
           Map.entry(
               "PublishedData.java",
               "publish, lookup and unpublish with their waits, ranges and limits over one map"
-                  + " under one monitor (25 lines over)"),
+                  + " under one monitor (70 lines over; each job's share is JobShares)"),
           Map.entry(
               "Journal.java",
               "the journal's one writer: segments, group commit, notes riding with the next write"

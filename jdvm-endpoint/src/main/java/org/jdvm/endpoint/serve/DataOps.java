@@ -2,6 +2,7 @@ package org.jdvm.endpoint.serve;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import org.jdvm.endpoint.transport.PeerFormat;
 import org.jdvm.endpoint.wireup.Member;
@@ -29,6 +30,8 @@ import org.jdvm.pmix.frame.Commands;
 public final class DataOps {
   /** What every reserved key starts with: a publish stores none of them as data. */
   private static final String RESERVED = "pmix";
+
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
   private final PublishedData published;
   private final Timeouts timeouts;
@@ -65,12 +68,29 @@ public final class DataOps {
     Persistence p = persistence;
     asMember(
         x,
-        member ->
-            x.replyStatus(
-                published
-                    .publish(member, data, r, p)
-                    .map(PublishedData.PublishRefusal::status)
-                    .orElse(PmixStatus.SUCCESS)));
+        member -> {
+          Optional<PublishedData.PublishRefusal> refused = published.publish(member, data, r, p);
+          refused.ifPresent(why -> logRefusal(member, why));
+          x.replyStatus(
+              refused.map(PublishedData.PublishRefusal::status).orElse(PmixStatus.SUCCESS));
+        });
+  }
+
+  /**
+   * A publish past a bound is refused {@code PMIX_ERR_OUT_OF_RESOURCE} (or the status its refusal
+   * names) and logged with the bound it met, once per episode of the job's refusals.
+   */
+  private void logRefusal(Member member, PublishedData.PublishRefusal why) {
+    if (why.status() == PmixStatus.ERR_OUT_OF_RESOURCE
+        && published.refusalBeginsEpisode(member.proc().nspace())) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "job "
+              + member.proc().nspace()
+              + ": PMIx_Publish refused, "
+              + published.explain(why)
+              + "; further refusals are not logged until it publishes again");
+    }
   }
 
   // ---- lookup ----------------------------------------------------------------------------------

@@ -39,8 +39,12 @@ import org.jdvm.pmix.Value;
  * publish that completes it, or {@code PMIX_ERR_TIMEOUT} when the caller's timer says so ({@link
  * #expire}), or dropped when its requester goes; this class keeps no clock.
  *
- * <p>Everything is bounded ({@link Limits}): a refusal changes nothing. Thread-safe; replies to
- * waiting lookups run on the caller's thread after the registry's lock is released.
+ * <p>Everything is bounded ({@link Limits}): a refusal changes nothing. What all jobs share is
+ * bounded per job as well as in total ({@link PublishShares}, docs/wireup.md "What one job may
+ * hold"): a job's entries and bytes, and, smaller, those of its entries that may outlive it (INDEF,
+ * SESSION, unread FIRST_READ), so that neither one job nor what ended jobs left behind can fill the
+ * table for the others. Thread-safe; replies to waiting lookups run on the caller's thread after
+ * the registry's lock is released.
  */
 public final class PublishedData {
   /**
@@ -53,6 +57,7 @@ public final class PublishedData {
    * @param waitingLookups lookups parked at once
    * @param waitingPerRequester lookups one process may have parked at once
    * @param waitingKeys the keys all parked lookups wait for, together
+   * @param shares what one job may hold of the above
    */
   public record Limits(
       int keysPerPublisher,
@@ -61,12 +66,14 @@ public final class PublishedData {
       long storeBytes,
       int waitingLookups,
       int waitingPerRequester,
-      int waitingKeys) {
+      int waitingKeys,
+      PublishShares shares) {
     /** Far above Open MPI's four entries per spawn, far below what would strain the DVM. */
     public static final Limits DEFAULT =
-        new Limits(1024, 1 << 20, 65_536, 64L << 20, 4096, 64, 65_536);
+        new Limits(1024, 1 << 20, 65_536, 64L << 20, 4096, 64, 65_536, PublishShares.DEFAULT);
 
     public Limits {
+      Objects.requireNonNull(shares, "shares");
       if (keysPerPublisher < 1
           || valueBytes < 1
           || entries < 1
@@ -101,7 +108,17 @@ public final class PublishedData {
     VALUE_TOO_LARGE(PmixStatus.ERR_OUT_OF_RESOURCE),
     DUPLICATE_KEY(PmixStatus.ERR_DUPLICATE_KEY),
     PUBLISHER_FULL(PmixStatus.ERR_OUT_OF_RESOURCE),
-    STORE_FULL(PmixStatus.ERR_OUT_OF_RESOURCE);
+    STORE_FULL(PmixStatus.ERR_OUT_OF_RESOURCE),
+    /**
+     * The publisher's job holds its share of entries or bytes ({@link PublishShares#jobEntries}).
+     */
+    JOB_FULL(PmixStatus.ERR_OUT_OF_RESOURCE),
+    /**
+     * The job holds its share of entries that may outlive it ({@link PublishShares#lastingPerJob}).
+     */
+    JOB_LASTING_FULL(PmixStatus.ERR_OUT_OF_RESOURCE),
+    /** All jobs hold the entries that may outlive them ({@link PublishShares#lastingEntries}). */
+    LASTING_FULL(PmixStatus.ERR_OUT_OF_RESOURCE);
 
     private final int status;
 
@@ -184,8 +201,13 @@ public final class PublishedData {
       Reply reply) {}
 
   private final Limits limits;
+  private final JobShares jobs;
   private final Map<String, List<Entry>> byKey = new HashMap<>();
   private final Map<Proc, Integer> perPublisher = new HashMap<>();
+
+  /** Jobs whose last publish was refused: one log line per episode of refusals (bounded). */
+  private final Set<String> refusing = new HashSet<>();
+
   private final LinkedHashMap<Long, Waiter> waiters = new LinkedHashMap<>();
   private final Map<Proc, Integer> waitingPer = new HashMap<>();
   private int count;
@@ -195,6 +217,7 @@ public final class PublishedData {
 
   public PublishedData(Limits limits) {
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.jobs = new JobShares(limits.shares());
   }
 
   // ---- publish ---------------------------------------------------------------------------------
@@ -222,14 +245,16 @@ public final class PublishedData {
       DataRange range,
       Persistence persistence,
       List<Runnable> answers) {
-    Optional<PublishRefusal> refusal = check(publisher, data, range);
+    Optional<PublishRefusal> refusal = check(publisher, data, range, persistence);
     if (refusal.isPresent()) {
       return refusal;
     }
+    refusing.remove(publisher.proc().nspace());
     for (Datum d : data) {
       Entry e = new Entry(publisher, d.key(), d.value(), d.bytes(), range, persistence);
       byKey.computeIfAbsent(d.key(), k -> new ArrayList<>(1)).add(e);
       perPublisher.merge(publisher.proc(), 1, Integer::sum);
+      jobs.added(publisher.proc().nspace(), size(e), persistence);
       count++;
       bytes += size(e);
     }
@@ -247,7 +272,8 @@ public final class PublishedData {
     return Optional.empty();
   }
 
-  private Optional<PublishRefusal> check(Member publisher, List<Datum> data, DataRange range) {
+  private Optional<PublishRefusal> check(
+      Member publisher, List<Datum> data, DataRange range, Persistence persistence) {
     if (!supported(range)) {
       return Optional.of(PublishRefusal.RANGE_NOT_SUPPORTED);
     }
@@ -282,7 +308,7 @@ public final class PublishedData {
     if (count + data.size() > limits.entries() || bytes + adding > limits.storeBytes()) {
       return Optional.of(PublishRefusal.STORE_FULL);
     }
-    return Optional.empty();
+    return jobs.check(publisher.proc().nspace(), data.size(), adding, persistence);
   }
 
   // ---- lookup ----------------------------------------------------------------------------------
@@ -324,12 +350,14 @@ public final class PublishedData {
       }
       if (waiters.size() >= limits.waitingLookups()
           || waitingPer.getOrDefault(requester.proc(), 0) >= limits.waitingPerRequester()
-          || keysWaitedFor + distinct.size() > limits.waitingKeys()) {
+          || keysWaitedFor + distinct.size() > limits.waitingKeys()
+          || !jobs.mayWait(requester.proc().nspace(), distinct.size())) {
         return new Lookup.Refused(LookupRefusal.TOO_MANY_WAITING);
       }
       long id = ++nextWaiter;
       waiters.put(id, new Waiter(id, requester, distinct, r, need, owner, reply));
       waitingPer.merge(requester.proc(), 1, Integer::sum);
+      jobs.parked(requester.proc().nspace(), distinct.size());
       keysWaitedFor += distinct.size();
       return new Lookup.Parked(id);
     }
@@ -421,6 +449,7 @@ public final class PublishedData {
             (e.persistence == Persistence.PROC || e.persistence == Persistence.APP)
                 && e.publisher.proc().nspace().equals(nspace));
     dropWaiters(w -> w.requester.proc().nspace().equals(nspace));
+    refusing.remove(nspace);
   }
 
   /** The session ended: every entry its jobs published goes, but INDEF ones. */
@@ -446,9 +475,32 @@ public final class PublishedData {
     return bytes;
   }
 
+  /** How many entries the processes of {@code nspace} have published and are held. */
+  public synchronized int entriesOf(String nspace) {
+    return jobs.entriesOf(nspace);
+  }
+
+  /** How many entries that may outlive their job (INDEF, SESSION, FIRST_READ) are held. */
+  public synchronized int lastingEntries() {
+    return jobs.lastingEntries();
+  }
+
   /** How many lookups are parked. */
   public synchronized int waiting() {
     return waiters.size();
+  }
+
+  /**
+   * Whether a refusal of a publish by {@code nspace} begins an episode (the job's first since it
+   * last published, or ever): what is logged, once, rather than every attempt.
+   */
+  public synchronized boolean refusalBeginsEpisode(String nspace) {
+    return refusing.size() < limits.shares().jobWaiting() && refusing.add(nspace);
+  }
+
+  /** A refusal in words, with the bound it met: what the DVM's log says of it. */
+  public String explain(PublishRefusal why) {
+    return JobShares.explain(limits, why);
   }
 
   // ---- the range rule and bookkeeping
@@ -499,6 +551,7 @@ public final class PublishedData {
       byKey.remove(e.key);
     }
     perPublisher.computeIfPresent(e.publisher.proc(), (p, n) -> n == 1 ? null : n - 1);
+    jobs.removed(e.publisher.proc().nspace(), size(e), e.persistence);
     count--;
     bytes -= size(e);
   }
@@ -520,6 +573,7 @@ public final class PublishedData {
 
   private void unwait(Waiter w) {
     waitingPer.computeIfPresent(w.requester.proc(), (p, n) -> n == 1 ? null : n - 1);
+    jobs.unparked(w.requester.proc().nspace(), w.keys.size());
     keysWaitedFor -= w.keys.size();
   }
 }

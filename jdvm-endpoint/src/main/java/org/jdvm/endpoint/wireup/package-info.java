@@ -16,10 +16,11 @@
  * them (a connection's reader, the controller thread, the timer), so they may only pack and queue.
  *
  * <p>Invariants: everything an outside peer can make it hold is bounded (a rank's committed bytes,
- * open fences per namespace, published entries and waiting lookups), and a refusal changes nothing;
- * every fence entrant, get, parked lookup and collective member is answered exactly once
- * (completion, a participant's end, a time limit, or its job's end), or dropped unanswered only
- * when its connection or process is gone.
+ * open fences per namespace, published entries and waiting lookups), what all jobs share (the
+ * published data) per job as well as in total ({@link org.jdvm.endpoint.wireup.PublishShares}), and
+ * a refusal changes nothing; every fence entrant, get, parked lookup and collective member is
+ * answered exactly once (completion, a participant's end, a time limit, or its job's end), or
+ * dropped unanswered only when its connection or process is gone.
  *
  * <p>Cost: a commit is O(keys); a get O(visible keys); a fence entry O(log n) in its named
  * processes; a fence of n processes answers n entrants. With Open MPI 4.1 each of N ranks commits

@@ -3,8 +3,10 @@ package org.jdvm.endpoint.wireup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jdvm.endpoint.wireup.PublishedData.Lookup;
 import org.jdvm.endpoint.wireup.PublishedData.LookupRefusal;
 import org.jdvm.endpoint.wireup.PublishedData.PublishRefusal;
@@ -310,7 +312,7 @@ class PublishedDataTest {
 
   @Test
   void everyBoundRefusesAndChangesNothing() {
-    PublishedData small = new PublishedData(new PublishedData.Limits(2, 8, 3, 1024, 2, 1, 64));
+    PublishedData small = new PublishedData(totalsOnly(2, 8, 3, 1024, 2, 1, 64));
     Member[] pubs = {A0, A1};
     assertThat(
             small.publish(
@@ -355,7 +357,7 @@ class PublishedDataTest {
         .isEqualTo(new Lookup.Refused(LookupRefusal.TOO_MANY_WAITING));
     assertThat(small.waiting()).isEqualTo(2);
 
-    PublishedData few = new PublishedData(new PublishedData.Limits(8, 64, 8, 20, 8, 8, 3));
+    PublishedData few = new PublishedData(totalsOnly(8, 64, 8, 20, 8, 8, 3));
     assertThat(
             few.publish(
                 A0, List.of(datum("key", "12345678901234")), DataRange.SESSION, Persistence.INDEF))
@@ -373,6 +375,156 @@ class PublishedDataTest {
     few.ownerGone(B0);
     assertThat(few.lookup(A1, List.of("z", "w"), DataRange.UNDEF, 1, A1, ignore))
         .isInstanceOf(Lookup.Parked.class);
+  }
+
+  /** Limits whose shares per job are the totals: the other bounds alone. */
+  private static PublishedData.Limits totalsOnly(
+      int perPublisher,
+      int value,
+      int entries,
+      long bytes,
+      int waiting,
+      int perRequester,
+      int keys) {
+    return new PublishedData.Limits(
+        perPublisher,
+        value,
+        entries,
+        bytes,
+        waiting,
+        perRequester,
+        keys,
+        new PublishShares(entries, bytes, entries, bytes, entries, bytes, waiting, keys));
+  }
+
+  private static Member rankOf(String nspace, int rank) {
+    return new Member(new Proc(nspace, rank), "n0", 7);
+  }
+
+  /** {@code n} data named {@code prefix0 ... prefix(n-1)}. */
+  private static List<PublishedData.Datum> data(String prefix, int n) {
+    List<PublishedData.Datum> d = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      d.add(datum(prefix + i, "v"));
+    }
+    return d;
+  }
+
+  /**
+   * The issue's flood, at the default bounds: 64 ranks of one job publish 1,024 entries each. The
+   * job gets its share (256 entries that outlive it, 4,096 in all) and is refused OUT_OF_RESOURCE
+   * past it, changing nothing; another job still publishes, of both kinds; when the first job ends,
+   * its APP entries go and only its lasting share stays.
+   */
+  @Test
+  void oneJobGetsItsShareOfTheTableAndAnotherStillPublishes() {
+    int refusedIndef = 0;
+    int refusedApp = 0;
+    Set<PublishRefusal> refusals = EnumSet.noneOf(PublishRefusal.class);
+    for (int rank = 0; rank < 64; rank++) {
+      Member m = rankOf("flood@1", rank);
+      for (int batch = 0; batch < 16; batch++) {
+        Persistence p = batch % 2 == 0 ? Persistence.INDEF : Persistence.APP;
+        Optional<PublishRefusal> r =
+            data.publish(
+                m, data("r" + rank + "-" + p + "-" + batch + "-", 64), DataRange.SESSION, p);
+        if (r.isPresent()) {
+          assertThat(r.get().status()).isEqualTo(PmixStatus.ERR_OUT_OF_RESOURCE);
+          assertThat(r.get()).isIn(PublishRefusal.JOB_FULL, PublishRefusal.JOB_LASTING_FULL);
+          refusals.add(r.get());
+          if (p == Persistence.INDEF) {
+            refusedIndef++;
+          } else {
+            refusedApp++;
+          }
+        }
+      }
+    }
+    assertThat(refusedIndef).isPositive();
+    assertThat(refusedApp).isPositive();
+    assertThat(refusals)
+        .containsExactlyInAnyOrder(PublishRefusal.JOB_FULL, PublishRefusal.JOB_LASTING_FULL);
+    assertThat(data.entriesOf("flood@1")).isEqualTo(4096);
+    assertThat(data.lastingEntries()).isEqualTo(256);
+    assertThat(data.publish(B0, data("b-indef-", 200), DataRange.SESSION, Persistence.INDEF))
+        .isEmpty();
+    assertThat(data.publish(B0, data("b-app-", 800), DataRange.SESSION, Persistence.APP)).isEmpty();
+    assertThat(value(lookup(A0, "b-app-799"))).isEqualTo("v");
+
+    data.jobEnded("flood@1");
+    assertThat(data.entriesOf("flood@1")).as("only what outlives the job").isEqualTo(256);
+    assertThat(lookup(B0, "r0-APP-1-0"))
+        .as("an APP entry of the ended job")
+        .isInstanceOf(Lookup.NotFound.class);
+    assertThat(value(lookup(B0, "r0-INDEF-0-0"))).isEqualTo("v");
+    assertThat(data.entries()).isEqualTo(256 + 1000);
+  }
+
+  /**
+   * What ended jobs leave behind is bounded in total, below the table: past it a lasting publish is
+   * refused, while entries that go with their job still fit.
+   */
+  @Test
+  void whatEndedJobsLeaveBehindCannotFillTheTable() {
+    PublishedData small =
+        new PublishedData(
+            new PublishedData.Limits(
+                64, 64, 64, 4096, 8, 8, 64, new PublishShares(16, 1024, 4, 256, 8, 1024, 8, 64)));
+    for (int job = 0; job < 2; job++) {
+      assertThat(
+              small.publish(
+                  rankOf("j@" + job, 0),
+                  data("k" + job + "-", 4),
+                  DataRange.NAMESPACE,
+                  Persistence.INDEF))
+          .isEmpty();
+      small.jobEnded("j@" + job);
+    }
+    assertThat(small.lastingEntries()).isEqualTo(8);
+    Member next = rankOf("j@9", 0);
+    assertThat(small.publish(next, data("s", 1), DataRange.NAMESPACE, Persistence.SESSION))
+        .contains(PublishRefusal.LASTING_FULL);
+    assertThat(small.publish(next, data("f", 1), DataRange.NAMESPACE, Persistence.FIRST_READ))
+        .contains(PublishRefusal.LASTING_FULL);
+    assertThat(small.entries()).isEqualTo(8);
+    assertThat(small.publish(next, data("a", 16), DataRange.NAMESPACE, Persistence.APP)).isEmpty();
+    assertThat(small.publish(next, data("p", 1), DataRange.NAMESPACE, Persistence.PROC))
+        .as("16 entries per job")
+        .contains(PublishRefusal.JOB_FULL);
+    assertThat(small.explain(PublishRefusal.LASTING_FULL)).contains("8 entries", "1024 bytes");
+  }
+
+  /** One job's processes may park at most their share of the waiting lookups. */
+  @Test
+  void oneJobsWaitingLookupsAreBoundedBelowTheTotal() {
+    PublishedData small =
+        new PublishedData(
+            new PublishedData.Limits(
+                8, 64, 64, 4096, 8, 8, 64, new PublishShares(64, 4096, 64, 4096, 64, 4096, 2, 64)));
+    PublishedData.Reply ignore = (st, f) -> {};
+    assertThat(small.lookup(A0, List.of("x"), DataRange.UNDEF, 1, A0, ignore))
+        .isInstanceOf(Lookup.Parked.class);
+    assertThat(small.lookup(A1, List.of("x"), DataRange.UNDEF, 1, A1, ignore))
+        .isInstanceOf(Lookup.Parked.class);
+    assertThat(small.lookup(A2, List.of("x"), DataRange.UNDEF, 1, A2, ignore))
+        .isEqualTo(new Lookup.Refused(LookupRefusal.TOO_MANY_WAITING));
+    assertThat(small.lookup(B0, List.of("x"), DataRange.UNDEF, 1, B0, ignore))
+        .isInstanceOf(Lookup.Parked.class);
+    small.jobEnded("a@1");
+    assertThat(small.lookup(A2, List.of("x"), DataRange.UNDEF, 1, A2, ignore))
+        .isInstanceOf(Lookup.Parked.class);
+  }
+
+  /** A refusal is logged once per episode of the job's refusals, not once per attempt. */
+  @Test
+  void aJobsRefusalsBeginAnEpisodeOnceUntilItPublishesAgain() {
+    assertThat(data.refusalBeginsEpisode("a@1")).isTrue();
+    assertThat(data.refusalBeginsEpisode("a@1")).isFalse();
+    assertThat(data.refusalBeginsEpisode("b@2")).isTrue();
+    publish(A0, DataRange.SESSION, Persistence.APP, "k", "v");
+    assertThat(data.refusalBeginsEpisode("a@1")).isTrue();
+    data.jobEnded("b@2");
+    assertThat(data.refusalBeginsEpisode("b@2")).isTrue();
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,11 @@ import java.util.function.IntPredicate;
  * #SPARE_CGROUPS}) rather than removed and made again: it is kept only once empty (killed first if
  * the job left anything in it), and nothing is moved into a cgroup after its job was retired. The
  * tag finds a process forked before its parent was moved whose parent has died.
+ *
+ * <p>A group's processes are bounded: where the host's cgroup has the pids controller, it is
+ * enabled for the job cgroups and each gets {@code pids.max}, so the kernel refuses a fork past it;
+ * in any case the sweep reads each live group's {@code cgroup.procs} ({@link #pastProcLimit}). A
+ * cgroup whose job met its {@code pids.max} is not kept for another.
  */
 final class CgroupContainment implements Containment {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
@@ -42,6 +48,10 @@ final class CgroupContainment implements Containment {
   private final ContainmentRecord record;
   private final IntPredicate watched;
   private final Subreaper subreaper;
+  private final int procsPerGroup;
+
+  /** Whether the job cgroups have the pids controller: {@code pids.max} is set in each. */
+  private final boolean pidsMax;
 
   /** Each live group's cgroup. */
   private final Map<String, Path> groups = new ConcurrentHashMap<>();
@@ -61,8 +71,11 @@ final class CgroupContainment implements Containment {
   private volatile boolean moveFailed;
   private volatile boolean closed;
 
-  CgroupContainment(Path cgroup, String tag, ContainmentRecord record, IntPredicate watched) {
+  CgroupContainment(
+      Path cgroup, String tag, ContainmentRecord record, IntPredicate watched, int procsPerGroup) {
     this.cgroup = cgroup;
+    this.procsPerGroup = procsPerGroup;
+    this.pidsMax = CgroupFs.enablePids(cgroup);
     this.tag = tag;
     this.record = record;
     this.watched = watched;
@@ -77,7 +90,7 @@ final class CgroupContainment implements Containment {
 
   @Override
   public String describe() {
-    return record.describe("cgroup v2 (" + cgroup + ")");
+    return record.describe("cgroup v2 (" + cgroup + "); " + procLimitHow());
   }
 
   @Override
@@ -88,6 +101,34 @@ final class CgroupContainment implements Containment {
 
   private void writeRecord() {
     record.write(cgroup, tag, describe());
+  }
+
+  @Override
+  public int procsPerGroup() {
+    return procsPerGroup;
+  }
+
+  @Override
+  public String procLimitHow() {
+    return pidsMax
+        ? "at most " + procsPerGroup + " tasks a job (pids.max)"
+        : "at most "
+            + procsPerGroup
+            + " processes a job, counted in its cgroup (no pids controller)";
+  }
+
+  @Override
+  public List<String> pastProcLimit(Collection<String> live) {
+    List<String> past = new ArrayList<>();
+    for (String g : live) {
+      Path dir = groups.get(g);
+      if (dir != null
+          && (CgroupFs.countProcs(dir) > procsPerGroup
+              || (pidsMax && CgroupFs.forksRefused(dir) > 0))) {
+        past.add(g);
+      }
+    }
+    return past;
   }
 
   @Override
@@ -174,6 +215,9 @@ final class CgroupContainment implements Containment {
     Path dir = cgroup.resolve("c-" + cgroupNames.incrementAndGet());
     try {
       Files.createDirectory(dir);
+      if (pidsMax) {
+        KernelFiles.writeSmall(dir.resolve("pids.max"), Integer.toString(procsPerGroup));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -280,7 +324,8 @@ final class CgroupContainment implements Containment {
    * reads the parent's count, the fork's end the cgroup's).
    */
   private void retire(Path dir, boolean clean) {
-    if (clean) {
+    // pids.events counts refused forks for the cgroup's life: one that met its bound is not reused.
+    if (clean && !(pidsMax && CgroupFs.forksRefused(dir) > 0)) {
       synchronized (spare) {
         if (spare.size() < SPARE_CGROUPS && !closed) {
           spare.addLast(dir);

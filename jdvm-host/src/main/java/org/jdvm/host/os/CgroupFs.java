@@ -101,6 +101,37 @@ final class CgroupFs {
     }
   }
 
+  /**
+   * Enables the pids controller for the cgroups below {@code cg} if {@code cg} has it (its {@code
+   * cgroup.controllers}); whether it is enabled.
+   */
+  static boolean enablePids(Path cg) {
+    try {
+      String controllers = KernelFiles.readSmall(cg.resolve("cgroup.controllers"));
+      if (!(" " + controllers.strip() + " ").contains(" pids ")) {
+        return false;
+      }
+      KernelFiles.writeSmall(cg.resolve("cgroup.subtree_control"), "+pids");
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** How many forks the kernel refused in {@code cg} for its {@code pids.max} (0 if unknown). */
+  static long forksRefused(Path cg) {
+    try {
+      for (String l : KernelFiles.readSmall(cg.resolve("pids.events")).split("\n")) {
+        if (l.startsWith("max ")) {
+          return Long.parseLong(l.substring(4).strip());
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // No pids controller here, or the cgroup is gone.
+    }
+    return 0;
+  }
+
   /** How many processes {@code cg} and the cgroups below it hold. */
   static int countProcs(Path cg) {
     int[] n = {0};

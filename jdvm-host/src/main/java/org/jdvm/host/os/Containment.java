@@ -1,6 +1,8 @@
 package org.jdvm.host.os;
 
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.IntPredicate;
 
 /**
@@ -20,6 +22,11 @@ import java.util.function.IntPredicate;
  * that end are reaped ({@link #reapAdopted}). What this host runs is recorded in {@code <dvm
  * dir>/}{@link #RECORD} ({@link ContainmentRecord}): a controller killed outright cannot end its
  * processes, and the next one started on the same directory ends what the record names first.
+ *
+ * <p>Each group's processes are bounded in number ({@link #DEFAULT_PROCS_PER_GROUP}; docs/
+ * ARCHITECTURE.md "The process host"): where the host's cgroup v2 can delegate the pids controller,
+ * the kernel refuses a fork past {@code pids.max}; in every mode the poller's sweep finds a group
+ * past its bound ({@link #pastProcLimit}) and the host ends it.
  */
 public sealed interface Containment extends AutoCloseable
     permits CgroupContainment, SubreaperContainment {
@@ -28,6 +35,13 @@ public sealed interface Containment extends AutoCloseable
 
   /** The environment variable that tags a job's processes: {@code jdvm-<pid>-<n>/<group>}. */
   String TAG_VARIABLE = "JDVM_CONTAIN";
+
+  /**
+   * The most processes one group (a job on a node) may hold at once: far above a rank's helpers,
+   * far below what starves the machine's other users of pids (the issue's fork loop made 3,000 in 6
+   * s). In the pids controller's {@code pids.max} the kernel counts threads too.
+   */
+  int DEFAULT_PROCS_PER_GROUP = 4096;
 
   /** Which mechanism is active. */
   enum Mode {
@@ -45,6 +59,18 @@ public sealed interface Containment extends AutoCloseable
    * @param watched the pids the host watches itself (its own live children), never taken as orphans
    */
   static Containment open(Path dvmDir, boolean allowCgroup, IntPredicate watched) {
+    return open(dvmDir, allowCgroup, watched, DEFAULT_PROCS_PER_GROUP);
+  }
+
+  /**
+   * As {@link #open(Path, boolean, IntPredicate)}, each group bounded to {@code procsPerGroup}
+   * processes.
+   */
+  static Containment open(
+      Path dvmDir, boolean allowCgroup, IntPredicate watched, int procsPerGroup) {
+    if (procsPerGroup < 1) {
+      throw new IllegalArgumentException("a group may hold at least 1 process: " + procsPerGroup);
+    }
     ContainmentRecord record = ContainmentRecord.takeOver(dvmDir);
     String name = ContainmentRecord.newName();
     Path cgroup = allowCgroup ? CgroupFs.create(name) : null;
@@ -52,8 +78,8 @@ public sealed interface Containment extends AutoCloseable
     // between its exec and its move into the cgroup, if the parent has died meanwhile (adopt).
     Subreaper.join();
     return cgroup != null
-        ? new CgroupContainment(cgroup, name, record, watched)
-        : new SubreaperContainment(name, record, watched);
+        ? new CgroupContainment(cgroup, name, record, watched, procsPerGroup)
+        : new SubreaperContainment(name, record, watched, procsPerGroup);
   }
 
   /** The description a host on {@code dvmDir} recorded, or {@code null}. */
@@ -73,6 +99,19 @@ public sealed interface Containment extends AutoCloseable
 
   /** How the host starts processes, for {@link #describe} (and the record jdvm start prints). */
   void describeStarts(String how);
+
+  /** The most processes one group may hold. */
+  int procsPerGroup();
+
+  /** How the bound of {@link #procsPerGroup} is kept here, for {@link #describe}. */
+  String procLimitHow();
+
+  /**
+   * The groups of {@code live} past their bound now: holding more than {@link #procsPerGroup}
+   * processes, or (with {@code pids.max}) refused a fork by the kernel. One read per group in
+   * cgroup mode; one scan of {@code /proc} for all of them in subreaper mode.
+   */
+  List<String> pastProcLimit(Collection<String> live);
 
   /** How many emptied cgroups are kept for the next groups now (cgroup mode; tests). */
   int keptCgroups();

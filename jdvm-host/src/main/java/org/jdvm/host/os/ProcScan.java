@@ -6,7 +6,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 
@@ -98,6 +100,29 @@ final class ProcScan {
       }
     }
     return null;
+  }
+
+  /**
+   * How many live processes each group of the host whose tag is {@code tag} has, by the tag in
+   * their environment (zombies have none): one pass over {@code /proc}.
+   */
+  static Map<String, Integer> countTagged(String tag) {
+    Map<String, Integer> counts = new HashMap<>();
+    long self = ProcessHandle.current().pid();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("/proc"))) {
+      for (Path p : ds) {
+        String n = p.getFileName().toString();
+        if (!n.isEmpty() && n.chars().allMatch(Character::isDigit) && Long.parseLong(n) != self) {
+          String g = groupOf(Integer.parseInt(n), tag);
+          if (g != null) {
+            counts.merge(g, 1, Integer::sum);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // No /proc to list: nothing counted.
+    }
+    return counts;
   }
 
   /**

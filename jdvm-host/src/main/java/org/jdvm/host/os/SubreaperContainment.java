@@ -1,22 +1,31 @@
 package org.jdvm.host.os;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.function.IntPredicate;
 
 /**
  * Containment where no cgroup v2 can be made: each process leads its own session, an orphaned
  * descendant is reparented to the controller (the subreaper) rather than to init, and a job ends
- * with a KILL to every adopted orphan that carries the job's tag, generation after generation.
+ * with a KILL to every adopted orphan that carries the job's tag, generation after generation. A
+ * group's processes are counted by their tag ({@link #pastProcLimit}): one scan of {@code /proc} a
+ * sweep; a process that drops the tag from its environment escapes the count as it escapes the end.
  */
 final class SubreaperContainment implements Containment {
   private final String tag;
   private final ContainmentRecord record;
   private final IntPredicate watched;
   private final Subreaper subreaper;
+  private final int procsPerGroup;
   private volatile boolean closed;
 
-  SubreaperContainment(String tag, ContainmentRecord record, IntPredicate watched) {
+  SubreaperContainment(
+      String tag, ContainmentRecord record, IntPredicate watched, int procsPerGroup) {
     this.tag = tag;
+    this.procsPerGroup = procsPerGroup;
     this.record = record;
     this.watched = watched;
     this.subreaper = new Subreaper(watched);
@@ -30,7 +39,8 @@ final class SubreaperContainment implements Containment {
 
   @Override
   public String describe() {
-    return record.describe("child subreaper and process groups (no writable cgroup v2)");
+    return record.describe(
+        "child subreaper and process groups (no writable cgroup v2); " + procLimitHow());
   }
 
   @Override
@@ -41,6 +51,28 @@ final class SubreaperContainment implements Containment {
 
   private void writeRecord() {
     record.write(null, tag, describe());
+  }
+
+  @Override
+  public int procsPerGroup() {
+    return procsPerGroup;
+  }
+
+  @Override
+  public String procLimitHow() {
+    return "at most " + procsPerGroup + " processes a job, counted by their tag";
+  }
+
+  @Override
+  public List<String> pastProcLimit(Collection<String> live) {
+    Map<String, Integer> counts = ProcScan.countTagged(tag);
+    List<String> past = new ArrayList<>();
+    for (String g : live) {
+      if (counts.getOrDefault(g, 0) > procsPerGroup) {
+        past.add(g);
+      }
+    }
+    return past;
   }
 
   @Override

@@ -34,7 +34,9 @@ class ContainmentTest {
       assertThat(record)
           .containsExactly(
               "tag " + tag[1].substring(0, tag[1].indexOf('/')),
-              "# child subreaper and process groups (no writable cgroup v2); started by clone3");
+              "# child subreaper and process groups (no writable cgroup v2); at most "
+                  + Containment.DEFAULT_PROCS_PER_GROUP
+                  + " processes a job, counted by their tag; started by clone3");
       assertThat(Containment.recordedDescription(dir)).isEqualTo(c.describe());
     }
     assertThat(dir.resolve(Containment.RECORD)).as("removed on close").doesNotExist();

@@ -108,10 +108,26 @@ final class CgroupContainment implements Containment {
     return procsPerGroup;
   }
 
+  /**
+   * The kernel's bound, {@code pids.max}, counts threads as well as processes: a multi-threaded
+   * rank (OpenMP, a JVM) must not meet it first, so it is {@link #THREADS_PER_PROCESS} tasks for
+   * each process the sweep allows.
+   */
+  private long tasksPerGroup() {
+    return (long) procsPerGroup * THREADS_PER_PROCESS;
+  }
+
+  /** Tasks {@code pids.max} allows for each process of a job's bound. */
+  static final int THREADS_PER_PROCESS = 64;
+
   @Override
   public String procLimitHow() {
     return pidsMax
-        ? "at most " + procsPerGroup + " tasks a job (pids.max)"
+        ? "at most "
+            + procsPerGroup
+            + " processes a job, counted in its cgroup, and "
+            + tasksPerGroup()
+            + " tasks (pids.max)"
         : "at most "
             + procsPerGroup
             + " processes a job, counted in its cgroup (no pids controller)";
@@ -216,7 +232,7 @@ final class CgroupContainment implements Containment {
     try {
       Files.createDirectory(dir);
       if (pidsMax) {
-        KernelFiles.writeSmall(dir.resolve("pids.max"), Integer.toString(procsPerGroup));
+        KernelFiles.writeSmall(dir.resolve("pids.max"), Long.toString(tasksPerGroup()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -22,7 +22,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jdvm.agent.link.RelayChannel;
+import org.jdvm.host.identity.ConnectionGate;
 import org.jdvm.host.identity.Credentials;
+import org.jdvm.host.identity.PeerUsers;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.body.Frames;
 import org.jdvm.pmix.codec.WireException;
@@ -51,6 +53,15 @@ import org.jdvm.pmix.frame.FrameHeader;
  * relay.jobEnded(nspace);             // as its jobs end
  * relay.close();
  * }</pre>
+ *
+ * <p>Other users (docs/protocol.md "Node agents"): before a byte of a new connection is read, the
+ * kernel names its user ({@link PeerUsers}: {@code SO_PEERCRED}, or the owner of the peer's socket
+ * in this host's TCP table) and jdvm-host's {@link ConnectionGate} counts it, with the bounds the
+ * controller's endpoint keeps ({@link ConnectionGate.Limits#DEFAULT}: 64 connections of one other
+ * user not yet admitted, 512 of all other users together, 1,024 admitted per other user); a
+ * connection past them is closed at once. The agent's own user, whose processes the relay serves,
+ * is bounded only by {@link #MAX_PEERS}. Refusals are logged once per episode: the first, then
+ * their count once a peer is admitted again.
  *
  * <p>Bounds: {@link #MAX_PEERS} peers at once (one more is refused by closing its socket); a frame
  * as {@link FrameHeader#MAX_MESSAGE_BYTES} allows; {@link RelayedSocket#MAX_QUEUED_BYTES} waiting
@@ -131,6 +142,13 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final AtomicLong nextId = new AtomicLong();
   private final java.util.concurrent.atomic.AtomicInteger admitting =
       new java.util.concurrent.atomic.AtomicInteger();
+  private final PeerUsers users = new PeerUsers();
+  private final ConnectionGate gate =
+      new ConnectionGate(ConnectionGate.Limits.DEFAULT, users.own());
+
+  /** Connections refused since a peer was last admitted: one log line per episode. */
+  private final AtomicLong refusedInEpisode = new AtomicLong();
+
   private volatile boolean closed;
 
   private PmixRelay(
@@ -218,6 +236,11 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     return peers.size();
   }
 
+  /** Connections of other users not yet admitted, for tests. */
+  public int pendingOthers() {
+    return gate.pendingOthers();
+  }
+
   /** The job data the relay holds, for tests and statistics. */
   JobDataCache jobData() {
     return jobData;
@@ -267,32 +290,41 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
                   }
                   continue;
                 }
-                Thread.ofVirtual().name("jdvm-relay-peer").start(() -> admit(s, overUnix));
+                String user = users.userOf(s, overUnix);
+                ConnectionGate.Ticket ticket = gate.enter(user);
+                if (ticket == null) {
+                  refuse(s, "user=" + user + " holds too many connections not yet admitted");
+                  continue;
+                }
+                Thread.ofVirtual().name("jdvm-relay-peer").start(() -> admit(s, overUnix, ticket));
               }
             });
   }
 
   /** Reads the peer's handshake, authenticates it here and announces it to the controller. */
-  private void admit(SocketChannel s, boolean overUnix) {
+  private void admit(SocketChannel s, boolean overUnix, ConnectionGate.Ticket ticket) {
     // handshakes under way count too: a flood of silent sockets cannot pass the bound either
     if (admitting.incrementAndGet() + peers.size() > maxPeers) {
       admitting.decrementAndGet();
       refuse(s, "more than " + maxPeers + " peers");
+      ticket.release();
       return;
     }
     RelayedSocket peer;
     try {
-      peer = handshake(s, overUnix);
+      peer = handshake(s, overUnix, ticket);
     } finally {
       admitting.decrementAndGet();
     }
     if (peer != null) {
       peer.run();
+    } else {
+      ticket.release();
     }
   }
 
   /** The peer, announced to the controller; {@code null} when refused (its socket closed). */
-  private RelayedSocket handshake(SocketChannel s, boolean overUnix) {
+  private RelayedSocket handshake(SocketChannel s, boolean overUnix, ConnectionGate.Ticket ticket) {
     try {
       if (!overUnix) {
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -306,14 +338,22 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
               () -> closeQuietly(s), HANDSHAKE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
       ConnectRequest request = readConnect(s);
       deadline.cancel(false);
+      if (!ticket.admit()) {
+        refuse(s, "too many admitted connections of " + ticket.user());
+        return null;
+      }
       LocalAdmission.Verdict v = admission.admit(s, overUnix, request);
       if (v.identity() == null) {
         refuse(s, "flag=" + request.flag() + " " + v.refusal());
         return null;
       }
       long id = nextId.incrementAndGet();
-      RelayedSocket peer = new RelayedSocket(id, s, v.identity(), this);
+      RelayedSocket peer = new RelayedSocket(id, s, v.identity(), this, ticket);
       peers.put(id, peer);
+      long refusedBefore = refusedInEpisode.getAndSet(0);
+      if (refusedBefore > 1) {
+        LOG.log(System.Logger.Level.WARNING, "relay refused connections: " + refusedBefore);
+      }
       opener.opened(id, v.identity().encode());
       return peer;
     } catch (EOFException e) {
@@ -333,9 +373,16 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     return ConnectRequest.decodePayload(payload, 0, payload.length);
   }
 
-  private static void refuse(SocketChannel s, String why) {
-    LOG.log(System.Logger.Level.WARNING, "relay refused=\"" + why.replace('"', '\'') + "\"");
+  /** Closes a refused connection; logs the first refusal of an episode, counts the rest. */
+  private void refuse(SocketChannel s, String why) {
     closeQuietly(s);
+    if (refusedInEpisode.getAndIncrement() == 0) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "relay refused=\""
+              + why.replace('"', '\'')
+              + "\" (logged once until a peer is admitted again)");
+    }
   }
 
   static void closeQuietly(SocketChannel s) {

@@ -24,7 +24,6 @@ import java.util.function.Consumer;
 import org.jdvm.agent.link.RelayChannel;
 import org.jdvm.host.identity.ConnectionGate;
 import org.jdvm.host.identity.Credentials;
-import org.jdvm.host.identity.PeerUsers;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.body.Frames;
 import org.jdvm.pmix.codec.WireException;
@@ -54,14 +53,7 @@ import org.jdvm.pmix.frame.FrameHeader;
  * relay.close();
  * }</pre>
  *
- * <p>Other users (docs/protocol.md "Node agents"): before a byte of a new connection is read, the
- * kernel names its user ({@link PeerUsers}: {@code SO_PEERCRED}, or the owner of the peer's socket
- * in this host's TCP table) and jdvm-host's {@link ConnectionGate} counts it, with the bounds the
- * controller's endpoint keeps ({@link ConnectionGate.Limits#DEFAULT}: 64 connections of one other
- * user not yet admitted, 512 of all other users together, 1,024 admitted per other user); a
- * connection past them is closed at once. The agent's own user, whose processes the relay serves,
- * is bounded only by {@link #MAX_PEERS}. Refusals are logged once per episode: the first, then
- * their count once a peer is admitted again.
+ * <p>Other users are kept out by its {@link RelayDoor} before a byte is read.
  *
  * <p>Bounds: {@link #MAX_PEERS} peers at once (one more is refused by closing its socket); a frame
  * as {@link FrameHeader#MAX_MESSAGE_BYTES} allows; {@link RelayedSocket#MAX_QUEUED_BYTES} waiting
@@ -142,12 +134,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final AtomicLong nextId = new AtomicLong();
   private final java.util.concurrent.atomic.AtomicInteger admitting =
       new java.util.concurrent.atomic.AtomicInteger();
-  private final PeerUsers users = new PeerUsers();
-  private final ConnectionGate gate =
-      new ConnectionGate(ConnectionGate.Limits.DEFAULT, users.own());
-
-  /** Connections refused since a peer was last admitted: one log line per episode. */
-  private final AtomicLong refusedInEpisode = new AtomicLong();
+  private final RelayDoor door = new RelayDoor();
 
   private volatile boolean closed;
 
@@ -238,7 +225,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
 
   /** Connections of other users not yet admitted, for tests. */
   public int pendingOthers() {
-    return gate.pendingOthers();
+    return door.pendingOthers();
   }
 
   /** The job data the relay holds, for tests and statistics. */
@@ -290,10 +277,8 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
                   }
                   continue;
                 }
-                String user = users.userOf(s, overUnix);
-                ConnectionGate.Ticket ticket = gate.enter(user);
+                ConnectionGate.Ticket ticket = door.enter(s, overUnix);
                 if (ticket == null) {
-                  refuse(s, "user=" + user + " holds too many connections not yet admitted");
                   continue;
                 }
                 Thread.ofVirtual().name("jdvm-relay-peer").start(() -> admit(s, overUnix, ticket));
@@ -350,10 +335,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       long id = nextId.incrementAndGet();
       RelayedSocket peer = new RelayedSocket(id, s, v.identity(), this, ticket);
       peers.put(id, peer);
-      long refusedBefore = refusedInEpisode.getAndSet(0);
-      if (refusedBefore > 1) {
-        LOG.log(System.Logger.Level.WARNING, "relay refused connections: " + refusedBefore);
-      }
+      door.admitted();
       opener.opened(id, v.identity().encode());
       return peer;
     } catch (EOFException e) {
@@ -373,24 +355,12 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     return ConnectRequest.decodePayload(payload, 0, payload.length);
   }
 
-  /** Closes a refused connection; logs the first refusal of an episode, counts the rest. */
   private void refuse(SocketChannel s, String why) {
-    closeQuietly(s);
-    if (refusedInEpisode.getAndIncrement() == 0) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "relay refused=\""
-              + why.replace('"', '\'')
-              + "\" (logged once until a peer is admitted again)");
-    }
+    door.refuse(s, why);
   }
 
   static void closeQuietly(SocketChannel s) {
-    try {
-      s.close();
-    } catch (IOException e) {
-      // Nothing to learn from a failing close.
-    }
+    RelayDoor.closeQuietly(s);
   }
 
   // ---- what RelayedSocket asks of the relay ------------------------------------------------

@@ -336,12 +336,18 @@ public final class AgentHub implements AutoCloseable {
   }
 
   /**
-   * Challenges at once; a hello that proves the secret leaves its slot, then waits (bounded) while
-   * a restarted controller reads its journal, and joins its node.
+   * Waits (bounded, in its slot) while a restarted controller reads its journal, then challenges; a
+   * hello that proves the secret leaves its slot and joins its node. The challenge comes only once
+   * the gate is open, so the hello says what ran and ended as of then: the state the reconciliation
+   * compares it with.
    */
   private void handshake(Socket s, HelloSlots.Slot slot) {
     String from = s.getInetAddress().getHostAddress();
     try {
+      if (!gate.await(Handshake.TIMEOUT_MILLIS / 2, TimeUnit.MILLISECONDS)) {
+        close(s); // the agent tries again
+        return;
+      }
       s.setTcpNoDelay(true);
       s.setSoTimeout(HELLO_MILLIS);
       Link l = new Link(s, clockNs, from);
@@ -352,10 +358,6 @@ public final class AgentHub implements AutoCloseable {
         return;
       }
       slot.release();
-      if (!gate.await(Handshake.TIMEOUT_MILLIS / 2, TimeUnit.MILLISECONDS)) {
-        close(s); // the agent tries again
-        return;
-      }
       RemoteNodeAgent agent = admit(l, (LinkMessage.Hello) first);
       if (agent != null) {
         s.setSoTimeout(0);

@@ -186,7 +186,21 @@ public final class AgentDaemon {
     }
   }
 
+  /**
+   * Ends the agent: every process it still runs is ended here, by the agent itself, so that none
+   * outlives a controller that no longer counts it (one that refused this agent, declared its node
+   * down, or could not be reached within the reconnect time) — and the log says how many.
+   */
   private Exit finish(Exit how) {
+    int still = running.size();
+    if (still > 0 && how != Exit.BYE) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "ending the "
+              + still
+              + " processes this agent still runs: the controller "
+              + (how == Exit.REFUSED ? "refused it" : "could not be reached in time"));
+    }
     procs.close();
     host.close();
     if (prepare instanceof LaunchWatcher w) {

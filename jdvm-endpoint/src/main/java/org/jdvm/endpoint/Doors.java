@@ -1,18 +1,14 @@
 package org.jdvm.endpoint;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import jdk.net.ExtendedSocketOptions;
 import org.jdvm.endpoint.transport.Connection;
-import org.jdvm.endpoint.transport.ConnectionGate;
-import org.jdvm.host.identity.LoopbackPeers;
+import org.jdvm.host.identity.ConnectionGate;
+import org.jdvm.host.identity.PeerUsers;
 
 /**
  * The endpoint's doors: one accept thread per listener, and before a byte is read, the count of
@@ -31,11 +27,10 @@ final class Doors {
     void enter(SocketChannel channel, boolean unix, ConnectionGate.Ticket ticket);
   }
 
-  private final String ownUser = "uid:" + LoopbackPeers.ownUid();
-  private final String ownUserName = ownUserName();
-  private final ConnectionGate gate = new ConnectionGate(ConnectionGate.Limits.DEFAULT, ownUser);
+  private final PeerUsers users = new PeerUsers();
+  private final ConnectionGate gate =
+      new ConnectionGate(ConnectionGate.Limits.DEFAULT, users.own());
   private final AtomicLong turnedAway = new AtomicLong();
-  private final LoopbackPeers.Snapshot tcpPeers = new LoopbackPeers.Snapshot(); // accept-tcp only
   private final BooleanSupplier closed;
   private final Connection.Fatal fatal;
   private final Entrant entrant;
@@ -114,7 +109,7 @@ final class Doors {
    * episode of refusals.
    */
   private void admit(SocketChannel channel, boolean unix) {
-    String user = userOf(channel, unix);
+    String user = users.userOf(channel, unix);
     ConnectionGate.Ticket ticket = gate.enter(user);
     if (ticket == null) {
       closeQuietly(channel);
@@ -137,41 +132,11 @@ final class Doors {
     entrant.enter(channel, unix, ticket);
   }
 
-  /**
-   * Whose connection this is, as the kernel says: the Unix socket's peer credentials, or the owner
-   * of the peer's loopback socket; {@link ConnectionGate#UNKNOWN_USER} when the kernel does not
-   * say.
-   */
-  private String userOf(SocketChannel channel, boolean unix) {
-    try {
-      if (unix) {
-        String name = channel.getOption(ExtendedSocketOptions.SO_PEERCRED).user().getName();
-        return name.equals(ownUserName) ? ownUser : "user:" + name;
-      }
-      return tcpPeers
-          .uidOf(
-              (InetSocketAddress) channel.getRemoteAddress(),
-              (InetSocketAddress) channel.getLocalAddress())
-          .map(uid -> "uid:" + uid)
-          .orElse(ConnectionGate.UNKNOWN_USER);
-    } catch (IOException | RuntimeException e) {
-      return ConnectionGate.UNKNOWN_USER;
-    }
-  }
-
   private static void closeQuietly(SocketChannel c) {
     try {
       c.close();
     } catch (IOException e) {
       // A refused connection: nothing to learn from its close.
-    }
-  }
-
-  private static String ownUserName() {
-    try {
-      return Files.getOwner(Path.of("/proc/self")).getName();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read this process's owner from /proc", e);
     }
   }
 }

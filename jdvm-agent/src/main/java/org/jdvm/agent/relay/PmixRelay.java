@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jdvm.agent.link.RelayChannel;
+import org.jdvm.host.identity.ConnectionGate;
 import org.jdvm.host.identity.Credentials;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.body.Frames;
@@ -51,6 +52,8 @@ import org.jdvm.pmix.frame.FrameHeader;
  * relay.jobEnded(nspace);             // as its jobs end
  * relay.close();
  * }</pre>
+ *
+ * <p>Other users are kept out by its {@link RelayDoor} before a byte is read.
  *
  * <p>Bounds: {@link #MAX_PEERS} peers at once (one more is refused by closing its socket); a frame
  * as {@link FrameHeader#MAX_MESSAGE_BYTES} allows; {@link RelayedSocket#MAX_QUEUED_BYTES} waiting
@@ -131,6 +134,8 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final AtomicLong nextId = new AtomicLong();
   private final java.util.concurrent.atomic.AtomicInteger admitting =
       new java.util.concurrent.atomic.AtomicInteger();
+  private final RelayDoor door = new RelayDoor();
+
   private volatile boolean closed;
 
   private PmixRelay(
@@ -218,6 +223,11 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     return peers.size();
   }
 
+  /** Connections of other users not yet admitted, for tests. */
+  public int pendingOthers() {
+    return door.pendingOthers();
+  }
+
   /** The job data the relay holds, for tests and statistics. */
   JobDataCache jobData() {
     return jobData;
@@ -267,32 +277,39 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
                   }
                   continue;
                 }
-                Thread.ofVirtual().name("jdvm-relay-peer").start(() -> admit(s, overUnix));
+                ConnectionGate.Ticket ticket = door.enter(s, overUnix);
+                if (ticket == null) {
+                  continue;
+                }
+                Thread.ofVirtual().name("jdvm-relay-peer").start(() -> admit(s, overUnix, ticket));
               }
             });
   }
 
   /** Reads the peer's handshake, authenticates it here and announces it to the controller. */
-  private void admit(SocketChannel s, boolean overUnix) {
+  private void admit(SocketChannel s, boolean overUnix, ConnectionGate.Ticket ticket) {
     // handshakes under way count too: a flood of silent sockets cannot pass the bound either
     if (admitting.incrementAndGet() + peers.size() > maxPeers) {
       admitting.decrementAndGet();
       refuse(s, "more than " + maxPeers + " peers");
+      ticket.release();
       return;
     }
     RelayedSocket peer;
     try {
-      peer = handshake(s, overUnix);
+      peer = handshake(s, overUnix, ticket);
     } finally {
       admitting.decrementAndGet();
     }
     if (peer != null) {
       peer.run();
+    } else {
+      ticket.release();
     }
   }
 
   /** The peer, announced to the controller; {@code null} when refused (its socket closed). */
-  private RelayedSocket handshake(SocketChannel s, boolean overUnix) {
+  private RelayedSocket handshake(SocketChannel s, boolean overUnix, ConnectionGate.Ticket ticket) {
     try {
       if (!overUnix) {
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -306,14 +323,19 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
               () -> closeQuietly(s), HANDSHAKE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
       ConnectRequest request = readConnect(s);
       deadline.cancel(false);
+      if (!ticket.admit()) {
+        refuse(s, "too many admitted connections of " + ticket.user());
+        return null;
+      }
       LocalAdmission.Verdict v = admission.admit(s, overUnix, request);
       if (v.identity() == null) {
         refuse(s, "flag=" + request.flag() + " " + v.refusal());
         return null;
       }
       long id = nextId.incrementAndGet();
-      RelayedSocket peer = new RelayedSocket(id, s, v.identity(), this);
+      RelayedSocket peer = new RelayedSocket(id, s, v.identity(), this, ticket);
       peers.put(id, peer);
+      door.admitted();
       opener.opened(id, v.identity().encode());
       return peer;
     } catch (EOFException e) {
@@ -333,17 +355,12 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     return ConnectRequest.decodePayload(payload, 0, payload.length);
   }
 
-  private static void refuse(SocketChannel s, String why) {
-    LOG.log(System.Logger.Level.WARNING, "relay refused=\"" + why.replace('"', '\'') + "\"");
-    closeQuietly(s);
+  private void refuse(SocketChannel s, String why) {
+    door.refuse(s, why);
   }
 
   static void closeQuietly(SocketChannel s) {
-    try {
-      s.close();
-    } catch (IOException e) {
-      // Nothing to learn from a failing close.
-    }
+    RelayDoor.closeQuietly(s);
   }
 
   // ---- what RelayedSocket asks of the relay ------------------------------------------------

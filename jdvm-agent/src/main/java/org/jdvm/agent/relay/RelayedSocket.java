@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jdvm.host.identity.ConnectionGate;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.FrameHeader;
 
@@ -37,6 +38,7 @@ final class RelayedSocket {
   private final SocketChannel socket;
   private final PeerIdentity identity;
   private final PmixRelay relay;
+  private final ConnectionGate.Ticket ticket;
   private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
   private final AtomicLong queuedBytes = new AtomicLong();
   private final CountDownLatch answered = new CountDownLatch(1);
@@ -45,10 +47,24 @@ final class RelayedSocket {
   private volatile boolean closed;
 
   RelayedSocket(long id, SocketChannel socket, PeerIdentity identity, PmixRelay relay) {
+    this(id, socket, identity, relay, null);
+  }
+
+  /**
+   * @param ticket the peer's place in its user's count of connections, released when its socket
+   *     closes; {@code null} for a peer counted nowhere (tests)
+   */
+  RelayedSocket(
+      long id,
+      SocketChannel socket,
+      PeerIdentity identity,
+      PmixRelay relay,
+      ConnectionGate.Ticket ticket) {
     this.id = id;
     this.socket = socket;
     this.identity = identity;
     this.relay = relay;
+    this.ticket = ticket;
   }
 
   long id() {
@@ -180,6 +196,9 @@ final class RelayedSocket {
     queue.add(END);
     answered.countDown();
     PmixRelay.closeQuietly(socket);
+    if (ticket != null) {
+      ticket.release();
+    }
     LOG.log(
         System.Logger.Level.DEBUG,
         "relayed=" + id + " proc=" + identity.proc() + " closed=\"" + reason + "\"");

@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jdvm.host.identity.ConnectionGate;
 import org.jdvm.host.os.Posix;
 import org.jdvm.pmix.codec.Packer;
 import org.jdvm.pmix.codec.WireException;

@@ -3,9 +3,9 @@
  * frames in and out (bodies read in chunks as their bytes arrive), a bounded write queue behind
  * sends that skip it when it is empty ({@link org.jdvm.endpoint.transport.SocketFd}), the handshake
  * deadline, close; {@link org.jdvm.endpoint.transport.Peer}, who an admitted connection acts for;
- * and {@link org.jdvm.endpoint.transport.ConnectionGate}, how many connections each local user
- * other than the DVM's owner may hold. A connection is read from its socket, or carried: a node
- * agent holds the socket and did the handshake, and its frames are handed in ({@link
+ * and {@link org.jdvm.host.identity.ConnectionGate} (jdvm-host), how many connections each local
+ * user other than the DVM's owner may hold. A connection is read from its socket, or carried: a
+ * node agent holds the socket and did the handshake, and its frames are handed in ({@link
  * org.jdvm.endpoint.transport.Connection#carried}).
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): this package imports nothing from {@code

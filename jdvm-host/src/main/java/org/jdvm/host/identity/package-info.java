@@ -10,7 +10,11 @@
  * org.jdvm.host.identity.PeerProof} is what a peer connecting to a PMIx listener on this host must
  * prove, from these two: the transport by the kernel's answer (or the DVM secret), a launched
  * process's name by its credential or by the kernel showing its socket held by that process. The
- * controller's endpoint and a node agent's relay both admit peers by it.
+ * controller's endpoint and a node agent's relay both admit peers by it. {@link
+ * org.jdvm.host.identity.PeerUsers} names the user of a connection before a byte of it is read, and
+ * {@link org.jdvm.host.identity.ConnectionGate} bounds each other user's connections by that name
+ * (64 not yet admitted per user, 512 for all other users, 1,024 admitted per user): the endpoint
+ * and the relay share both.
  *
  * <p>Invariants: credentials are compared in constant time; a process credential proves one name
  * and no other.

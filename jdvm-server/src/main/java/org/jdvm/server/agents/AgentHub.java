@@ -21,6 +21,7 @@ import org.jdvm.agent.link.LinkMessage;
 import org.jdvm.agent.link.LinkMessage.Running;
 import org.jdvm.core.ProcEnd;
 import org.jdvm.host.identity.Credentials;
+import org.jdvm.host.identity.LoopbackPeers;
 
 /**
  * The controller's side of the node agents (architecture.md §5): it listens for agents, checks each
@@ -58,11 +59,19 @@ public final class AgentHub implements AutoCloseable {
     }
   }
 
-  /** Handshakes in progress at once. */
-  static final int MAX_HANDSHAKES = 256;
+  /**
+   * How long a connection has to send its hello once challenged: a short deadline, so that what
+   * proves nothing does not hold its slot long ({@link HelloSlots}).
+   */
+  static final int HELLO_MILLIS = 5_000;
 
-  private final java.util.concurrent.Semaphore handshakes =
-      new java.util.concurrent.Semaphore(MAX_HANDSHAKES);
+  private final HelloSlots slots =
+      new HelloSlots(HelloSlots.PER_PEER, HelloSlots.TOTAL, "uid:" + LoopbackPeers.ownUid());
+
+  /** Connections closed to make room for newer ones since an agent last joined. */
+  private final java.util.concurrent.atomic.AtomicLong crowdedOut =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private final Credentials credentials;
   private final Settings settings;
   private final LongSupplier clockNs;
@@ -286,33 +295,53 @@ public final class AgentHub implements AutoCloseable {
   // ---- accepting ------------------------------------------------------------------------------
 
   private void acceptLoop() {
+    long failures = 0;
     while (!closed) {
       Socket s;
       try {
         s = server.accept();
       } catch (IOException e) {
-        if (!closed) {
-          LOG.log(System.Logger.Level.WARNING, "accepting agents failed: " + e.getMessage());
+        if (closed || server.isClosed()) {
+          return;
         }
-        return;
+        // Out of file descriptors, say: back off and accept again, or no agent could ever join.
+        if (failures++ == 0) {
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "accepting agents failed: " + e.getMessage() + "; trying again");
+        }
+        pause(Math.min(1000, failures * 10));
+        continue;
       }
-      // At most MAX_HANDSHAKES peers that proved nothing yet hold memory; the rest wait in the
-      // listen backlog.
-      handshakes.acquireUninterruptibly();
-      Thread.ofVirtual()
-          .name("jdvm-agent-join")
-          .start(
-              () -> {
-                try {
-                  handshake(s);
-                } finally {
-                  handshakes.release();
-                }
-              });
+      if (failures > 0) {
+        LOG.log(System.Logger.Level.WARNING, "accepting agents works again: " + failures);
+        failures = 0;
+      }
+      // Never waits: a flood of connections that prove nothing holds a bounded number of slots,
+      // and a hello is never queued behind them (HelloSlots).
+      HelloSlots.Entered entered = slots.enter(slots.peerOf(s), s);
+      if (entered.evicted() && crowdedOut.getAndIncrement() == 0) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "peer="
+                + entered.slot().peer()
+                + " agent-link connections without a hello past the bound ("
+                + HelloSlots.PER_PEER
+                + " per peer, "
+                + HelloSlots.TOTAL
+                + " in all): the oldest are closed (logged once until an agent joins again)");
+      }
+      Thread.ofVirtual().name("jdvm-agent-join").start(() -> handshake(s, entered.slot()));
     }
   }
 
-  private void handshake(Socket s) {
+  /**
+   * Waits (bounded, in its slot) while a restarted controller reads its journal, then challenges; a
+   * hello that proves the secret leaves its slot and joins its node. The challenge comes only once
+   * the gate is open, so the hello says what ran and ended as of then: the state the reconciliation
+   * compares it with.
+   */
+  private void handshake(Socket s, HelloSlots.Slot slot) {
     String from = s.getInetAddress().getHostAddress();
     try {
       if (!gate.await(Handshake.TIMEOUT_MILLIS / 2, TimeUnit.MILLISECONDS)) {
@@ -320,12 +349,16 @@ public final class AgentHub implements AutoCloseable {
         return;
       }
       s.setTcpNoDelay(true);
-      s.setSoTimeout(Handshake.TIMEOUT_MILLIS);
+      s.setSoTimeout(HELLO_MILLIS);
       Link l = new Link(s, clockNs, from);
       byte[] nonce = Handshake.nonce();
       l.send(new LinkMessage.Challenge(LinkMessage.VERSION, nonce));
       LinkMessage first = l.readNow();
-      RemoteNodeAgent agent = admit(l, first, nonce, from);
+      if (!proved(l, first, nonce, from)) {
+        return;
+      }
+      slot.release();
+      RemoteNodeAgent agent = admit(l, (LinkMessage.Hello) first);
       if (agent != null) {
         s.setSoTimeout(0);
         join(l, (LinkMessage.Hello) first, agent, from);
@@ -337,21 +370,24 @@ public final class AgentHub implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.DEBUG, "agent from " + from + " dropped: " + e);
       close(s);
+    } finally {
+      slot.release();
     }
   }
 
   /**
-   * The node agent an agent's first message joins: a hello of this version, with the proof of the
-   * DVM's secret, for a node this hub expects and has not declared down. Otherwise the agent is
-   * refused (the link closes) and this is {@code null}.
+   * Whether an agent's first message is a hello of this version with the proof of the DVM's secret;
+   * otherwise the agent is refused (the link closes).
    */
-  private RemoteNodeAgent admit(Link l, LinkMessage first, byte[] nonce, String from) {
+  private boolean proved(Link l, LinkMessage first, byte[] nonce, String from) {
     if (!(first instanceof LinkMessage.Hello hello)) {
-      return refused(l, "an agent opens with a hello");
+      refuse(l, "an agent opens with a hello");
+      return false;
     }
     if (hello.version() != LinkMessage.VERSION) {
-      return refused(
+      refuse(
           l, "link version " + hello.version() + "; this controller speaks " + LinkMessage.VERSION);
+      return false;
     }
     if (!Handshake.isAgentProof(credentials, nonce, hello.node(), hello.host(), hello.proof())) {
       refuse(l, "no proof of the DVM's secret");
@@ -363,8 +399,16 @@ public final class AgentHub implements AutoCloseable {
                 + from
                 + " failed to prove the secret (logged once until an agent joins again)");
       }
-      return null;
+      return false;
     }
+    return true;
+  }
+
+  /**
+   * The node agent a proved hello joins: a node this hub expects and has not declared down.
+   * Otherwise the agent is refused (the link closes) and this is {@code null}.
+   */
+  private RemoteNodeAgent admit(Link l, LinkMessage.Hello hello) {
     String node = node(hello);
     RemoteNodeAgent agent = nodes.get(node);
     if (agent == null) {
@@ -384,6 +428,12 @@ public final class AgentHub implements AutoCloseable {
       LOG.log(
           System.Logger.Level.WARNING,
           "agent connections that failed to prove the secret: " + unprovenBefore);
+    }
+    long crowdedBefore = crowdedOut.getAndSet(0);
+    if (crowdedBefore > 1) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "agent-link connections closed without a hello to make room: " + crowdedBefore);
     }
     List<Running> keep = agent.keep(hello.running());
     l.send(
@@ -420,6 +470,14 @@ public final class AgentHub implements AutoCloseable {
   private static void refuse(Link l, String reason) {
     l.send(new LinkMessage.Refused(reason));
     l.close();
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void close(Socket s) {

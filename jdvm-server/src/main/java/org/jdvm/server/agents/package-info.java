@@ -9,7 +9,9 @@
  * the DVM's secret, and runs the controller's processes through the same {@code
  * host.LocalNodeAgent} a virtual node uses. On the controller, {@link
  * org.jdvm.server.agents.AgentHub} accepts agents and watches their heartbeats ({@link
- * org.jdvm.server.agents.NodeState}); each node is a {@link
+ * org.jdvm.server.agents.NodeState}); {@link org.jdvm.server.agents.HelloSlots} bounds the
+ * connections that have not proved the secret yet (32 per local user or source address, 256 in all,
+ * the oldest closed to make room: docs/protocol.md "Agent link"); each node is a {@link
  * org.jdvm.server.agents.RemoteNodeAgent}, the {@code host.NodeAgent} whose calls become link
  * messages. {@link org.jdvm.server.agents.HostStart} starts the agents of a host list ({@link
  * org.jdvm.server.agents.HostList}) through an {@link org.jdvm.server.agents.AgentStarter} — ssh

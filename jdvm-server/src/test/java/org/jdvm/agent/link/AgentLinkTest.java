@@ -1,7 +1,9 @@
 package org.jdvm.agent.link;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -489,6 +491,79 @@ class AgentLinkTest {
                     || e.contains("d@1.1 killed")
                     || e.contains("d@2.0 exited")
                     || e.contains("d@2.0 killed"));
+  }
+
+  /** Connects to a port until it holds N connections (retrying while nothing listens), silent. */
+  private static final String LINK_FLOOD =
+      """
+      import resource, socket, sys, time
+      soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+      resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+      port, n = int(sys.argv[1]), int(sys.argv[2])
+      held = []
+      print("started", flush=True)
+      while len(held) < n:
+          try:
+              held.append(socket.create_connection(("127.0.0.1", port)))
+          except OSError:
+              time.sleep(0.001)
+      print("opened", len(held), flush=True)
+      sys.stdin.read()
+      """;
+
+  /**
+   * Another local user holds thousands of silent connections to the agent-link port from the moment
+   * a restarted controller listens again (docs/protocol.md "Agent link"): the agent still rejoins
+   * within the rejoin time and its job is not declared lost. As root with a throwaway user; skipped
+   * otherwise.
+   */
+  @Test
+  void anotherUsersConnectionsToTheAgentLinkPortDoNotKeepAnAgentFromRejoiningARestart()
+      throws Exception {
+    assumeTrue(new java.io.File("/usr/bin/python3").canExecute(), "python3 runs the flood");
+    try (org.jdvm.host.OtherUser other = org.jdvm.host.OtherUser.create()) {
+      AgentHub first = hub(200, 5);
+      RemoteNodeAgent n1 = first.expect("n1");
+      n1.bind(sink);
+      Running agent = agent(first, "n1", credentials, 60_000);
+      await("n1 up", () -> n1.state() == NodeState.UP);
+      long stays = launch(n1, "d@1", 0, false, "/bin/sleep", "60");
+      int port = first.address().getPort();
+      first.abandon(); // the controller is killed
+      await("the agent noticed", () -> agent.daemon().link() == null);
+      // The other user takes the port the moment the restarted controller listens again.
+      Process flood =
+          other.start("/usr/bin/python3", "-c", LINK_FLOOD, Integer.toString(port), "3000");
+      try {
+        java.io.BufferedReader said =
+            new java.io.BufferedReader(
+                new java.io.InputStreamReader(flood.getInputStream(), UTF_8));
+        assertThat(said.readLine()).isEqualTo("started");
+        AgentHub second =
+            AgentHub.openRejoining(
+                credentials,
+                new AgentHub.Settings(200, 5),
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+                List.of("n1"),
+                10_000,
+                System::nanoTime);
+        toClose.add(second);
+        second.get("n1").bind(sink);
+        assertThat(said.readLine()).startsWith("opened");
+        Thread.sleep(6_000); // the restarted controller reads its journal meanwhile
+
+        AgentHub.Rejoined back = second.rejoin(Map.of("n1", Map.of("d@1.0", stays)));
+
+        assertThat(back.missing()).as("%s", back).isEmpty();
+        assertThat(back.stillRunning().get("n1"))
+            .containsExactly(new LinkMessage.Running("d@1", 0, stays));
+        assertThat(second.get("n1").state()).isEqualTo(NodeState.UP);
+      } finally {
+        flood.getOutputStream().close();
+        flood.waitFor(30, TimeUnit.SECONDS);
+        flood.destroyForcibly();
+      }
+    }
   }
 
   @Test

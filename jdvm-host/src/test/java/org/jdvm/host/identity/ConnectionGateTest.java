@@ -1,4 +1,4 @@
-package org.jdvm.endpoint.transport;
+package org.jdvm.host.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

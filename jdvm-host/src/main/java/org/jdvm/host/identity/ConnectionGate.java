@@ -1,4 +1,4 @@
-package org.jdvm.endpoint.transport;
+package org.jdvm.host.identity;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -23,10 +23,10 @@ import java.util.function.IntPredicate;
  * dir>/}{@link #RECORD} ({@link ContainmentRecord}): a controller killed outright cannot end its
  * processes, and the next one started on the same directory ends what the record names first.
  *
- * <p>Each group's processes are bounded in number ({@link #DEFAULT_PROCS_PER_GROUP}; docs/
- * ARCHITECTURE.md "The process host"): where the host's cgroup v2 can delegate the pids controller,
- * the kernel refuses a fork past {@code pids.max}; in every mode the poller's sweep finds a group
- * past its bound ({@link #pastProcLimit}) and the host ends it.
+ * <p>Each group's processes are bounded in number ({@link #DEFAULT_PROCS_PER_GROUP};
+ * docs/ARCHITECTURE.md "The process host"): where the host's cgroup v2 can delegate the pids
+ * controller, the kernel refuses a fork past {@code pids.max}; in every mode the poller's sweep
+ * finds a group past its bound ({@link #pastProcLimit}) and the host ends it.
  */
 public sealed interface Containment extends AutoCloseable
     permits CgroupContainment, SubreaperContainment {

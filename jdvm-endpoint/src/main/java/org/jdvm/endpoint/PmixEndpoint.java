@@ -279,7 +279,8 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
                 new Backend.Parts(
                     this.outcomes,
                     this::requestStop,
-                    new ModexStore(limits.modexBytesPerRank(), wireupTimer),
+                    new ModexStore(
+                        limits.modexBytesPerRank(), limits.modexBytesPerJob(), wireupTimer),
                     new Fences(limits.fencesPerNamespace(), wireupTimer))));
     outcomes.accept(this::observed);
     doors.open(tcpServer, false);

@@ -288,6 +288,11 @@ public final class Dvm implements AutoCloseable {
     return controller.submit(command);
   }
 
+  /** How many commands and reads wait for the controller thread now, for tests and the bench. */
+  public int queued() {
+    return controller.queued();
+  }
+
   /** Runs a read-only query on the controller thread. */
   public <T> CompletableFuture<T> read(Function<CoreView, T> query) {
     return controller.read(query);

@@ -29,6 +29,10 @@ final class EndpointFixture implements AutoCloseable {
   final PmixEndpoint endpoint;
   final Dvm dvm;
   final AtomicInteger stops = new AtomicInteger();
+
+  /** What the ranks committed, as the endpoint holds it. */
+  org.jdvm.endpoint.wireup.ModexStore modex;
+
   private final Set<Long> pids = ConcurrentHashMap.newKeySet();
 
   EndpointFixture(Path home, int nodes, int slots, int spare) throws IOException {
@@ -53,7 +57,10 @@ final class EndpointFixture implements AutoCloseable {
             env);
     Dvm served = dvm;
     endpoint.serve(
-        parts -> new org.jdvm.server.upstream.ControllerUpstream(parts, served),
+        parts -> {
+          modex = parts.modex();
+          return new org.jdvm.server.upstream.ControllerUpstream(parts, served);
+        },
         dvm::observe,
         stops::incrementAndGet);
     endpoint.observe(

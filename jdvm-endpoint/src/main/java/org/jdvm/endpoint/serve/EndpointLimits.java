@@ -17,6 +17,15 @@ package org.jdvm.endpoint.serve;
  *     as the keys' size on the wire (Open MPI 4.1 commits about 4.3 KiB per rank)
  * @param fencesPerNamespace fences naming one namespace that may be open at once (Open MPI has one
  *     open at a time; a non-blocking caller a few)
+ * @param modexBytesPerJob bytes all ranks of one job may hold in committed data together, counted
+ *     as {@code modexBytesPerRank}; past it a commit is refused as past the rank's bound
+ * @param inFlightPerConnection requests of one connection that may wait for the controller thread
+ *     at once (reads of the DVM's state, requests not yet taken): while this many wait, the
+ *     connection's next frame is not read, so a flood waits in its own socket, not ahead of
+ *     everyone else's requests (docs/protocol.md "What one peer may cost")
+ * @param requestsPerSecond the rate one connection's requests are read at, in the long run; a
+ *     connection past it is slowed (its next frame is read when a token is there), never refused
+ * @param requestBurst requests one connection may send at once before the rate slows it
  */
 public record EndpointLimits(
     int pendingRequests,
@@ -25,11 +34,38 @@ public record EndpointLimits(
     int eventCodesPerConnection,
     int iofPullsPerConnection,
     long modexBytesPerRank,
-    int fencesPerNamespace) {
+    int fencesPerNamespace,
+    long modexBytesPerJob,
+    int inFlightPerConnection,
+    int requestsPerSecond,
+    int requestBurst) {
 
   /** Far above what any libpmix caller does, far below what would strain the DVM. */
   public static final EndpointLimits DEFAULT =
-      new EndpointLimits(1024, 4096, 4096, 1024, 256, 1 << 20, 256);
+      new EndpointLimits(1024, 4096, 4096, 1024, 256, 1 << 20, 256, 256L << 20, 16, 5000, 10_000);
+
+  /** The bounds on counts and sizes given, the rates and shared bytes at their defaults. */
+  public EndpointLimits(
+      int pendingRequests,
+      int infosPerRequest,
+      int namespacesPerRequest,
+      int eventCodesPerConnection,
+      int iofPullsPerConnection,
+      long modexBytesPerRank,
+      int fencesPerNamespace) {
+    this(
+        pendingRequests,
+        infosPerRequest,
+        namespacesPerRequest,
+        eventCodesPerConnection,
+        iofPullsPerConnection,
+        modexBytesPerRank,
+        fencesPerNamespace,
+        256L << 20,
+        16,
+        5000,
+        10_000);
+  }
 
   public EndpointLimits {
     if (pendingRequests < 1
@@ -38,7 +74,11 @@ public record EndpointLimits(
         || eventCodesPerConnection < 1
         || iofPullsPerConnection < 1
         || modexBytesPerRank < 1
-        || fencesPerNamespace < 1) {
+        || fencesPerNamespace < 1
+        || modexBytesPerJob < 1
+        || inFlightPerConnection < 1
+        || requestsPerSecond < 1
+        || requestBurst < 1) {
       throw new IllegalArgumentException("every endpoint limit must be at least 1: " + this);
     }
   }

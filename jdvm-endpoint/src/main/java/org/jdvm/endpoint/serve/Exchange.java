@@ -33,10 +33,15 @@ public final class Exchange {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
   /**
-   * What one connection's requests share: where they go, the limits, and how many of them wait for
-   * the DVM now.
+   * What one connection's requests share: where they go, the limits, how many of them wait for the
+   * DVM now, and how fast the connection is read ({@link Pacing}).
    */
-  record PeerContext(Upstream upstream, EndpointLimits limits, AtomicInteger pending) {}
+  record PeerContext(
+      Upstream upstream, EndpointLimits limits, AtomicInteger pending, Pacing pacing) {
+    PeerContext(Upstream upstream, EndpointLimits limits) {
+      this(upstream, limits, new AtomicInteger(), new Pacing(limits));
+    }
+  }
 
   private final Connection conn;
   private final int tag;
@@ -113,8 +118,9 @@ public final class Exchange {
   public void submit(RequestId id, Request request, Consumer<Upstream.Answer> then)
       throws BadRequest {
     reserve(1);
+    context.pacing().started();
     upstream()
-        .submit(id, request)
+        .submit(id, request, context.pacing()::done)
         .whenComplete(
             (answer, t) -> {
               context.pending().decrementAndGet();
@@ -158,8 +164,17 @@ public final class Exchange {
     }
   }
 
-  /** Reads from the DVM; {@code then} gets the result, a failure is answered as an error. */
+  /**
+   * Reads from the DVM; {@code then} gets the result, a failure is answered as an error. Until it
+   * is answered the read counts against the connection's {@link
+   * EndpointLimits#inFlightPerConnection}.
+   */
   public <T> void read(CompletableFuture<T> read, Consumer<T> then) {
+    context.pacing().started();
+    answered(read.whenComplete((r, t) -> context.pacing().done()), then);
+  }
+
+  private <T> void answered(CompletableFuture<T> read, Consumer<T> then) {
     read.whenComplete(
         (result, t) -> {
           if (t != null) {
@@ -181,7 +196,7 @@ public final class Exchange {
    */
   public <T> void await(CompletableFuture<T> answer, Consumer<T> then) throws BadRequest {
     reserve(1);
-    read(answer.whenComplete((r, t) -> context.pending().decrementAndGet()), then);
+    answered(answer.whenComplete((r, t) -> context.pending().decrementAndGet()), then);
   }
 
   /** How a failed future is reported to the peer: its input refused, or the DVM unreachable. */

@@ -3,7 +3,6 @@ package org.jdvm.endpoint.serve;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jdvm.endpoint.transport.Connection;
 import org.jdvm.endpoint.transport.Peer;
 import org.jdvm.pmix.PmixStatus;
@@ -73,8 +72,31 @@ public final class MessageServer implements Connection.Handler {
     return peer;
   }
 
+  /**
+   * Serves one message, then waits until the connection's next frame may be read ({@link Pacing}):
+   * fewer of its requests in flight than the bound and a token of its rate. A reader that did not
+   * have to wait yields its carrier, so that a peer whose frames are always there (and whose reader
+   * never parks on its socket) takes turns with every other connection instead of holding a carrier
+   * of the few there are.
+   */
   @Override
   public void message(Connection c, int tag, byte[] body) {
+    Exchange.PeerContext context = context(c);
+    try {
+      serve(c, tag, body, context);
+    } finally {
+      if (context.pacing().beforeNextFrame()) {
+        Thread.yield();
+      }
+    }
+  }
+
+  private Exchange.PeerContext context(Connection c) {
+    return contexts.computeIfAbsent(
+        c, k -> new Exchange.PeerContext(parts.upstream(), parts.limits()));
+  }
+
+  private void serve(Connection c, int tag, byte[] body, Exchange.PeerContext context) {
     Unpacker in = new Unpacker(c.peer().format(), body);
     OperationTable.Row row = null;
     int command = -1;
@@ -85,7 +107,7 @@ public final class MessageServer implements Connection.Handler {
         c.send(tag, new StatusReply(PmixStatus.ERR_NOT_SUPPORTED).write(c.peer().format()));
         return;
       }
-      row.operation().serve(exchange(c, tag, row, in));
+      row.operation().serve(new Exchange(c, tag, row, in, context));
     } catch (WireException e) {
       if (e.poisonsConnection()) {
         c.close("broken message: " + e.getMessage());
@@ -97,14 +119,6 @@ public final class MessageServer implements Connection.Handler {
       refused(c, command, "refused=\"" + e.getMessage() + "\"");
       fail(c, tag, row, e.status());
     }
-  }
-
-  private Exchange exchange(Connection c, int tag, OperationTable.Row row, Unpacker in) {
-    Exchange.PeerContext context =
-        contexts.computeIfAbsent(
-            c,
-            k -> new Exchange.PeerContext(parts.upstream(), parts.limits(), new AtomicInteger()));
-    return new Exchange(c, tag, row, in, context);
   }
 
   private static void fail(Connection c, int tag, OperationTable.Row row, int status) {

@@ -63,6 +63,17 @@ public interface Upstream {
   /** Submits a request built with {@link #nextId}; completes with the core's answer, once. */
   CompletableFuture<Answer> submit(RequestId id, Request request);
 
+  /**
+   * Submits a request as {@link #submit(RequestId, Request)} does, and runs {@code taken} once the
+   * DVM took it (handled it, whether or not it is answered yet): what a connection's bound of
+   * requests in flight counts. By default that is when it is answered.
+   */
+  default CompletableFuture<Answer> submit(RequestId id, Request request, Runnable taken) {
+    CompletableFuture<Answer> answer = submit(id, request);
+    answer.whenComplete((a, t) -> taken.run());
+    return answer;
+  }
+
   /** A fact for the DVM that needs no answer. */
   void report(Report report);
 

@@ -24,9 +24,10 @@ import org.jdvm.pmix.Value;
  * requester may not see is {@code NOT_FOUND} at once, since no commit will change that.
  *
  * <p>Bounds: a rank may hold at most {@code maxBytesPerRank} bytes (counted as its keys' size on
- * the wire), past which its commit is refused {@link PmixStatus#ERR_OUT_OF_RESOURCE} and changes
- * nothing; the number of ranks is the core's. Waiting gets are bounded by their connections' limit
- * of waiting requests. A job's data is forgotten when the job ends ({@link #forget}).
+ * the wire) and all ranks of a job together {@code maxBytesPerJob}, past which a commit is refused
+ * {@link PmixStatus#ERR_OUT_OF_RESOURCE} and changes nothing; the number of ranks is the core's.
+ * Waiting gets are bounded by their connections' limit of waiting requests. A job's data is
+ * forgotten when the job ends ({@link #forget}).
  *
  * <p>Thread-safe: commits come from connections' readers, gets' time limits from the timer. Each
  * answer is given exactly once, outside the lock.
@@ -79,7 +80,9 @@ public final class ModexStore {
   }
 
   private final long maxBytesPerRank;
+  private final long maxBytesPerJob;
   private final Timer timer;
+  private final Map<String, Long> jobBytes = new HashMap<>();
   private final Map<String, Map<Integer, RankData>> data = new HashMap<>();
   private final Map<Proc, List<Waiter>> waiting = new HashMap<>();
 
@@ -88,10 +91,21 @@ public final class ModexStore {
    * @param timer runs the time limits of waiting gets
    */
   public ModexStore(long maxBytesPerRank, Timer timer) {
-    if (maxBytesPerRank < 1) {
-      throw new IllegalArgumentException("maxBytesPerRank " + maxBytesPerRank);
+    this(maxBytesPerRank, Long.MAX_VALUE, timer);
+  }
+
+  /**
+   * @param maxBytesPerRank the most bytes one rank's two buffers may hold
+   * @param maxBytesPerJob the most bytes all ranks of one job may hold together
+   * @param timer runs the time limits of waiting gets
+   */
+  public ModexStore(long maxBytesPerRank, long maxBytesPerJob, Timer timer) {
+    if (maxBytesPerRank < 1 || maxBytesPerJob < 1) {
+      throw new IllegalArgumentException(
+          "maxBytesPerRank " + maxBytesPerRank + ", maxBytesPerJob " + maxBytesPerJob);
     }
     this.maxBytesPerRank = maxBytesPerRank;
+    this.maxBytesPerJob = maxBytesPerJob;
     this.timer = Objects.requireNonNull(timer, "timer");
   }
 
@@ -99,7 +113,8 @@ public final class ModexStore {
    * Keeps what {@code proc} committed: each key replaces the same key of its buffer, other keys
    * stay. Gets waiting for {@code proc} are answered if they now can be.
    *
-   * @return SUCCESS, or {@code PMIX_ERR_OUT_OF_RESOURCE} (nothing kept) past the rank's bound
+   * @return SUCCESS, or {@code PMIX_ERR_OUT_OF_RESOURCE} (nothing kept) past the rank's or the
+   *     job's bound
    */
   public int commit(Proc proc, List<Entry> local, List<Entry> remote) {
     List<Runnable> answers = new ArrayList<>();
@@ -108,7 +123,9 @@ public final class ModexStore {
       long bytes = d == null ? 0 : d.bytes;
       bytes += growth(d == null ? Map.of() : d.local, local);
       bytes += growth(d == null ? Map.of() : d.remote, remote);
-      if (bytes > maxBytesPerRank) {
+      long before = d == null ? 0 : d.bytes;
+      long job = jobBytes.getOrDefault(proc.nspace(), 0L) - before + bytes;
+      if (bytes > maxBytesPerRank || job > maxBytesPerJob) {
         if (d == null && data.get(proc.nspace()).isEmpty()) {
           data.remove(proc.nspace());
         }
@@ -125,6 +142,7 @@ public final class ModexStore {
         d.remote.put(e.key(), e);
       }
       d.bytes = bytes;
+      jobBytes.put(proc.nspace(), job);
       List<Waiter> ws = waiting.get(proc);
       if (ws != null) {
         for (int i = ws.size() - 1; i >= 0; i--) {
@@ -272,6 +290,7 @@ public final class ModexStore {
     List<Waiter> ended = new ArrayList<>();
     synchronized (this) {
       data.remove(nspace);
+      jobBytes.remove(nspace);
       waiting
           .entrySet()
           .removeIf(
@@ -293,6 +312,11 @@ public final class ModexStore {
     Map<Integer, RankData> job = data.get(proc.nspace());
     RankData d = job == null ? null : job.get(proc.rank());
     return d == null ? 0 : d.bytes;
+  }
+
+  /** The bytes all ranks of {@code nspace} hold, for tests and the bench. */
+  public synchronized long bytesOfJob(String nspace) {
+    return jobBytes.getOrDefault(nspace, 0L);
   }
 
   /** How many namespaces have data here, for tests. */

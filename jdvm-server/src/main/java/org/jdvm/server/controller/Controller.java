@@ -161,6 +161,11 @@ public final class Controller implements AutoCloseable {
     this.observer = observer;
   }
 
+  /** How many commands and reads wait in the queue now, for tests and the bench. */
+  public int queued() {
+    return queue.size();
+  }
+
   /** Queues a command; the future completes with its outcome once its effects were dispatched. */
   public CompletableFuture<Outcome> submit(Command command) {
     CompletableFuture<Outcome> done = new CompletableFuture<>();

@@ -138,10 +138,17 @@ public final class ControllerUpstream implements Backend {
 
   @Override
   public CompletableFuture<Answer> submit(RequestId id, Request request) {
+    return submit(id, request, () -> {});
+  }
+
+  /** {@code taken} runs once the controller handled the request (its effects dispatched). */
+  @Override
+  public CompletableFuture<Answer> submit(RequestId id, Request request, Runnable taken) {
     CompletableFuture<Answer> answer = pending.expect(id);
     dvm.submit(request)
         .whenComplete(
             (o, t) -> {
+              taken.run();
               if (t != null) {
                 pending.complete(id, PmixStatus.ERR_UNREACH, List.of());
               }

@@ -51,6 +51,11 @@ final class JournalFiles {
     }
   }
 
+  /** The attribute that creates a file its owner's only (0600). */
+  static java.nio.file.attribute.FileAttribute<Set<PosixFilePermission>> ownerOnly() {
+    return PosixFilePermissions.asFileAttribute(OWNER_ONLY);
+  }
+
   /** Makes {@code file} its owner's only (never following a link: a link is left as it is). */
   static void makePrivate(Path file) throws IOException {
     if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {

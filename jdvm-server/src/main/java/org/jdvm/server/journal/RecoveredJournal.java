@@ -96,14 +96,30 @@ public record RecoveredJournal(
    * @throws Recovery.Unrecoverable if the files cannot be made into a state
    */
   public static RecoveredJournal read(Path dir, CoreConfig config) throws IOException {
+    return read(dir, config, null);
+  }
+
+  /**
+   * As {@link #read(Path, CoreConfig)}, giving up what {@code discard} names ({@code jdvm start
+   * --discard-journal-after}; {@code null}: nothing): the segment it names is kept whole as {@code
+   * *.corrupt} before it is cut.
+   *
+   * @throws Recovery.Damaged at a damaged record that is not the torn tail (nothing is changed)
+   */
+  public static RecoveredJournal read(Path dir, CoreConfig config, Recovery.Discard discard)
+      throws IOException {
     if (!Files.isDirectory(dir)) {
+      if (discard != null) {
+        throw new Recovery.Unrecoverable(
+            "--discard-journal-after " + discard + ": there is no journal in " + dir);
+      }
       return fresh(config);
     }
     long started = System.nanoTime();
     JournalFiles files = new JournalFiles(dir);
     List<JournalFiles.Numbered> snapshots = files.snapshots();
     List<JournalFiles.Numbered> segments = files.segments();
-    if (snapshots.isEmpty() && segments.isEmpty()) {
+    if (snapshots.isEmpty() && segments.isEmpty() && discard == null) {
       return fresh(config);
     }
     List<Recovery.Input> snaps = new ArrayList<>();
@@ -115,9 +131,30 @@ public record RecoveredJournal(
     for (JournalFiles.Numbered s : segments) {
       segs.add(new Recovery.Input(s.path().getFileName().toString(), Files.readAllBytes(s.path())));
     }
-    Recovery.Result r = Recovery.recover(config, snaps, segs);
+    Recovery.Result r = Recovery.recover(config, snaps, segs, discard);
     for (String w : r.warnings()) {
       LOG.log(System.Logger.Level.ERROR, "journal: " + w);
+    }
+    if (discard != null && r.cut() != null) {
+      // What is given up stays for a post-mortem, as a file recovery could not use does.
+      Path kept = dir.resolve(r.cut().segment() + ".corrupt");
+      Files.deleteIfExists(kept);
+      Files.createFile(kept, JournalFiles.ownerOnly());
+      for (Recovery.Input s : segs) {
+        if (s.name().equals(r.cut().segment())) {
+          Files.write(kept, s.bytes());
+        }
+      }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "journal: --discard-journal-after "
+              + discard
+              + ": recovered "
+              + r.batches()
+              + " batches; "
+              + r.cut().segment()
+              + " as it was is kept as "
+              + kept.getFileName());
     }
     if (r.cut() != null) {
       JournalFiles.truncate(dir.resolve(r.cut().segment()), r.cut().validLength());

@@ -80,6 +80,11 @@ final class JournalFiles {
     return dir;
   }
 
+  /** The reserve the journal keeps for writes after its file system ran out (JournalSpace). */
+  Path reserve() {
+    return dir.resolve("reserve");
+  }
+
   Path segment(long seq) {
     return dir.resolve("journal-" + seq + ".log");
   }
@@ -131,6 +136,22 @@ final class JournalFiles {
    */
   void writeAtomically(Path target, byte[] bytes) throws IOException {
     Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+    try {
+      writeForced(tmp, bytes);
+    } catch (IOException e) {
+      // A snapshot that did not fit (a full disk) does not keep its part of the space.
+      Files.deleteIfExists(tmp);
+      throw e;
+    }
+    try {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+    forceDir();
+  }
+
+  private static void writeForced(Path tmp, byte[] bytes) throws IOException {
     try (FileChannel ch =
         FileChannel.open(
             tmp,
@@ -147,12 +168,6 @@ final class JournalFiles {
       }
       ch.force(true);
     }
-    try {
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-    }
-    forceDir();
   }
 
   void forceDir() {
@@ -183,6 +198,7 @@ final class JournalFiles {
     for (Numbered n : snapshots()) {
       Files.deleteIfExists(n.path());
     }
+    Files.deleteIfExists(reserve());
     forceDir();
   }
 }

@@ -237,6 +237,29 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
   }
 
   /**
+   * The effects as a batch keeps them: a launch without its environment's values, which recovery
+   * never needs — launches are not sent again (Recovering) — and which may be secrets.
+   */
+  private static List<Effect> withoutEnvValues(List<Effect> effects) {
+    List<Effect> out = null;
+    for (int i = 0; i < effects.size(); i++) {
+      if (effects.get(i) instanceof Effect.LaunchProcs l) {
+        out = out == null ? new ArrayList<>(effects) : out;
+        List<Effect.ProcLaunch> procs = new ArrayList<>(l.procs().size());
+        for (Effect.ProcLaunch p : l.procs()) {
+          org.jdvm.pmix.App a = p.app();
+          org.jdvm.pmix.App named =
+              new org.jdvm.pmix.App(
+                  a.cmd(), a.argv(), a.envNames(), a.cwd(), a.maxprocs(), a.info());
+          procs.add(new Effect.ProcLaunch(p.rank(), p.appIndex(), named, p.env(), p.stdin()));
+        }
+        out.set(i, new Effect.LaunchProcs(l.node(), l.namespace(), procs));
+      }
+    }
+    return out == null ? effects : out;
+  }
+
+  /**
    * Always: the controller records the commands waiting in its queue before it commits, so that a
    * busy controller makes one {@code write} (and under {@link FsyncPolicy#ALWAYS} one fsync) for
    * several commands.
@@ -299,7 +322,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
             System.currentTimeMillis(),
             lastRequestId,
             outcome == null ? List.of() : outcome.changes(),
-            outcome == null ? List.of() : outcome.effects(),
+            outcome == null ? List.of() : withoutEnvValues(outcome.effects()),
             batchNotes);
     if (!holding) {
       buffer.reset();

@@ -120,6 +120,9 @@ final class DetachedStart {
     if (!start.without.isEmpty()) {
       cmd.addAll(List.of("--without", String.join(",", start.without)));
     }
+    if (start.discardJournalAfter != null) {
+      cmd.addAll(List.of("--discard-journal-after", start.discardJournalAfter));
+    }
     for (String l : start.limits) {
       cmd.addAll(List.of("--limit", l));
     }

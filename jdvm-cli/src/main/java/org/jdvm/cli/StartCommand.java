@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.jdvm.client.Contact;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
+import org.jdvm.core.engine.Recovery;
 import org.jdvm.scheduler.slurm.SlurmAllocation;
 import org.jdvm.scheduler.slurm.SlurmSchedulerPort;
 import org.jdvm.server.DvmConfig;
@@ -97,6 +98,15 @@ public final class StartCommand implements Callable<Integer> {
               + " always (before each batch's effects), never; off: no journal. See"
               + " docs/journal.md.")
   String fsync = "interval";
+
+  @Option(
+      names = "--discard-journal-after",
+      paramLabel = "SEGMENT:BYTE",
+      description =
+          "Recover a damaged journal by giving up every record from byte BYTE of SEGMENT on and"
+              + " every later segment (kept as *.corrupt), as the refusal to start names it. See"
+              + " docs/journal.md.")
+  String discardJournalAfter;
 
   @Option(
       names = "--grace",
@@ -233,6 +243,8 @@ public final class StartCommand implements Callable<Integer> {
         .without(disabled)
         .limitedBy(limits)
         .withFsync(FsyncPolicy.parse(fsync))
+        .discardingJournalAfter(
+            discardJournalAfter == null ? null : Recovery.Discard.parse(discardJournalAfter))
         .withShrinkGrace(graceMillis);
   }
 

@@ -120,7 +120,7 @@ public final class Dvm implements AutoCloseable {
             .limitedBy(config.limits());
     RecoveredJournal recovered =
         journaling
-            ? RecoveredJournal.read(journalDir(config), coreConfig)
+            ? RecoveredJournal.read(journalDir(config), coreConfig, config.discardJournalAfter())
             : RecoveredJournal.fresh(coreConfig);
     if (recovered.found() && !recovered.core().config().equals(coreConfig)) {
       LOG.log(

@@ -31,6 +31,8 @@ import org.jdvm.server.journal.FsyncPolicy;
  *     ({@code odls_base_sigkill_timeout})
  * @param limits what clients may make the core hold ({@link Limits#DEFAULT} unless set)
  * @param fsync when the journal forces its writes to the disk
+ * @param discardJournalAfter what of a damaged journal recovery gives up (docs/journal.md "A
+ *     damaged journal"), or {@code null}: nothing
  */
 public record DvmConfig(
     String name,
@@ -41,7 +43,8 @@ public record DvmConfig(
     Path home,
     long shrinkGraceMillis,
     Limits limits,
-    FsyncPolicy fsync) {
+    FsyncPolicy fsync,
+    org.jdvm.core.engine.Recovery.Discard discardJournalAfter) {
   /**
    * Which scheduler a DVM uses, and the one place where each kind's port is opened: everything else
    * speaks to a {@link SchedulerPort} (journaling, restore and recovery included).
@@ -106,7 +109,8 @@ public record DvmConfig(
         home,
         1000,
         Limits.DEFAULT,
-        FsyncPolicy.INTERVAL);
+        FsyncPolicy.INTERVAL,
+        null);
   }
 
   public DvmConfig withName(String n) {
@@ -128,6 +132,11 @@ public record DvmConfig(
   /** With this journal fsync policy (docs/journal.md "Durability"). */
   public DvmConfig withFsync(FsyncPolicy policy) {
     return edit(e -> e.fsync = policy);
+  }
+
+  /** Giving up what {@code discard} names of a damaged journal at recovery. */
+  public DvmConfig discardingJournalAfter(org.jdvm.core.engine.Recovery.Discard discard) {
+    return edit(e -> e.discardJournalAfter = discard);
   }
 
   public DvmConfig limitedBy(Limits l) {
@@ -152,7 +161,8 @@ public record DvmConfig(
         e.home,
         e.shrinkGraceMillis,
         e.limits,
-        e.fsync);
+        e.fsync,
+        e.discardJournalAfter);
   }
 
   /** The components of a configuration being copied with a change. */
@@ -166,6 +176,7 @@ public record DvmConfig(
     long shrinkGraceMillis;
     Limits limits;
     FsyncPolicy fsync;
+    org.jdvm.core.engine.Recovery.Discard discardJournalAfter;
 
     Edit(DvmConfig c) {
       name = c.name;
@@ -177,6 +188,7 @@ public record DvmConfig(
       shrinkGraceMillis = c.shrinkGraceMillis;
       limits = c.limits;
       fsync = c.fsync;
+      discardJournalAfter = c.discardJournalAfter;
     }
   }
 }

@@ -54,9 +54,58 @@ public final class Recovery {
       boolean tornDown) {}
 
   /** Refused: the files cannot be made into a state (another build's vocabulary, a gap). */
-  public static final class Unrecoverable extends IllegalStateException {
+  public static class Unrecoverable extends IllegalStateException {
     public Unrecoverable(String message) {
       super(message);
+    }
+  }
+
+  /**
+   * Refused: a record that is not the torn tail is damaged — whole records, or later segments,
+   * follow it — and recovery does not replay past it (docs/journal.md "A damaged journal"). The
+   * message names the segment, the offset and the two ways on, both a {@link Discard}.
+   */
+  public static final class Damaged extends Unrecoverable {
+    private final String segment;
+    private final int offset;
+
+    Damaged(String segment, int offset, String message) {
+      super(message);
+      this.segment = segment;
+      this.offset = offset;
+    }
+
+    public String segment() {
+      return segment;
+    }
+
+    public int offset() {
+      return offset;
+    }
+  }
+
+  /**
+   * What {@code jdvm start --discard-journal-after SEGMENT:BYTE} gives up: every record of {@code
+   * segment} that does not end at or before byte {@code offset}, and every later segment.
+   */
+  public record Discard(String segment, long offset) {
+    /** Parses {@code journal-N.log:BYTE}; refuses anything else with a message. */
+    public static Discard parse(String text) {
+      int colon = text.lastIndexOf(':');
+      String name = colon < 0 ? "" : text.substring(0, colon);
+      if (!name.matches("journal-\\d{1,19}\\.log")
+          || !text.substring(colon + 1).matches("\\d{1,18}")) {
+        throw new IllegalArgumentException(
+            "--discard-journal-after takes SEGMENT:BYTE, e.g. journal-7.log:1234 (as the refusal"
+                + " to start names it), not "
+                + text);
+      }
+      return new Discard(name, Long.parseLong(text.substring(colon + 1)));
+    }
+
+    @Override
+    public String toString() {
+      return segment + ":" + offset;
     }
   }
 
@@ -66,14 +115,27 @@ public final class Recovery {
    * @param segments journal segments, oldest first
    */
   public static Result recover(CoreConfig config, List<Input> snapshots, List<Input> segments) {
+    return recover(config, snapshots, segments, null);
+  }
+
+  /**
+   * As {@link #recover(CoreConfig, List, List)}, giving up what {@code discard} names (or nothing,
+   * if it is {@code null}).
+   *
+   * @throws Damaged at a damaged record that is not the torn tail
+   */
+  public static Result recover(
+      CoreConfig config, List<Input> snapshots, List<Input> segments, Discard discard) {
     List<String> warnings = new ArrayList<>();
     Map<String, Entry.Note> notes = new LinkedHashMap<>();
     Entry.Snapshot base = null;
+    String baseName = null;
     Core core = null;
     for (Input s : snapshots) {
       try {
         base = snapshot(s);
         core = Core.restore(base.config(), base.state());
+        baseName = s.name();
         break;
       } catch (Bytes.Corrupt e) {
         warnings.add("snapshot " + s.name() + " is corrupt (" + e.getMessage() + "): passed over");
@@ -92,9 +154,11 @@ public final class Recovery {
       lastRequestId = base.lastRequestId();
     }
     Replay r = new Replay(core, config, nextSeq, nowNs, wallMillis, lastRequestId, notes, warnings);
+    r.base = baseName;
+    r.discard = discard;
     int from = firstNeeded(segments, nextSeq);
     for (int i = from; i < segments.size(); i++) {
-      if (!r.segment(segments.get(i))) {
+      if (!r.segment(segments.get(i), i == segments.size() - 1)) {
         List<String> ignored = new ArrayList<>();
         for (Input later : segments.subList(i + 1, segments.size())) {
           ignored.add(later.name());
@@ -102,6 +166,16 @@ public final class Recovery {
         }
         return r.result(ignored);
       }
+    }
+    if (discard != null) {
+      throw new Unrecoverable(
+          "--discard-journal-after "
+              + discard
+              + ": recovery reads no segment of that name (those it reads: "
+              + segments.subList(Math.min(from, segments.size()), segments.size()).stream()
+                  .map(Input::name)
+                  .toList()
+              + ")");
     }
     return r.result(List.of());
   }
@@ -190,6 +264,17 @@ public final class Recovery {
     private Cut cut;
     private boolean tornDown;
 
+    /** The snapshot the replay starts from, or {@code null}. */
+    private String base;
+
+    /** What to give up, until the replay reached it. */
+    private Discard discard;
+
+    /** The first segment replayed and where its header ends: a discard there keeps no batch. */
+    private String firstSegment;
+
+    private int firstHeaderEnd;
+
     Replay(
         Core core,
         CoreConfig config,
@@ -209,20 +294,32 @@ public final class Recovery {
       this.warnings = warnings;
     }
 
-    /** Replays one segment; false if it had to be cut. */
-    boolean segment(Input s) {
-      Framing.Scan scan = Framing.scan(s.bytes(), s.bytes().length);
+    /**
+     * Replays one segment; false if it had to be cut: at its torn tail ({@code last}, nothing whole
+     * after the break) or where {@link #discard} says.
+     *
+     * @throws Damaged at a damaged record that is not the torn tail
+     */
+    boolean segment(Input s, boolean last) {
+      boolean discarding = discard != null && discard.segment().equals(s.name());
+      int len = discarding ? (int) Math.min(s.bytes().length, discard.offset()) : s.bytes().length;
+      Framing.Scan scan = Framing.scan(s.bytes(), len);
       boolean first = true;
       for (Framing.Slice slice : scan.records()) {
         Entry e;
         try {
           e = JournalCodec.decode(s.bytes(), slice);
         } catch (Bytes.Corrupt c) {
-          return cut(s, slice.offset() - Framing.OVERHEAD, "an undecodable record: " + c);
+          // It checks, so it was written whole: damage, not a tear.
+          throw damaged(s, slice.offset() - Framing.OVERHEAD, "an undecodable record: " + c, "");
         }
         if (first) {
           if (!(e instanceof Entry.Header h)) {
-            return cut(s, 0, "no header");
+            throw damaged(s, 0, "no header", "");
+          }
+          if (firstSegment == null) {
+            firstSegment = s.name();
+            firstHeaderEnd = slice.offset() + slice.length();
           }
           vocabulary(h.vocabulary(), s.name());
           if (core == null) {
@@ -239,10 +336,77 @@ public final class Recovery {
         }
         apply(e, s);
       }
+      if (discarding) {
+        if (scan.cut() && endsBefore(s.bytes(), scan.validLength(), len)) {
+          // Not the record the discard point cuts through: damage before it.
+          throw damaged(s, scan.validLength(), scan.problem(), "before the discard point");
+        }
+        discard = null;
+        return cut(
+            s,
+            scan.validLength(),
+            "discarded from there on (--discard-journal-after " + s.name() + ":" + len + ")");
+      }
       if (scan.cut()) {
+        if (!last) {
+          throw damaged(s, scan.validLength(), scan.problem(), "later segments follow it");
+        }
+        int whole = Framing.wholeRecordAfter(s.bytes(), scan.validLength(), len);
+        if (whole >= 0) {
+          throw damaged(
+              s, scan.validLength(), scan.problem(), "a whole record follows it at byte " + whole);
+        }
         return cut(s, scan.validLength(), scan.problem());
       }
       return true;
+    }
+
+    /** Whether the record at {@code at} says it ends at or before {@code limit}. */
+    private static boolean endsBefore(byte[] bytes, int at, int limit) {
+      if (limit - at < Framing.OVERHEAD) {
+        return false;
+      }
+      long length = new Bytes.In(bytes, at, Framing.OVERHEAD).i32();
+      return at + Framing.OVERHEAD + length <= limit;
+    }
+
+    /**
+     * The refusal of a damaged record at {@code at} of {@code s}: where, why it is not the torn
+     * tail, and the two ways on (docs/journal.md "A damaged journal").
+     */
+    private Damaged damaged(Input s, int at, String problem, String notATear) {
+      String snapshot = base == null ? "none: the empty DVM" : base;
+      String only =
+          firstSegment == null || firstSegment.equals(s.name()) && at <= firstHeaderEnd
+              ? s.name() + ":0"
+              : firstSegment + ":" + firstHeaderEnd;
+      return new Damaged(
+          s.name(),
+          at,
+          "journal segment "
+              + s.name()
+              + " is damaged at byte "
+              + at
+              + " of "
+              + s.bytes().length
+              + " ("
+              + problem
+              + (notATear.isEmpty() ? "" : "; " + notATear)
+              + "): it is not a torn tail, and the DVM does not start rather than replay past it."
+              + " The last good snapshot is "
+              + snapshot
+              + "; "
+              + (batches == 0 ? "no batch" : "batches " + (nextSeq - batches) + "-" + (nextSeq - 1))
+              + " before the damage are good. To start, give jdvm start one of:\n"
+              + "  --discard-journal-after "
+              + s.name()
+              + ":"
+              + at
+              + "   the last good snapshot and the good batches before the damage; the rest is"
+              + " set aside (*.corrupt)\n"
+              + "  --discard-journal-after "
+              + only
+              + "   the last good snapshot alone; every batch after it is set aside");
     }
 
     private void apply(Entry e, Input s) {

@@ -119,7 +119,7 @@ public final class SpawnRule {
             replyTo,
             replyInfos,
             targets.sessionIds(),
-            apps,
+            withoutEnvValues(apps),
             mapBy,
             policy.recoverable(),
             policy.stdinRank()));
@@ -129,6 +129,19 @@ public final class SpawnRule {
     txn.change(new ProcsPlaced(namespace, placements));
     launchEffects(namespace, placements, apps, environment(targets, state), policy, txn);
     return namespace;
+  }
+
+  /**
+   * The apps as the state keeps them: the environment's names without their values. Only the launch
+   * needs the values, and it has them from the request; the state — and so the journal and its
+   * snapshots — keeps no secret it never reads again (docs/journal.md "Files").
+   */
+  private static List<App> withoutEnvValues(List<App> apps) {
+    List<App> out = new ArrayList<>(apps.size());
+    for (App a : apps) {
+      out.add(new App(a.cmd(), a.argv(), a.envNames(), a.cwd(), a.maxprocs(), a.info()));
+    }
+    return out;
   }
 
   /** Whether there is at least one app and every app has at least one process. */

@@ -71,6 +71,15 @@ public final class Controller implements AutoCloseable {
           public void dispatched() {}
         };
 
+    /**
+     * Whether the core may see {@code command} now. A command it may not see is a request the
+     * journal might not be able to write (docs/journal.md "A full disk"): it is refused {@code
+     * PMIX_ERR_OUT_OF_RESOURCE} before anything changes, since the core has no undo.
+     */
+    default boolean admits(Command command) {
+      return true;
+    }
+
     /** Before the outcome's effects: write it. */
     void record(Command command, Outcome outcome, long nowNs);
 
@@ -269,6 +278,17 @@ public final class Controller implements AutoCloseable {
 
   private boolean handleNow(Command command, CompletableFuture<Outcome> done) {
     long start = clockNs.getAsLong();
+    if (command instanceof Request r && !journal.admits(command)) {
+      // What was decided before goes out first, in order.
+      if (!flushGroup()) {
+        done.completeExceptionally(new IllegalStateException("DVM stopped"));
+        return false;
+      }
+      Effect.Reply reply = new Effect.Reply(r.requestId(), Failure.NO_SPACE.status(), List.of());
+      reply(command, new Outcome(List.of(), List.of(reply), Failure.NO_SPACE, deadlineNs), done);
+      CommandLog.handled(command, done.join(), clockNs.getAsLong() - start);
+      return true;
+    }
     Outcome outcome;
     try {
       outcome = core.handle(command, start);
@@ -366,7 +386,11 @@ public final class Controller implements AutoCloseable {
       return;
     }
     Effect.Reply reply = new Effect.Reply(r.requestId(), kind.status(), List.of());
-    Outcome refused = new Outcome(List.of(), List.of(reply), kind, deadlineNs);
+    reply(command, new Outcome(List.of(), List.of(reply), kind, deadlineNs), done);
+  }
+
+  /** Sends a refusal that changed nothing and completes its future with it. */
+  private void reply(Command command, Outcome refused, CompletableFuture<Outcome> done) {
     try {
       effects.execute(refused.effects());
     } catch (RuntimeException e) {

@@ -25,6 +25,12 @@ enum Failure implements Rejection {
   BAD_INPUT(Verdict.REFUSE, PmixStatus.ERR_BAD_PARAM),
   /** The core failed before changing anything for another reason: a bug in deciding. */
   NOT_DECIDED(Verdict.REFUSE, PmixStatus.ERROR),
+  /**
+   * The journal is short of space and the request might not be written (docs/journal.md "A full
+   * disk"): refused before the core saw it. No throwable maps to it; the controller asks the
+   * journal.
+   */
+  NO_SPACE(Verdict.REFUSE, PmixStatus.ERR_OUT_OF_RESOURCE),
   /** The JVM itself failed (out of memory, stack overflow, an internal error). */
   JVM_FAILED(Verdict.STOP, PmixStatus.ERR_UNREACH),
   /** Any other {@link Error}: a linkage problem, a failed assertion. */

@@ -15,6 +15,8 @@
  * changing anything is refused with a status and the DVM goes on, so input never stops it; a broken
  * core invariant after changes, or an {@code Error} (out of memory, ...), stops the DVM visibly
  * (fail loudly, never limp on). The thread never dies silently; after a stop every submitter is
- * answered. A journal that cannot be written stops the DVM before any effect of the command runs.
+ * answered. A request the journal might not be able to write (short of space) is refused {@code
+ * PMIX_ERR_OUT_OF_RESOURCE} before the core sees it; a journal that cannot be written for any other
+ * reason stops the DVM before any effect of the command runs (docs/journal.md "A full disk").
  */
 package org.jdvm.server.controller;

@@ -61,6 +61,11 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
   private final ScheduledExecutorService syncer;
   private FileChannel segment;
 
+  /** Where the bytes written to {@link #segment} end: a write cut short is cut back to it. */
+  private long segmentLength;
+
+  private final JournalSpace space;
+
   /**
    * The same file, for writing: a small {@code write} through a stream skips the channel's
    * temporary direct buffer and interruptible-I/O bookkeeping.
@@ -114,6 +119,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
       RecoveredJournal recovered)
       throws IOException {
     this.files = new JournalFiles(dir);
+    this.space = new JournalSpace(files.reserve());
     this.policy = policy;
     this.snapshotEvery = snapshotEvery;
     this.snapshotBytes = snapshotBytes;
@@ -177,6 +183,31 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
     return false;
   }
 
+  /**
+   * Whether the controller may let the core see {@code command}: always, unless the journal is
+   * short of space (docs/journal.md "A full disk"); then a request that starts or grows something
+   * is refused before anything changes. Reports, a tool's connection (so that {@code jdvm jobs} and
+   * {@code jdvm kill} still work) and requests that end or let go are admitted: they are written
+   * into what is left, and the reserve.
+   */
+  @Override
+  public boolean admits(Command command) {
+    return !space.refusing() || !(command instanceof Request r) || letsGo(r);
+  }
+
+  private static boolean letsGo(Request r) {
+    return switch (r) {
+      case Request.RegisterTool t -> true;
+      case Request.TerminateJob t -> true;
+      case Request.AbortJob a -> true;
+      case Request.SignalJob s -> true;
+      case Request.Allocate a ->
+          a.directive() == org.jdvm.pmix.AllocDirective.RELEASE
+              || a.directive() == org.jdvm.pmix.AllocDirective.REQ_CANCEL;
+      default -> false;
+    };
+  }
+
   @Override
   public void record(Command command, Outcome outcome, long nowNs) {
     if (command instanceof Request r) {
@@ -203,6 +234,29 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
       }
     }
     append(outcome, nowNs, batchNotes, true);
+  }
+
+  /**
+   * The effects as a batch keeps them: a launch without its environment's values, which recovery
+   * never needs — launches are not sent again (Recovering) — and which may be secrets.
+   */
+  private static List<Effect> withoutEnvValues(List<Effect> effects) {
+    List<Effect> out = null;
+    for (int i = 0; i < effects.size(); i++) {
+      if (effects.get(i) instanceof Effect.LaunchProcs l) {
+        out = out == null ? new ArrayList<>(effects) : out;
+        List<Effect.ProcLaunch> procs = new ArrayList<>(l.procs().size());
+        for (Effect.ProcLaunch p : l.procs()) {
+          org.jdvm.pmix.App a = p.app();
+          org.jdvm.pmix.App named =
+              new org.jdvm.pmix.App(
+                  a.cmd(), a.argv(), a.envNames(), a.cwd(), a.maxprocs(), a.info());
+          procs.add(new Effect.ProcLaunch(p.rank(), p.appIndex(), named, p.env(), p.stdin()));
+        }
+        out.set(i, new Effect.LaunchProcs(l.node(), l.namespace(), procs));
+      }
+    }
+    return out == null ? effects : out;
   }
 
   /**
@@ -268,7 +322,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
             System.currentTimeMillis(),
             lastRequestId,
             outcome == null ? List.of() : outcome.changes(),
-            outcome == null ? List.of() : outcome.effects(),
+            outcome == null ? List.of() : withoutEnvValues(outcome.effects()),
             batchNotes);
     if (!holding) {
       buffer.reset();
@@ -357,7 +411,11 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
     boolean snapshot;
     synchronized (this) {
       undispatched = nextSeq - 1;
-      snapshot = (sinceSnapshot >= snapshotEvery || bytesSinceSnapshot >= snapshotBytes) && !closed;
+      // Not while short of space: a snapshot needs room for a new segment and the state's bytes.
+      snapshot =
+          (sinceSnapshot >= snapshotEvery || bytesSinceSnapshot >= snapshotBytes)
+              && !closed
+              && !space.refusing();
     }
     if (snapshot) {
       snapshot();
@@ -447,6 +505,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
     try {
       segmentOut = files.openSegment(nextSeq);
       segment = segmentOut.getChannel();
+      segmentLength = 0;
       buffer.reset();
       JournalCodec.frame(new Entry.Header(JournalCodec.VOCABULARY, config, nextSeq), buffer);
       write(buffer);
@@ -465,14 +524,47 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
     }
   }
 
+  /**
+   * Writes {@code out} whole to the segment. A write that finds no space is cut back, so no torn
+   * record stays between whole ones, and tried again: into the reserve, then, waiting for space
+   * (docs/journal.md "A full disk"). Any other failure is thrown: without the journal the next
+   * effects would not be recoverable, and the controller stops.
+   */
   private void write(Bytes.Out out) {
+    boolean ranOut = false;
+    while (true) {
+      try {
+        segmentOut.write(out.array(), 0, out.size());
+        segmentLength += out.size();
+        bytesSinceSnapshot += out.size();
+        dirty = true;
+        if (ranOut) {
+          space.wrote();
+        }
+        return;
+      } catch (IOException e) {
+        cutBack(e);
+        if (!JournalSpace.noSpace(e)) {
+          throw new UncheckedIOException("journal write failed: " + e.getMessage(), e);
+        }
+        if (ranOut) {
+          space.awaitRetry(e);
+        } else {
+          space.ranOut();
+          ranOut = true;
+        }
+      }
+    }
+  }
+
+  /** Cuts what a failed write left of its bytes off the segment. */
+  private void cutBack(IOException cause) {
     try {
-      segmentOut.write(out.array(), 0, out.size());
-      bytesSinceSnapshot += out.size();
-      dirty = true;
+      segment.truncate(segmentLength);
+      segment.position(segmentLength);
     } catch (IOException e) {
-      // Without the journal the next effects would not be recoverable: the controller stops.
-      throw new UncheckedIOException("journal write failed: " + e.getMessage(), e);
+      e.addSuppressed(cause);
+      throw new UncheckedIOException("journal write failed and cannot be cut back: " + e, e);
     }
   }
 
@@ -534,6 +626,7 @@ public final class Journal implements Controller.Journal, SchedulerJournal, Auto
       }
       closed = true;
     }
+    space.close();
     if (syncer != null) {
       syncer.shutdownNow();
     }

@@ -51,6 +51,11 @@ final class JournalFiles {
     }
   }
 
+  /** The attribute that creates a file its owner's only (0600). */
+  static java.nio.file.attribute.FileAttribute<Set<PosixFilePermission>> ownerOnly() {
+    return PosixFilePermissions.asFileAttribute(OWNER_ONLY);
+  }
+
   /** Makes {@code file} its owner's only (never following a link: a link is left as it is). */
   static void makePrivate(Path file) throws IOException {
     if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -73,6 +78,11 @@ final class JournalFiles {
 
   Path dir() {
     return dir;
+  }
+
+  /** The reserve the journal keeps for writes after its file system ran out (JournalSpace). */
+  Path reserve() {
+    return dir.resolve("reserve");
   }
 
   Path segment(long seq) {
@@ -126,6 +136,22 @@ final class JournalFiles {
    */
   void writeAtomically(Path target, byte[] bytes) throws IOException {
     Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+    try {
+      writeForced(tmp, bytes);
+    } catch (IOException e) {
+      // A snapshot that did not fit (a full disk) does not keep its part of the space.
+      Files.deleteIfExists(tmp);
+      throw e;
+    }
+    try {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+    forceDir();
+  }
+
+  private static void writeForced(Path tmp, byte[] bytes) throws IOException {
     try (FileChannel ch =
         FileChannel.open(
             tmp,
@@ -142,12 +168,6 @@ final class JournalFiles {
       }
       ch.force(true);
     }
-    try {
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-    }
-    forceDir();
   }
 
   void forceDir() {
@@ -178,6 +198,7 @@ final class JournalFiles {
     for (Numbered n : snapshots()) {
       Files.deleteIfExists(n.path());
     }
+    Files.deleteIfExists(reserve());
     forceDir();
   }
 }

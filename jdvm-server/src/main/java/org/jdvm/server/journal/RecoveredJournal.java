@@ -96,28 +96,40 @@ public record RecoveredJournal(
    * @throws Recovery.Unrecoverable if the files cannot be made into a state
    */
   public static RecoveredJournal read(Path dir, CoreConfig config) throws IOException {
+    return read(dir, config, null);
+  }
+
+  /**
+   * As {@link #read(Path, CoreConfig)}, giving up what {@code discard} names ({@code jdvm start
+   * --discard-journal-after}; {@code null}: nothing): the segment it names is kept whole as {@code
+   * *.corrupt} before it is cut.
+   *
+   * @throws Recovery.Damaged at a damaged record that is not the torn tail (nothing is changed)
+   */
+  public static RecoveredJournal read(Path dir, CoreConfig config, Recovery.Discard discard)
+      throws IOException {
     if (!Files.isDirectory(dir)) {
+      if (discard != null) {
+        throw new Recovery.Unrecoverable(
+            "--discard-journal-after " + discard + ": there is no journal in " + dir);
+      }
       return fresh(config);
     }
     long started = System.nanoTime();
     JournalFiles files = new JournalFiles(dir);
     List<JournalFiles.Numbered> snapshots = files.snapshots();
     List<JournalFiles.Numbered> segments = files.segments();
-    if (snapshots.isEmpty() && segments.isEmpty()) {
+    if (snapshots.isEmpty() && segments.isEmpty() && discard == null) {
       return fresh(config);
     }
-    List<Recovery.Input> snaps = new ArrayList<>();
-    for (int i = snapshots.size() - 1; i >= 0; i--) {
-      Path p = snapshots.get(i).path();
-      snaps.add(new Recovery.Input(p.getFileName().toString(), Files.readAllBytes(p)));
-    }
-    List<Recovery.Input> segs = new ArrayList<>();
-    for (JournalFiles.Numbered s : segments) {
-      segs.add(new Recovery.Input(s.path().getFileName().toString(), Files.readAllBytes(s.path())));
-    }
-    Recovery.Result r = Recovery.recover(config, snaps, segs);
+    List<Recovery.Input> snaps = inputs(snapshots.reversed());
+    List<Recovery.Input> segs = inputs(segments);
+    Recovery.Result r = Recovery.recover(config, snaps, segs, discard);
     for (String w : r.warnings()) {
       LOG.log(System.Logger.Level.ERROR, "journal: " + w);
+    }
+    if (discard != null && r.cut() != null) {
+      keepWhatIsGivenUp(dir, r, segs, discard);
     }
     if (r.cut() != null) {
       JournalFiles.truncate(dir.resolve(r.cut().segment()), r.cut().validLength());
@@ -153,5 +165,39 @@ public record RecoveredJournal(
             snapshotSeq,
             (System.nanoTime() - started) / 1_000_000);
     return out;
+  }
+
+  /** Each file's name and bytes, in the given order. */
+  private static List<Recovery.Input> inputs(List<JournalFiles.Numbered> files) throws IOException {
+    List<Recovery.Input> out = new ArrayList<>(files.size());
+    for (JournalFiles.Numbered f : files) {
+      out.add(new Recovery.Input(f.path().getFileName().toString(), Files.readAllBytes(f.path())));
+    }
+    return out;
+  }
+
+  /** Keeps the segment {@code --discard-journal-after} cuts as it was, for a post-mortem. */
+  private static void keepWhatIsGivenUp(
+      Path dir, Recovery.Result r, List<Recovery.Input> segs, Recovery.Discard discard)
+      throws IOException {
+    // What is given up stays for a post-mortem, as a file recovery could not use does.
+    Path kept = dir.resolve(r.cut().segment() + ".corrupt");
+    Files.deleteIfExists(kept);
+    Files.createFile(kept, JournalFiles.ownerOnly());
+    for (Recovery.Input s : segs) {
+      if (s.name().equals(r.cut().segment())) {
+        Files.write(kept, s.bytes());
+      }
+    }
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "journal: --discard-journal-after "
+            + discard
+            + ": recovered "
+            + r.batches()
+            + " batches; "
+            + r.cut().segment()
+            + " as it was is kept as "
+            + kept.getFileName());
   }
 }

@@ -10,7 +10,11 @@
  * next write (an embedded-scheduler step whose events go to the controller) before the effects of
  * any command the controller takes after it was noted; a snapshot is in place (forced, renamed,
  * directory forced) before the files it replaces are removed, and the two newest snapshots with
- * every segment since the older one are kept; a torn tail is cut and a corrupt file set aside, each
- * with an ERROR line; a write that fails stops the DVM.
+ * every segment since the older one are kept; a torn tail is cut and a corrupt snapshot set aside,
+ * each with an ERROR line, while a damaged record elsewhere stops the start unless {@code
+ * --discard-journal-after} says what to give up; short of space ({@link
+ * org.jdvm.server.journal.JournalSpace}) requests that start or grow something are refused before
+ * the core sees them, a write that finds no space is cut back and goes into the reserve or waits
+ * for space, and any other failed write stops the DVM.
  */
 package org.jdvm.server.journal;

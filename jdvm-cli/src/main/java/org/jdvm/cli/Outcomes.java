@@ -42,6 +42,9 @@ public final class Outcomes {
       out.println(Json.write(refusal(e)));
     } else {
       err.println("refused: " + e.statusName() + " (" + e.status() + ")" + detail(e));
+      if (e.status() == PmixStatus.ERR_OUT_OF_RESOURCE) {
+        err.println(OUT_OF_RESOURCE_HINT);
+      }
     }
     return Main.EXIT_REFUSED;
   }
@@ -88,6 +91,15 @@ public final class Outcomes {
   }
 
   /** The exception's detail without the status name it starts with. */
+  /**
+   * What a refusal for want of resources can mean (a PMIx reply carries a status, not a reason):
+   * the DVM's disk is short of space for its journal (docs/journal.md "A full disk"), or a bound on
+   * what one peer, job or user may hold was met; the DVM's log says which.
+   */
+  static final String OUT_OF_RESOURCE_HINT =
+      "the DVM is short of a resource: space on its disk for its journal, or a bound on what one"
+          + " peer, job or user may hold (its dvm.log says which)";
+
   private static String detail(PmixException e) {
     String msg = e.getMessage();
     String prefix = e.statusName() + ": ";

@@ -69,7 +69,9 @@ class FullDiskTest {
       assertThat(cli.waitFor(60, TimeUnit.SECONDS)).isTrue();
       String err = new String(cli.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(cli.exitValue()).as(err).isEqualTo(Main.EXIT_REFUSED);
-      assertThat(err).contains("PMIX_ERR_OUT_OF_RESOURCE").doesNotContain("Exception");
+      assertThat(err)
+          .contains("PMIX_ERR_OUT_OF_RESOURCE", "space on its disk")
+          .doesNotContain("Exception");
 
       JobEnd end = job.awaitEnd();
       assertThat(end.exitCode()).as("its end is seen").isZero();

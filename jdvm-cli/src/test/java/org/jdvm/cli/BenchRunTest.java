@@ -33,6 +33,18 @@ class BenchRunTest {
     if (Files.exists(err)) {
       System.err.println("bench stderr:\n" + Files.readString(err));
     }
+    for (long pid : dvmPids) {
+      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        Optional<Path> c = contactFile();
+        if (c.isPresent()) {
+          List<String> log = Files.readAllLines(c.get().resolveSibling("dvm.log"));
+          System.err.println(
+              "bench DVM still running; its log ends:\n"
+                  + String.join("\n", log.subList(Math.max(0, log.size() - 40), log.size())));
+        }
+        new ProcessBuilder("jstack", Long.toString(pid)).inheritIO().start();
+      }
+    }
     started.forEach(Process::destroyForcibly);
     dvmPids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
   }

@@ -31,6 +31,15 @@ import org.jdvm.pmix.frame.Tags;
 public final class OutputRouter {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
+  /**
+   * The logger of what peers log (their {@code PMIx_Log} text nobody receives, their syslog lines):
+   * a detached DVM keeps it in a bounded file of its own ({@code peers.log}), so that a rank's
+   * logging cannot push the DVM's own lines out of {@code dvm.log}.
+   */
+  public static final String PEER_LOGGER = "org.jdvm.peers";
+
+  private static final System.Logger PEER_LOG = System.getLogger(PEER_LOGGER);
+
   /** The IOF channel bits ({@code pmix_iof_channel_t}). */
   public static final int STDIN_CHANNEL = 0x01;
 
@@ -84,6 +93,7 @@ public final class OutputRouter {
   /** Output held until its job's forwarding is known; {@code log}: a PMIx_Log line. */
   private record Chunk(int rank, int channel, byte[] bytes, boolean log) {}
 
+  private final LogBudget logBudget = new LogBudget(System::nanoTime);
   private final Map<String, Forward> forwards = new HashMap<>();
   private final Map<String, List<Chunk>> early = new HashMap<>();
   private final List<Pull> pulls = new ArrayList<>();
@@ -150,7 +160,44 @@ public final class OutputRouter {
       }
       due = earlyWaiters.remove(nspace);
     }
+    logBudget.forget(nspace);
     resume(due);
+  }
+
+  /**
+   * Whether a line of {@code bytes} that {@code source} logs may go out now: within its job's
+   * {@link LogBudget}, and, on the output {@code channels} (a mask; 0 for none), no receiver of it
+   * behind on output (a logging rank is not paced the way its pipes are, so its lines are dropped
+   * instead of piling up for a reader that does not read). A line refused is counted in the job's
+   * dropped lines.
+   */
+  public boolean admitLog(Proc source, int channels, long bytes) {
+    if (behind(source.nspace(), channels)) {
+      logBudget.drop(source.nspace(), bytes);
+      return false;
+    }
+    return logBudget.admit(source.nspace(), bytes);
+  }
+
+  private synchronized boolean behind(String nspace, int channel) {
+    if (channel == 0) {
+      return false;
+    }
+    Forward f = forwards.get(nspace);
+    if (f != null
+        && f.conn != null
+        && (f.channels & channel) != 0
+        && f.conn.outputQueued() > Connection.OUTPUT_HIGH_WATER) {
+      return true;
+    }
+    for (Pull p : pulls) {
+      if ((p.channels & channel) != 0
+          && p.coversJob(nspace)
+          && p.conn.outputQueued() > Connection.OUTPUT_HIGH_WATER) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -213,7 +260,7 @@ public final class OutputRouter {
   public static void toDvmLog(Proc source, byte[] bytes) {
     String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
     // What a peer logs is quoted: a line break in it cannot forge a log line of its own.
-    LOG.log(
+    PEER_LOG.log(
         System.Logger.Level.WARNING,
         "proc=" + source + " log=" + org.jdvm.pmix.json.Json.quote(text));
   }

@@ -41,7 +41,8 @@ class TidyTest {
           Map.entry(
               "Connection.java",
               "the transport's one class: frames in, the bounded write queue and its direct send,"
-                  + " and close, ordered by one lock (under 10 lines over)"),
+                  + " output counted apart from replies (its pacing is OutputPace), and close,"
+                  + " ordered by one lock (under 100 lines over)"),
           Map.entry(
               "PublishedData.java",
               "publish, lookup and unpublish with their waits, ranges and limits over one map"

@@ -50,19 +50,13 @@ public final class Connection {
   /** A peer that lets this much pile up unread is cut off rather than allowed to exhaust memory. */
   public static final long MAX_QUEUED_BYTES = 64L << 20;
 
-  /**
-   * Output bytes a connection holds unwritten past which {@link #holdOutput} asks the producer to
-   * pause (the host stops reading the job's pipes, so the ranks block in {@code write(2)}).
-   */
+  /** Unwritten output past which {@link #holdOutput} asks its producers to pause. */
   public static final long OUTPUT_HIGH_WATER = 4L << 20;
 
   /** Output bytes under which a paused producer is resumed. */
   public static final long OUTPUT_LOW_WATER = 1L << 20;
 
-  /**
-   * Unwritten output past which the peer is cut off all the same: only output nobody paces gets
-   * there (paced output stays near {@link #OUTPUT_HIGH_WATER}).
-   */
+  /** Unwritten output that cuts the peer off all the same: only output nobody paces gets here. */
   public static final long MAX_QUEUED_OUTPUT_BYTES = 64L << 20;
 
   /** How long a peer has to complete its handshake. */
@@ -136,12 +130,8 @@ public final class Connection {
   private final AtomicLong queuedBytes = new AtomicLong();
 
   /** Unwritten output ({@link #sendOutput}): paced at {@link #OUTPUT_HIGH_WATER}. */
-  private final AtomicLong outputBytes = new AtomicLong();
+  private final OutputPace output = new OutputPace();
 
-  /** Producers paused by {@link #holdOutput}, resumed under {@link #OUTPUT_LOW_WATER}. */
-  private final List<Runnable> drainWaiters = new ArrayList<>();
-
-  private volatile boolean anyDrainWaiter;
   private final CountDownLatch writerDone = new CountDownLatch(1);
   private final ConnectionGate.Ticket ticket;
   private final Fatal fatal;
@@ -402,7 +392,7 @@ public final class Connection {
 
   /** Output bytes queued and not yet written to the peer. */
   public long outputQueued() {
-    return outputBytes.get();
+    return output.queued();
   }
 
   /**
@@ -412,52 +402,15 @@ public final class Connection {
    * then.
    */
   public boolean holdOutput(Runnable resume) {
-    if (outputBytes.get() <= OUTPUT_HIGH_WATER) {
-      return false;
-    }
-    synchronized (drainWaiters) {
-      if (closed || outputBytes.get() < OUTPUT_LOW_WATER) {
-        return false;
-      }
-      drainWaiters.add(resume);
-      anyDrainWaiter = true;
-      return true;
-    }
+    return output.hold(resume);
   }
 
-  /** {@code n} output bytes were written (or dropped): resumes the paused once under the mark. */
-  private void outputGone(long n) {
-    long left = outputBytes.addAndGet(-n);
-    if (anyDrainWaiter && (left < OUTPUT_LOW_WATER || closed)) {
-      resumeWaiters();
-    }
-  }
-
-  private void resumeWaiters() {
-    List<Runnable> due;
-    synchronized (drainWaiters) {
-      if (!closed && outputBytes.get() >= OUTPUT_LOW_WATER) {
-        return;
-      }
-      due = List.copyOf(drainWaiters);
-      drainWaiters.clear();
-      anyDrainWaiter = false;
-    }
-    for (Runnable r : due) {
-      try {
-        r.run();
-      } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.ERROR, "resuming output failed", e);
-      }
-    }
-  }
-
-  private void enqueue(byte[] message, boolean output) {
+  private void enqueue(byte[] message, boolean isOutput) {
     if (closed) {
       return;
     }
-    if (output) {
-      if (outputBytes.addAndGet(message.length) > MAX_QUEUED_OUTPUT_BYTES) {
+    if (isOutput) {
+      if (output.added(message.length) > MAX_QUEUED_OUTPUT_BYTES) {
         close(
             "more than "
                 + MAX_QUEUED_OUTPUT_BYTES
@@ -474,7 +427,7 @@ public final class Connection {
       }
       if (pending == 0 && fd >= 0 && message.length <= DIRECT_MAX) {
         int sent = sendNow(message);
-        written(sent, output);
+        written(sent, isOutput);
         if (sent == message.length) {
           return;
         }
@@ -483,17 +436,17 @@ public final class Connection {
         }
       }
       pending++;
-      queue.add(new Queued(message, output));
+      queue.add(new Queued(message, isOutput));
     }
   }
 
   /** {@code n} bytes of one kind left the queue's count: written, or dropped. */
-  private void written(long n, boolean output) {
+  private void written(long n, boolean isOutput) {
     if (n == 0) {
       return;
     }
-    if (output) {
-      outputGone(n);
+    if (isOutput) {
+      output.gone(n);
     } else {
       queuedBytes.addAndGet(-n);
     }
@@ -550,13 +503,13 @@ public final class Connection {
     }
     ByteBuffer[] buffers = new ByteBuffer[messages.size()];
     long total = 0;
-    long output = 0;
+    long outputBytes = 0;
     List<byte[]> bytes = outlet != null ? new ArrayList<>(messages.size()) : null;
     for (int i = 0; i < buffers.length; i++) {
       Queued q = messages.get(i);
       buffers[i] = ByteBuffer.wrap(q.bytes());
       total += q.bytes().length;
-      output += q.output() ? q.bytes().length : 0;
+      outputBytes += q.output() ? q.bytes().length : 0;
       if (bytes != null) {
         bytes.add(q.bytes());
       }
@@ -569,8 +522,8 @@ public final class Connection {
         n += channel.write(buffers);
       }
     }
-    written(total - output, false);
-    written(output, true);
+    written(total - outputBytes, false);
+    written(outputBytes, true);
   }
 
   // ---- ending --------------------------------------------------------------------------------
@@ -588,7 +541,7 @@ public final class Connection {
       ticket.release();
     }
     queue.add(END);
-    resumeWaiters(); // nothing more is written here: whoever paused for this peer goes on
+    output.close(); // nothing more is written here: whoever paused for this peer goes on
     if (outlet != null) {
       outlet.close();
     } else {

@@ -96,6 +96,7 @@ final class DetachedStart {
     cmd.addAll(
         List.of(
             "start",
+            "--detached-child",
             "--name",
             config.name(),
             "--dir",

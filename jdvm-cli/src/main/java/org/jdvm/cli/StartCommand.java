@@ -74,6 +74,13 @@ public final class StartCommand implements Callable<Integer> {
   @Option(names = "--detach", description = "Run in the background; return once it is ready.")
   boolean detach;
 
+  /**
+   * Set by {@code --detach} on the DVM it starts: its output is {@code dvm.out}, which gets no copy
+   * of the log and is bounded (DvmLogging#DVM_OUT_BYTES).
+   */
+  @Option(names = "--detached-child", hidden = true)
+  boolean detachedChild;
+
   @Option(
       names = "--without",
       paramLabel = "LIST",
@@ -396,9 +403,15 @@ public final class StartCommand implements Callable<Integer> {
   private int foreground(DvmConfig config, RemoteHosts remote) {
     DvmServer server;
     DvmLogging.useOwnManager(); // before anything logs: the last lines survive a SIGTERM
+    if (detachedChild) {
+      DvmLogging.boundConsole(DvmLogging.DVM_OUT_BYTES);
+      err = System.err;
+      out = System.out;
+    }
     try {
       DvmHome.prepare(config.home());
-      DvmLogging.configure(config.home().resolve(DvmHome.LOG), true);
+      // Detached, standard error is dvm.out: the log is in dvm.log already, not copied there.
+      DvmLogging.configure(config.home().resolve(DvmHome.LOG), !detachedChild);
       server = DvmServer.start(config, remote, rejoinMillis);
     } catch (IllegalStateException e) {
       err.println("jdvm start: " + e.getMessage());

@@ -22,6 +22,11 @@ public interface PeerGateway {
   /** Output of a process, for whoever follows its job (the spawner, IOF pulls). */
   void output(String nspace, int rank, ProcListener.Stream stream, byte[] chunk);
 
+  /** Whether to stop reading {@code nspace}'s output until {@code resume} runs. */
+  default boolean holdOutput(String nspace, Runnable resume) {
+    return false;
+  }
+
   /** A scheduler-instantiated session is complete: tell the attached scheduler, once. */
   void sessionComplete(Effect.ReportSessionComplete report);
 }

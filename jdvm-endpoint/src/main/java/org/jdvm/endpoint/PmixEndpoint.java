@@ -427,6 +427,11 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   }
 
   @Override
+  public boolean holdOutput(String nspace, Runnable resume) {
+    return output.holdOutput(nspace, resume);
+  }
+
+  @Override
   public void sessionComplete(Effect.ReportSessionComplete report) {
     events.sessionComplete(report);
   }

@@ -69,6 +69,11 @@ public final class LocalNodeAgent implements NodeAgent {
                 }
 
                 @Override
+                public boolean holdOutput(Runnable resume) {
+                  return events.holdOutput(node, nspace, resume);
+                }
+
+                @Override
                 public void exited(int exitCode, int signal) {
                   awaitUninterruptibly(registered);
                   forget(nspace, rank);

@@ -9,6 +9,14 @@ public interface NodeEvents {
   void output(String node, String nspace, int rank, ProcListener.Stream stream, byte[] chunk);
 
   /**
+   * Whether the output of {@code nspace}'s processes should stop being read until {@code resume}
+   * runs ({@link ProcListener#holdOutput}).
+   */
+  default boolean holdOutput(String node, String nspace, Runnable resume) {
+    return false;
+  }
+
+  /**
    * A process has ended: it exited with {@code exitCode}, or {@code signal} (non-zero) killed it,
    * whoever sent that signal.
    */

@@ -22,10 +22,14 @@ import org.jdvm.pmix.Signal;
  * The host's one platform thread and the processes it watches. It waits in {@code epoll} for every
  * process's output pipes and pidfd: it reads what is ready and hands it to the process's listener,
  * reaps an ended process ({@code waitid}) and reports its exit once its pipes are drained or {@link
- * #DRAIN_AFTER_EXIT_MS} has passed (a descendant may hold them). A stdin writer that finds its pipe
- * full is woken when the pipe is writable. Every {@link #SWEEP_MS} it has the containment reap
- * adopted orphans, ends the groups past their process bound ({@link #endPastLimit}) and, if a child
- * has ended, looks for the exits of processes without a pidfd whose pipes a descendant holds.
+ * #DRAIN_AFTER_EXIT_MS} has passed (a descendant may hold them). When a process's listener says its
+ * output's receiver is behind ({@link ProcListener#holdOutput}), its pipes leave the epoll set
+ * until it is resumed, so the process blocks on a full pipe; its exit is still reaped meanwhile,
+ * and the time to drain after an exit runs only while its pipes are read, so nothing is cut. A
+ * stdin writer that finds its pipe full is woken when the pipe is writable. Every {@link #SWEEP_MS}
+ * it has the containment reap adopted orphans, ends the groups past their process bound ({@link
+ * #endPastLimit}) and, if a child has ended, looks for the exits of processes without a pidfd whose
+ * pipes a descendant holds.
  */
 final class Poller {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.node");
@@ -60,6 +64,9 @@ final class Poller {
       new PriorityQueue<>(Comparator.comparingLong(RunningProcess::drainDeadline));
   private final List<RunningProcess> reapSoon = new ArrayList<>();
   private final Set<String> endedPastLimit = new HashSet<>();
+  // Processes whose output may be read again, from any thread; the poller takes them on a wake-up.
+  private final java.util.Queue<RunningProcess> resumed =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
   private long nextSweep;
   private final Thread thread;
 
@@ -125,13 +132,23 @@ final class Poller {
     return List.copyOf(procs.values());
   }
 
-  /** Wakes the thread to see the host closed, waits for it (bounded), and closes what is left. */
-  void close() {
+  /** The output of {@code p} may be read again (any thread): the poller watches its pipes again. */
+  void resume(RunningProcess p) {
+    resumed.add(p);
+    wake();
+  }
+
+  private void wake() {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment one = arena.allocate(ValueLayout.JAVA_LONG);
       one.set(ValueLayout.JAVA_LONG, 0, 1L);
       Posix.write(wakeFd, one, Posix.callState(arena));
     }
+  }
+
+  /** Wakes the thread to see the host closed, waits for it (bounded), and closes what is left. */
+  void close() {
+    wake();
     try {
       thread.join(2000);
     } catch (InterruptedException e) {
@@ -159,6 +176,7 @@ final class Poller {
           long data = Posix.eventData(events, i);
           if (data == WAKE) {
             Posix.read(wakeFd, eight, state);
+            resumeHeld();
             continue;
           }
           dispatch(data, buf, state);
@@ -262,7 +280,15 @@ final class Poller {
   }
 
   private void pump(RunningProcess p, int stream, MemorySegment buf, MemorySegment state) {
-    if (p.fd(stream) < 0 || !p.readOutput(stream, buf, state)) {
+    if (p.fd(stream) < 0 || p.outputHeld()) {
+      return;
+    }
+    RunningProcess.Read read = p.readOutput(stream, buf, state);
+    if (read == RunningProcess.Read.HELD) {
+      hold(p);
+      return;
+    }
+    if (read == RunningProcess.Read.AGAIN) {
       return;
     }
     // End of file (or an error): the stream is done.
@@ -285,9 +311,39 @@ final class Poller {
     }
     if (p.pipesClosed()) {
       finish(p);
+    } else if (p.outputHeld()) {
+      p.drainLater(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MS));
     } else {
       p.drainUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MS));
       draining.add(p);
+    }
+  }
+
+  /** Stops reading the pipes of {@code p}: a receiver of its output is behind. */
+  private void hold(RunningProcess p) {
+    p.holdOutput(System.nanoTime(), draining.remove(p));
+    for (int stream : new int[] {OUT, ERR}) {
+      if (p.fd(stream) >= 0) {
+        Posix.epollDel(epfd, p.fd(stream));
+      }
+    }
+  }
+
+  /** Reads again the pipes of the processes resumed since the last wake-up. */
+  private void resumeHeld() {
+    RunningProcess p;
+    while ((p = resumed.poll()) != null) {
+      if (!p.outputHeld() || procs.get(p.id()) != p) {
+        continue;
+      }
+      if (p.resumeOutput(System.nanoTime())) {
+        draining.add(p);
+      }
+      for (int stream : new int[] {OUT, ERR}) {
+        if (p.fd(stream) >= 0) {
+          Posix.epollCtl(epfd, true, p.fd(stream), Posix.EPOLLIN, key(p.id(), stream));
+        }
+      }
     }
   }
 

@@ -15,6 +15,16 @@ public interface ProcListener {
   void output(Stream stream, byte[] chunk);
 
   /**
+   * Whether whoever receives the output is behind (docs/ARCHITECTURE.md "Output back-pressure"),
+   * asked after each chunk: if so, the host reads none of the process's pipes — its writes block
+   * once a pipe is full — until {@code resume} has run (once, on any thread). Its exit is still
+   * reaped meanwhile; it is reported after its output, as always.
+   */
+  default boolean holdOutput(Runnable resume) {
+    return false;
+  }
+
+  /**
    * The process has ended and its output is drained.
    *
    * @param exitCode the code it passed to {@code exit} (0 if a signal ended it)

@@ -34,6 +34,9 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
   private int errFd;
   private long drainDeadline;
   private boolean finished;
+  private boolean outputHeld;
+  // What was left of the drain after its exit when its output was held (ns), or -1.
+  private long drainLeft = -1;
   // The stdin writer waiting for room, completed by the poller.
   private volatile CompletableFuture<Void> stdinRoom;
   private boolean stdinWatched;
@@ -145,11 +148,20 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
     drainDeadline = deadline;
   }
 
+  /** What {@link #readOutput} found: nothing more now, the end, or a receiver behind. */
+  enum Read {
+    AGAIN,
+    END,
+    HELD
+  }
+
   /**
-   * Reads what {@code stream} holds, at most 16 buffers, and hands it to the listener; true at its
-   * end (or an error), false when it holds nothing more now.
+   * Reads what {@code stream} holds, at most 16 buffers, and hands it to the listener: {@code END}
+   * at its end (or an error), {@code HELD} when the listener asks to stop reading ({@link
+   * ProcListener#holdOutput}: the poller resumes it when told), {@code AGAIN} when it holds nothing
+   * more now.
    */
-  boolean readOutput(int stream, MemorySegment buf, MemorySegment state) {
+  Read readOutput(int stream, MemorySegment buf, MemorySegment state) {
     int fd = fd(stream);
     ProcListener.Stream s =
         stream == Poller.OUT ? ProcListener.Stream.STDOUT : ProcListener.Stream.STDERR;
@@ -157,17 +169,52 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
       long n = Posix.read(fd, buf, state);
       if (n > 0) {
         listener.output(s, buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
+        if (listener.holdOutput(() -> poller.resume(this))) {
+          return Read.HELD;
+        }
         continue;
       }
       if (n == -Posix.EAGAIN) {
-        return false;
+        return Read.AGAIN;
       }
       if (n == -Posix.EINTR) {
         continue;
       }
-      return true;
+      return Read.END;
     }
-    return false;
+    return Read.AGAIN;
+  }
+
+  /** Whether its pipes are not read now: a receiver of its output is behind. */
+  boolean outputHeld() {
+    return outputHeld;
+  }
+
+  /**
+   * Its pipes are not read from now on, and the time it had left to drain after its exit (if it has
+   * exited) stops running: a paused reader never cuts its last output.
+   */
+  void holdOutput(long now, boolean wasDraining) {
+    outputHeld = true;
+    if (wasDraining) {
+      drainLeft = Math.max(0, drainDeadline - now);
+    }
+  }
+
+  /** Its pipes are read again; true if it is draining after its exit again (its deadline set). */
+  boolean resumeOutput(long now) {
+    outputHeld = false;
+    if (drainLeft < 0) {
+      return false;
+    }
+    drainDeadline = now + drainLeft;
+    drainLeft = -1;
+    return true;
+  }
+
+  /** It exited while its output was held: it drains for {@code nanos} once it is resumed. */
+  void drainLater(long nanos) {
+    drainLeft = nanos;
   }
 
   /** Closes the host's end of its stdout or stderr pipe, if open. */

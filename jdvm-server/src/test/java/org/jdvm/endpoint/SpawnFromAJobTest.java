@@ -186,7 +186,7 @@ class SpawnFromAJobTest {
           @Override
           public void close() {}
         };
-    Logger jul = Logger.getLogger("org.jdvm.server.pmix");
+    Logger jul = Logger.getLogger(org.jdvm.endpoint.deliver.OutputRouter.PEER_LOGGER);
     jul.addHandler(capture);
     try (RawPeer tool = RawPeer.tool(f.endpoint.tcpAddress())) {
       List<Info> quiet =

@@ -41,7 +41,8 @@ class TidyTest {
           Map.entry(
               "Connection.java",
               "the transport's one class: frames in, the bounded write queue and its direct send,"
-                  + " and close, ordered by one lock (under 10 lines over)"),
+                  + " output counted apart from replies (its pacing is OutputPace), and close,"
+                  + " ordered by one lock (under 100 lines over)"),
           Map.entry(
               "PublishedData.java",
               "publish, lookup and unpublish with their waits, ranges and limits over one map"
@@ -51,6 +52,11 @@ class TidyTest {
               "the journal's one writer: segments, group commit, notes riding with the next write"
                   + " and snapshots share its monitor and the segment being written; the files"
                   + " themselves are JournalFiles"),
+          Map.entry(
+              "StartCommand.java",
+              "jdvm start's options are its documentation: each is a field with its picocli"
+                  + " description (under 10 lines over); the work is in DvmConfig, DvmServer and"
+                  + " DetachedStart"),
           Map.entry(
               "AgentHub.java",
               "the controller's side of every agent: the listener and handshake, the roster of"

@@ -21,9 +21,24 @@ import org.jdvm.pmix.frame.Tags;
  *
  * <p>A job's forwarding is known once the core has accepted its spawn (the endpoint learns it from
  * the outcome); output that an agent reads before that is held, bounded, and released then.
+ *
+ * <p>Back-pressure (docs/ARCHITECTURE.md "Output back-pressure"): after each chunk the host asks
+ * {@link #holdOutput}; while any connection that receives the job's output (its spawner's, every
+ * IOF pull that covers it) holds more than {@link Connection#OUTPUT_HIGH_WATER} unwritten, or the
+ * output held for a job not known yet passes {@link #EARLY_HOLD_BYTES}, the process's pipes are not
+ * read, so the slowest reader paces the job and nothing is dropped.
  */
 public final class OutputRouter {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+
+  /**
+   * The logger of what peers log (their {@code PMIx_Log} text nobody receives, their syslog lines):
+   * a detached DVM keeps it in a bounded file of its own ({@code peers.log}), so that a rank's
+   * logging cannot push the DVM's own lines out of {@code dvm.log}.
+   */
+  public static final String PEER_LOGGER = "org.jdvm.peers";
+
+  private static final System.Logger PEER_LOG = System.getLogger(PEER_LOGGER);
 
   /** The IOF channel bits ({@code pmix_iof_channel_t}). */
   public static final int STDIN_CHANNEL = 0x01;
@@ -34,6 +49,15 @@ public final class OutputRouter {
   /** Output held for jobs whose forwarding is not known yet, across all of them. */
   public static final int MAX_EARLY_BYTES = 4 << 20;
 
+  /**
+   * Output held for one job not known yet past which its processes are paused until it is: below
+   * {@link #MAX_EARLY_BYTES}, so that each process's one chunk more still fits.
+   */
+  public static final int EARLY_HOLD_BYTES = 1 << 20;
+
+  /** Retired jobs remembered, so that late output of theirs is not held for a spawn to come. */
+  static final int RETIRED_KEPT = 1024;
+
   /** The spawner's forwarding of one job; {@code conn} is null when nobody forwards it. */
   public record Forward(Connection conn, int channels) {
     public static final Forward NONE = new Forward(null, 0);
@@ -41,6 +65,18 @@ public final class OutputRouter {
 
   private record Pull(
       Connection conn, long serverId, long localId, int channels, List<Proc> procs) {
+    boolean coversJob(String nspace) {
+      if ((channels & (STDOUT_CHANNEL | STDERR_CHANNEL)) == 0) {
+        return false;
+      }
+      for (Proc p : procs) {
+        if (p.nspace().equals(nspace)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     boolean covers(String nspace, int rank, int channel) {
       if ((channels & channel) == 0) {
         return false;
@@ -57,24 +93,41 @@ public final class OutputRouter {
   /** Output held until its job's forwarding is known; {@code log}: a PMIx_Log line. */
   private record Chunk(int rank, int channel, byte[] bytes, boolean log) {}
 
+  private final LogBudget logBudget = new LogBudget(System::nanoTime);
   private final Map<String, Forward> forwards = new HashMap<>();
   private final Map<String, List<Chunk>> early = new HashMap<>();
   private final List<Pull> pulls = new ArrayList<>();
+  private final Map<String, List<Runnable>> earlyWaiters = new HashMap<>();
+  private final Map<String, Long> earlyByJob = new HashMap<>();
+  private final java.util.SequencedSet<String> retired = new java.util.LinkedHashSet<>();
   private long earlyBytes;
   private long nextServerId;
   private boolean warned;
 
   /** The core accepted the spawn of {@code nspace}: from now on its output goes here. */
-  public synchronized void jobSpawned(String nspace, Forward forward) {
-    forwards.put(nspace, forward);
-    List<Chunk> held = early.remove(nspace);
-    if (held != null) {
-      for (Chunk c : held) {
-        earlyBytes -= c.bytes.length;
-        if (!route(nspace, c.rank, c.channel, c.bytes) && c.log) {
-          toDvmLog(new Proc(nspace, c.rank), c.bytes);
+  public void jobSpawned(String nspace, Forward forward) {
+    List<Runnable> due;
+    synchronized (this) {
+      forwards.put(nspace, forward);
+      retired.remove(nspace);
+      earlyByJob.remove(nspace);
+      List<Chunk> held = early.remove(nspace);
+      if (held != null) {
+        for (Chunk c : held) {
+          earlyBytes -= c.bytes.length;
+          if (!route(nspace, c.rank, c.channel, c.bytes) && c.log) {
+            toDvmLog(new Proc(nspace, c.rank), c.bytes);
+          }
         }
       }
+      due = earlyWaiters.remove(nspace);
+    }
+    resume(due);
+  }
+
+  private static void resume(List<Runnable> due) {
+    if (due != null) {
+      due.forEach(Runnable::run);
     }
   }
 
@@ -87,17 +140,90 @@ public final class OutputRouter {
    * The core forgot the job (it retired). Until then late output, from descendants that kept the
    * job's pipes open after its end, still reaches its spawner.
    */
-  public synchronized void jobRetired(String nspace) {
-    forwards.remove(nspace);
-    List<Chunk> held = early.remove(nspace);
-    if (held != null) {
-      for (Chunk c : held) {
-        earlyBytes -= c.bytes.length;
-        if (c.log) {
-          toDvmLog(new Proc(nspace, c.rank), c.bytes);
+  public void jobRetired(String nspace) {
+    List<Runnable> due;
+    synchronized (this) {
+      forwards.remove(nspace);
+      retired.add(nspace);
+      if (retired.size() > RETIRED_KEPT) {
+        retired.removeFirst();
+      }
+      earlyByJob.remove(nspace);
+      List<Chunk> held = early.remove(nspace);
+      if (held != null) {
+        for (Chunk c : held) {
+          earlyBytes -= c.bytes.length;
+          if (c.log) {
+            toDvmLog(new Proc(nspace, c.rank), c.bytes);
+          }
         }
       }
+      due = earlyWaiters.remove(nspace);
     }
+    logBudget.forget(nspace);
+    resume(due);
+  }
+
+  /**
+   * Whether a line of {@code bytes} that {@code source} logs may go out now: within its job's
+   * {@link LogBudget}, and, on the output {@code channels} (a mask; 0 for none), no receiver of it
+   * behind on output (a logging rank is not paced the way its pipes are, so its lines are dropped
+   * instead of piling up for a reader that does not read). A line refused is counted in the job's
+   * dropped lines.
+   */
+  public boolean admitLog(Proc source, int channels, long bytes) {
+    if (behind(source.nspace(), channels)) {
+      logBudget.drop(source.nspace(), bytes);
+      return false;
+    }
+    return logBudget.admit(source.nspace(), bytes);
+  }
+
+  private synchronized boolean behind(String nspace, int channel) {
+    if (channel == 0) {
+      return false;
+    }
+    Forward f = forwards.get(nspace);
+    if (f != null
+        && f.conn != null
+        && (f.channels & channel) != 0
+        && f.conn.outputQueued() > Connection.OUTPUT_HIGH_WATER) {
+      return true;
+    }
+    for (Pull p : pulls) {
+      if ((p.channels & channel) != 0
+          && p.coversJob(nspace)
+          && p.conn.outputQueued() > Connection.OUTPUT_HIGH_WATER) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Asked by the host after each chunk of a process of {@code nspace}: whether to stop reading its
+   * pipes. True while a connection that receives the job's output is behind, or while the output
+   * held for the job (not known yet) passes {@link #EARLY_HOLD_BYTES}; {@code resume} then runs
+   * once when the host may read them again.
+   */
+  public synchronized boolean holdOutput(String nspace, Runnable resume) {
+    Forward f = forwards.get(nspace);
+    if (f == null) {
+      if (retired.contains(nspace) || earlyByJob.getOrDefault(nspace, 0L) < EARLY_HOLD_BYTES) {
+        return false;
+      }
+      earlyWaiters.computeIfAbsent(nspace, k -> new ArrayList<>()).add(resume);
+      return true;
+    }
+    if (f.conn != null && f.channels != 0 && f.conn.holdOutput(resume)) {
+      return true;
+    }
+    for (Pull p : pulls) {
+      if (p.coversJob(nspace) && p.conn.holdOutput(resume)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public synchronized void output(
@@ -106,6 +232,9 @@ public final class OutputRouter {
     if (forwards.containsKey(nspace)) {
       route(nspace, rank, channel, chunk);
       return;
+    }
+    if (retired.contains(nspace)) {
+      return; // late output of a retired job nobody follows any more
     }
     if (!hold(nspace, new Chunk(rank, channel, chunk, false)) && !warned) {
       warned = true;
@@ -131,7 +260,7 @@ public final class OutputRouter {
   public static void toDvmLog(Proc source, byte[] bytes) {
     String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
     // What a peer logs is quoted: a line break in it cannot forge a log line of its own.
-    LOG.log(
+    PEER_LOG.log(
         System.Logger.Level.WARNING,
         "proc=" + source + " log=" + org.jdvm.pmix.json.Json.quote(text));
   }
@@ -142,6 +271,7 @@ public final class OutputRouter {
       return false;
     }
     earlyBytes += c.bytes.length;
+    earlyByJob.merge(nspace, (long) c.bytes.length, Long::sum);
     early.computeIfAbsent(nspace, k -> new ArrayList<>()).add(c);
     return true;
   }
@@ -190,7 +320,7 @@ public final class OutputRouter {
             .packSize(0)
             .pack(DataType.BYTE_OBJECT, ByteObject.of(bytes))
             .toByteArray();
-    c.send(Tags.IOF, body);
+    c.sendOutput(Tags.IOF, body);
   }
 
   /** IOF_PULL: returns the server's id, which the peer sends back in IOF_DEREG. */

@@ -21,10 +21,13 @@ import org.jdvm.pmix.json.Json;
  * (the connection that spawned the job, or the one its parent job's output goes to) and to IOF
  * pulls; {@code pmix.log.msg} is Open MPI 4.1's help text, whose text goes to standard error; the
  * syslog channels, and whatever nobody receives, go to the DVM's log. A line gets a newline if it
- * has none, so that log lines and output do not run together.
+ * has none, so that log lines and output do not run together. What a job logs is bounded ({@link
+ * org.jdvm.endpoint.deliver.LogBudget}, and no line for a reader behind on output): a request past
+ * it is answered {@code PMIX_ERR_OUT_OF_RESOURCE}, its lines dropped and counted, with no log line
+ * of its own.
  */
 public final class LogOps {
-  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
+  private static final System.Logger PEER_LOG = System.getLogger(OutputRouter.PEER_LOGGER);
 
   private final OutputRouter output;
 
@@ -70,10 +73,30 @@ public final class LogOps {
     }
     Proc self = x.self();
     boolean application = !x.peer().role().isToolClass();
-    for (Line l : once ? lines.subList(0, 1) : lines) {
+    List<Line> chosen = once ? lines.subList(0, 1) : lines;
+    long bytes = 0;
+    int channels = 0;
+    for (Line l : chosen) {
+      bytes += l.text.length();
+      channels |= application ? channelOf(l) : 0;
+    }
+    if (!output.admitLog(self, channels, bytes)) {
+      // Past the job's bound: refused and counted, never a log line per request.
+      x.replyStatus(PmixStatus.ERR_OUT_OF_RESOURCE);
+      return;
+    }
+    for (Line l : chosen) {
       deliver(self, application, l);
     }
     x.replyStatus(PmixStatus.SUCCESS);
+  }
+
+  private static int channelOf(Line l) {
+    return switch (l.channel) {
+      case STDERR -> OutputRouter.STDERR_CHANNEL;
+      case STDOUT -> OutputRouter.STDOUT_CHANNEL;
+      case SYSLOG -> 0;
+    };
   }
 
   private static List<Line> lines(List<Info> data) throws BadRequest {
@@ -118,7 +141,8 @@ public final class LogOps {
         }
       }
       case SYSLOG ->
-          LOG.log(System.Logger.Level.WARNING, "proc=" + source + " syslog=" + Json.quote(l.text));
+          PEER_LOG.log(
+              System.Logger.Level.WARNING, "proc=" + source + " syslog=" + Json.quote(l.text));
     }
   }
 

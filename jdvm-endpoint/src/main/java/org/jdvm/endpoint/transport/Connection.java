@@ -34,17 +34,31 @@ import org.jdvm.pmix.frame.FrameHeader;
  *
  * <p>Faults: a bad header, an oversized frame, a bad handshake or end of stream poisons the
  * connection, which is closed; a malformed body is the handler's to answer. A peer that lets more
- * than {@link #MAX_QUEUED_BYTES} pile up unread is cut off rather than allowed to exhaust memory. A
- * body, the handshake's included, is read in chunks from {@link #READ_CHUNK} up, doubling as its
- * bytes arrive, so announcing a large body and stalling costs the DVM nothing. A user over its
- * {@link ConnectionGate} bound is closed once its handshake is read. An {@link Error} on the reader
- * closes the connection and goes to the {@link Fatal} hook: the DVM cannot go on after one.
+ * than {@link #MAX_QUEUED_BYTES} of replies and events pile up unread is cut off rather than
+ * allowed to exhaust memory. Output ({@link #sendOutput}) is counted apart and never counts toward
+ * that cut: past {@link #OUTPUT_HIGH_WATER} unwritten output bytes, {@link #holdOutput} tells the
+ * producer to stop (the host stops reading the job's pipes, docs/ARCHITECTURE.md "Output
+ * back-pressure") until the writer has brought them under {@link #OUTPUT_LOW_WATER}; only output
+ * nobody paces (past {@link #MAX_QUEUED_OUTPUT_BYTES}) still cuts a peer off. A body, the
+ * handshake's included, is read in chunks from {@link #READ_CHUNK} up, doubling as its bytes
+ * arrive, so announcing a large body and stalling costs the DVM nothing. A user over its {@link
+ * ConnectionGate} bound is closed once its handshake is read. An {@link Error} on the reader closes
+ * the connection and goes to the {@link Fatal} hook: the DVM cannot go on after one.
  */
 public final class Connection {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
 
   /** A peer that lets this much pile up unread is cut off rather than allowed to exhaust memory. */
   public static final long MAX_QUEUED_BYTES = 64L << 20;
+
+  /** Unwritten output past which {@link #holdOutput} asks its producers to pause. */
+  public static final long OUTPUT_HIGH_WATER = 4L << 20;
+
+  /** Output bytes under which a paused producer is resumed. */
+  public static final long OUTPUT_LOW_WATER = 1L << 20;
+
+  /** Unwritten output that cuts the peer off all the same: only output nobody paces gets here. */
+  public static final long MAX_QUEUED_OUTPUT_BYTES = 64L << 20;
 
   /** How long a peer has to complete its handshake. */
   public static final long HANDSHAKE_SECONDS = 30;
@@ -56,7 +70,10 @@ public final class Connection {
    */
   public static final int READ_CHUNK = 16 << 10;
 
-  private static final byte[] END = new byte[0];
+  /** A message waiting for the writer; {@code output}: counted in the output, not the replies. */
+  private record Queued(byte[] bytes, boolean output) {}
+
+  private static final Queued END = new Queued(new byte[0], false);
   private static final int GATHER = 64;
 
   /** Larger messages go through the writer: a partial send would copy the rest. */
@@ -108,8 +125,14 @@ public final class Connection {
   private final Link link;
   private final SocketChannel channel;
   private final Outlet outlet;
-  private final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
+
+  /** Unwritten replies and events: past {@link #MAX_QUEUED_BYTES} the peer is cut off. */
   private final AtomicLong queuedBytes = new AtomicLong();
+
+  /** Unwritten output ({@link #sendOutput}): paced at {@link #OUTPUT_HIGH_WATER}. */
+  private final OutputPace output = new OutputPace();
+
   private final CountDownLatch writerDone = new CountDownLatch(1);
   private final ConnectionGate.Ticket ticket;
   private final Fatal fatal;
@@ -344,22 +367,58 @@ public final class Connection {
 
   /** Queues one framed message (pindex 0, as a 4.2.2 server sends every header). */
   public void send(int tag, byte[] body) {
+    enqueue(framed(tag, body), false);
+  }
+
+  /**
+   * Queues one framed message of a job's output: counted apart from replies and events, never a
+   * reason to cut the peer off below {@link #MAX_QUEUED_OUTPUT_BYTES}; its producer paces itself
+   * with {@link #holdOutput}.
+   */
+  public void sendOutput(int tag, byte[] body) {
+    enqueue(framed(tag, body), true);
+  }
+
+  private static byte[] framed(int tag, byte[] body) {
     byte[] message = new byte[FrameHeader.BYTES + body.length];
     FrameHeader.of(0, tag, body.length).encode(message, 0);
     System.arraycopy(body, 0, message, FrameHeader.BYTES, body.length);
-    enqueue(message);
+    return message;
   }
 
   /** Queues raw bytes: the handshake reply, which has no frame. */
   public void sendRaw(byte[] bytes) {
-    enqueue(bytes);
+    enqueue(bytes, false);
   }
 
-  private void enqueue(byte[] message) {
+  /** Output bytes queued and not yet written to the peer. */
+  public long outputQueued() {
+    return output.queued();
+  }
+
+  /**
+   * Whether the peer is behind on output: more than {@link #OUTPUT_HIGH_WATER} bytes of it are
+   * unwritten. If so, {@code resume} runs once (on the writer's thread, or the closer's) when they
+   * are under {@link #OUTPUT_LOW_WATER} or the connection closes; the caller stops producing until
+   * then.
+   */
+  public boolean holdOutput(Runnable resume) {
+    return output.hold(resume);
+  }
+
+  private void enqueue(byte[] message, boolean isOutput) {
     if (closed) {
       return;
     }
-    if (queuedBytes.addAndGet(message.length) > MAX_QUEUED_BYTES) {
+    if (isOutput) {
+      if (output.added(message.length) > MAX_QUEUED_OUTPUT_BYTES) {
+        close(
+            "more than "
+                + MAX_QUEUED_OUTPUT_BYTES
+                + " bytes of output queued that nobody paces: the peer does not read");
+        return;
+      }
+    } else if (queuedBytes.addAndGet(message.length) > MAX_QUEUED_BYTES) {
       close("more than " + MAX_QUEUED_BYTES + " bytes queued: the peer does not read");
       return;
     }
@@ -369,7 +428,7 @@ public final class Connection {
       }
       if (pending == 0 && fd >= 0 && message.length <= DIRECT_MAX) {
         int sent = sendNow(message);
-        queuedBytes.addAndGet(-sent);
+        written(sent, isOutput);
         if (sent == message.length) {
           return;
         }
@@ -378,7 +437,19 @@ public final class Connection {
         }
       }
       pending++;
-      queue.add(message);
+      queue.add(new Queued(message, isOutput));
+    }
+  }
+
+  /** {@code n} bytes of one kind left the queue's count: written, or dropped. */
+  private void written(long n, boolean isOutput) {
+    if (n == 0) {
+      return;
+    }
+    if (isOutput) {
+      output.gone(n);
+    } else {
+      queuedBytes.addAndGet(-n);
     }
   }
 
@@ -402,14 +473,14 @@ public final class Connection {
   }
 
   private void writeLoop() {
-    List<byte[]> batch = new ArrayList<>(GATHER);
+    List<Queued> batch = new ArrayList<>(GATHER);
     try {
       while (true) {
         batch.clear();
         batch.add(queue.take());
         queue.drainTo(batch, GATHER - 1);
         int end = batch.indexOf(END);
-        List<byte[]> messages = end < 0 ? batch : batch.subList(0, end);
+        List<Queued> messages = end < 0 ? batch : batch.subList(0, end);
         write(messages);
         synchronized (sendLock) {
           pending -= messages.size();
@@ -427,26 +498,33 @@ public final class Connection {
     }
   }
 
-  private void write(List<byte[]> messages) throws IOException {
+  private void write(List<Queued> messages) throws IOException {
     if (messages.isEmpty()) {
       return;
     }
     ByteBuffer[] buffers = new ByteBuffer[messages.size()];
     long total = 0;
+    long outputBytes = 0;
+    List<byte[]> bytes = outlet != null ? new ArrayList<>(messages.size()) : null;
     for (int i = 0; i < buffers.length; i++) {
-      buffers[i] = ByteBuffer.wrap(messages.get(i));
-      total += buffers[i].remaining();
+      Queued q = messages.get(i);
+      buffers[i] = ByteBuffer.wrap(q.bytes());
+      total += q.bytes().length;
+      outputBytes += q.output() ? q.bytes().length : 0;
+      if (bytes != null) {
+        bytes.add(q.bytes());
+      }
     }
     if (outlet != null) {
-      outlet.write(messages);
-      queuedBytes.addAndGet(-total);
-      return;
+      outlet.write(bytes);
+    } else {
+      long n = 0;
+      while (n < total) {
+        n += channel.write(buffers);
+      }
     }
-    long written = 0;
-    while (written < total) {
-      written += channel.write(buffers);
-    }
-    queuedBytes.addAndGet(-total);
+    written(total - outputBytes, false);
+    written(outputBytes, true);
   }
 
   // ---- ending --------------------------------------------------------------------------------
@@ -464,6 +542,7 @@ public final class Connection {
       ticket.release();
     }
     queue.add(END);
+    output.close(); // nothing more is written here: whoever paused for this peer goes on
     if (outlet != null) {
       outlet.close();
     } else {

@@ -19,7 +19,11 @@
  * connection's writer in queue order; no producer ever waits for a peer; nothing is sent on a
  * closed connection's descriptor; a closed connection queues nothing; the handler hears of a close
  * exactly once; a connection's place in its user's counts is released exactly once, when it closes;
- * what a stalled peer makes the DVM hold is bounded by what it sent, not by what it announced; an
- * {@link java.lang.Error} on a reader is reported to the connection's {@code Fatal} hook.
+ * what a stalled peer makes the DVM hold is bounded by what it sent, not by what it announced;
+ * output is counted apart from replies and events and never cuts a peer off below 64 MiB: past 4
+ * MiB unwritten its producers are told to pause ({@link
+ * org.jdvm.endpoint.transport.Connection#holdOutput}) and each is resumed once, under 1 MiB or at
+ * the close; an {@link java.lang.Error} on a reader is reported to the connection's {@code Fatal}
+ * hook.
  */
 package org.jdvm.endpoint.transport;

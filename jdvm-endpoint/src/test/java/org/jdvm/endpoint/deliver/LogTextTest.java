@@ -18,7 +18,7 @@ class LogTextTest {
   @Test
   void aRanksLogTextCannotForgeALineOrCarryAControlCharacter() {
     List<String> lines;
-    try (LogCapture log = LogCapture.of("org.jdvm.server.pmix", Level.ALL)) {
+    try (LogCapture log = LogCapture.of(OutputRouter.PEER_LOGGER, Level.ALL)) {
       String forged =
           "ok\n2026-11-28 10:00:00 SEVERE pmix failure=JVM_FAILED\r\u001b[2Jbye\u0085\u2028\"q\"\\";
       OutputRouter.toDvmLog(new Proc("job@1", 3), forged.getBytes(StandardCharsets.UTF_8));

@@ -88,6 +88,51 @@ class ConnectionTest {
     assertThat(connection.isClosed()).isFalse();
   }
 
+  /**
+   * Output is paced, not cut off (docs/ARCHITECTURE.md "Output back-pressure"): a producer that
+   * stops when told ({@link Connection#holdOutput}) and goes on when resumed sends more than the 64
+   * MiB after which a peer that did not read was cut off, to a peer that stalls for a second; the
+   * connection holds no more than the high-water mark and one message, and every byte arrives.
+   */
+  @Test
+  void outputIsPacedByTheReaderAndNeverCutsItOff() throws Exception {
+    admitted();
+    int messages = 1_300; // 1,300 x 64 KiB: 85 MB
+    int size = 64 << 10;
+    java.util.concurrent.atomic.AtomicLong most = new java.util.concurrent.atomic.AtomicLong();
+    Thread producer =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  for (int i = 0; i < messages; i++) {
+                    java.util.concurrent.CountDownLatch resumed =
+                        new java.util.concurrent.CountDownLatch(1);
+                    if (connection.holdOutput(resumed::countDown)) {
+                      try {
+                        resumed.await();
+                      } catch (InterruptedException e) {
+                        return;
+                      }
+                    }
+                    byte[] body = new byte[size];
+                    ByteBuffer.wrap(body).putInt(i);
+                    connection.sendOutput(2, body);
+                    most.accumulateAndGet(connection.outputQueued(), Math::max);
+                  }
+                });
+    Thread.sleep(1000); // the peer stalls: the producer must be paused
+    assertThat(producer.isAlive()).as("paused, not done").isTrue();
+    for (int i = 0; i < messages; i++) {
+      FrameHeader h = FrameHeader.decode(read(FrameHeader.BYTES), 0);
+      byte[] body = read(h.nbytes());
+      assertThat(ByteBuffer.wrap(body).getInt()).as("message %d", i).isEqualTo(i);
+    }
+    producer.join(TimeUnit.SECONDS.toMillis(60));
+    assertThat(connection.isClosed()).isFalse();
+    assertThat(most.get())
+        .isLessThanOrEqualTo(Connection.OUTPUT_HIGH_WATER + size + FrameHeader.BYTES);
+  }
+
   private void admitted() throws Exception {
     Path socket = dir.resolve("s");
     server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);

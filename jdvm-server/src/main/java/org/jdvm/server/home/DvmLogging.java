@@ -22,12 +22,18 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.StreamHandler;
+import org.jdvm.endpoint.deliver.OutputRouter;
 
 /**
  * Routes the DVM's {@link System.Logger} output (the JDK's logging facade, backed by
  * java.util.logging) to {@code dvm.log}, one line per record: time, level, component, then the
  * record's own {@code key=value} text. Warnings and errors also go to standard error when the DVM
  * runs in the foreground. The file is private to the DVM's user and bounded ({@link RotatingLog}).
+ * What peers log ({@link org.jdvm.endpoint.deliver.OutputRouter#PEER_LOGGER}: ranks' {@code
+ * PMIx_Log} text nobody receives, their syslog lines) goes to a bounded file of its own, {@code
+ * peers.log}, and not to {@code dvm.log} nor standard error, so that a rank's logging can never
+ * push the DVM's own lines out of their history. A detached DVM's standard output and error ({@code
+ * dvm.out}) take at most {@link #DVM_OUT_BYTES} ({@link #boundConsole}).
  */
 public final class DvmLogging {
   private DvmLogging() {}
@@ -62,6 +68,21 @@ public final class DvmLogging {
 
   /** Rotated files kept besides the live one: {@code dvm.log.1} (the newest) .. {@code .3}. */
   static final int KEPT = 3;
+
+  /** The file of what peers log, beside {@code dvm.log}. */
+  public static final String PEER_LOG = "peers.log";
+
+  /** Bytes {@code peers.log} holds before it is rotated ({@code peers.log.1}, the one kept). */
+  static final long PEER_FILE_BYTES = 4L << 20;
+
+  /** Rotated files of {@code peers.log} kept besides the live one. */
+  static final int PEER_KEPT = 1;
+
+  /** What a detached DVM writes to its standard output and error ({@code dvm.out}), in all. */
+  public static final long DVM_OUT_BYTES = 1L << 20;
+
+  /** Held here: java.util.logging keeps only weak references to its loggers. */
+  private static final Logger PEERS = Logger.getLogger(OutputRouter.PEER_LOGGER);
 
   /**
    * The DVM's log file: readable by the DVM's user only ({@code 0600}), opened without following a
@@ -255,7 +276,95 @@ public final class DvmLogging {
       root.addHandler(err);
     }
     root.setLevel(Level.INFO);
+    configurePeers(log.resolveSibling(PEER_LOG));
     configured = true;
+  }
+
+  /** What peers log goes to {@code file}, bounded, and nowhere else. */
+  private static void configurePeers(Path file) throws IOException {
+    PEERS.setUseParentHandlers(false);
+    for (Handler h : PEERS.getHandlers()) {
+      PEERS.removeHandler(h);
+      h.close();
+    }
+    RotatingLog peers = new RotatingLog(file, PEER_FILE_BYTES, PEER_KEPT);
+    peers.setFormatter(new LineFormatter());
+    peers.setLevel(Level.INFO);
+    PEERS.addHandler(peers);
+    PEERS.setLevel(Level.INFO);
+  }
+
+  /**
+   * Bounds what this process writes through {@link System#out} and {@link System#err} together to
+   * {@code max} bytes, then one line saying the rest is dropped: a detached DVM's are its {@code
+   * dvm.out}, which nothing rotates. (What the JVM itself writes to the descriptors as it crashes
+   * does not pass through them; it is a few KiB.)
+   */
+  public static void boundConsole(long max) {
+    BoundedConsole console =
+        new BoundedConsole(
+            new java.io.FileOutputStream(java.io.FileDescriptor.out),
+            new java.io.FileOutputStream(java.io.FileDescriptor.err),
+            max);
+    System.setOut(new java.io.PrintStream(console.out(), true, StandardCharsets.UTF_8));
+    System.setErr(new java.io.PrintStream(console.err(), true, StandardCharsets.UTF_8));
+  }
+
+  /** Standard output and error that share one budget of bytes. */
+  static final class BoundedConsole {
+    private final OutputStream out;
+    private final OutputStream err;
+    private final long max;
+    private long written;
+    private boolean said;
+
+    BoundedConsole(OutputStream out, OutputStream err, long max) {
+      this.out = out;
+      this.err = err;
+      this.max = max;
+    }
+
+    OutputStream out() {
+      return stream(out);
+    }
+
+    OutputStream err() {
+      return stream(err);
+    }
+
+    private OutputStream stream(OutputStream to) {
+      return new OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+          write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          BoundedConsole.this.write(to, b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+          to.flush();
+        }
+      };
+    }
+
+    private synchronized void write(OutputStream to, byte[] b, int off, int len)
+        throws IOException {
+      int n = (int) Math.max(0, Math.min(len, max - written));
+      if (n > 0) {
+        to.write(b, off, n);
+        written += n;
+      }
+      if (n < len && !said) {
+        said = true;
+        to.write(
+            ("\njdvm: more output dropped: this file is bounded to " + max + " bytes\n")
+                .getBytes(StandardCharsets.UTF_8));
+      }
+    }
   }
 
   /** Writes out what jdvm's log handlers hold (INFO lines wait up to {@code FLUSH_MS} ms). */

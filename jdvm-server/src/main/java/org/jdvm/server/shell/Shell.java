@@ -320,6 +320,11 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   }
 
   @Override
+  public boolean holdOutput(String node, String nspace, Runnable resume) {
+    return gateway.holdOutput(nspace, resume);
+  }
+
+  @Override
   public void exited(String node, String nspace, int rank, int exitCode, int signal) {
     signalled.remove(nspace + "." + rank);
     submit.accept(new Report.ProcExited(nspace, rank, signal > 0 ? 0 : exitCode, signal));

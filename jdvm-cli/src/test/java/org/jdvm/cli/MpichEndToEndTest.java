@@ -235,4 +235,51 @@ class MpichEndToEndTest {
     assertHello(mpich, 2);
     assertHello(ompi.get(120, TimeUnit.SECONDS), 2);
   }
+
+  /**
+   * A PMI_ID is only a claim: the test's own JVM, connecting to PMI_PORT with the id of a live
+   * launched process, is refused (the kernel shows the socket held by another process) and the
+   * connection is closed.
+   */
+  @Test
+  void aPmiIdClaimedFromAnotherProcessIsRefused() throws Exception {
+    CliRun r =
+        CliRun.of("run", "--dir", dir.toString(), "--detach", "-n", "1", "--", "/bin/sleep", "60");
+    assertThat(r.status()).as(r.err()).isZero();
+    String nspace = r.out().strip();
+    long pid = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (pid == 0 && System.nanoTime() < deadline) {
+      for (Map<String, Object> job : jobs()) {
+        if (nspace.equals(job.get("nspace"))) {
+          for (Object p : (List<?>) job.get("procs")) {
+            Object n = ((Map<?, ?>) p).get("pid");
+            pid = n == null ? 0 : ((Number) n).longValue();
+          }
+        }
+      }
+      Thread.sleep(10);
+    }
+    assertThat(pid).as("the sleeper's pid").isPositive();
+    try {
+      Map<String, String> env = new java.util.HashMap<>();
+      for (String e :
+          new String(Files.readAllBytes(Path.of("/proc/" + pid + "/environ"))).split("\0")) {
+        int eq = e.indexOf('=');
+        if (eq > 0) {
+          env.put(e.substring(0, eq), e.substring(eq + 1));
+        }
+      }
+      assertThat(env).containsKeys("PMI_PORT", "PMI_ID", "PMI_RANK", "PMIX_SERVER_URI41");
+      String[] hostPort = env.get("PMI_PORT").split(":");
+      try (java.net.Socket s = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+        s.setSoTimeout(30_000);
+        s.getOutputStream().write(("cmd=initack pmiid=" + env.get("PMI_ID") + "\n").getBytes());
+        String answer = new String(s.getInputStream().readAllBytes());
+        assertThat(answer).startsWith("cmd=initack rc=-1 msg=");
+      }
+    } finally {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
 }

@@ -195,6 +195,8 @@ class MpichEndToEndTest {
     assertThat(r.status()).as(r.out() + r.err()).isEqualTo(7);
     assertThat(r.out()).contains("ABORTING mpi_abort rank=" + (np - 1) + " code=7");
     assertThat(r.out()).doesNotContain("FAIL mpi_abort");
+    // MPI_Abort never returns: the aborting rank waits in PMI_Abort until the job's end kills it
+    assertThat(r.out()).doesNotContain("WAITING mpi_abort rank=" + (np - 1));
   }
 
   @Test

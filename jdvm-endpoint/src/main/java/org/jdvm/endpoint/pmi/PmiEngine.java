@@ -47,7 +47,7 @@ final class PmiEngine {
 
   private final PmiBackend backend;
   private final IntFunction<Optional<Proc>> identify;
-  private Proc self;
+  private volatile Proc self;
   private PmiBackend.Facts facts;
 
   /**
@@ -64,8 +64,21 @@ final class PmiEngine {
     return self;
   }
 
+  /** The most lines one {@code mcmd=spawn} block may have before the connection is ended. */
+  static final int MAX_SPAWN_LINES = 4096;
+
+  /** Lines read of the {@code mcmd=spawn} block being skipped; -1 outside one. */
+  private int spawnLines = -1;
+
+  private boolean lastSpawnSegment;
+
+  private String totSpawns = "";
+
   /** Answers one line (without its newline). */
   CompletableFuture<Reply> handle(String line) {
+    if (spawnLines >= 0 || line.equals("mcmd=spawn")) {
+      return CompletableFuture.completedFuture(spawnLine(line));
+    }
     Map<String, String> in;
     try {
       in = PmiLine.parse(line);
@@ -76,8 +89,14 @@ final class PmiEngine {
     if (cmd.equals("initack")) {
       return CompletableFuture.completedFuture(initack(in));
     }
+    if (cmd.equals("init") && !"1".equals(in.get("pmi_version"))) {
+      // MPICH's PMI-2 client says hello this way first, without an initack: refuse it clearly
+      return CompletableFuture.completedFuture(new Reply(List.of(init(in)), true));
+    }
     if (self == null) {
-      return Reply.now(PmiLine.error(cmd, "not identified: send cmd=initack pmiid=<PMI_ID> first"));
+      String answer = cmd.equals("init") ? "response_to_init" : cmd;
+      return Reply.now(
+          PmiLine.error(answer, "not identified: send cmd=initack pmiid=<PMI_ID> first"));
     }
     return switch (cmd) {
       case "init" -> Reply.now(init(in));
@@ -113,6 +132,44 @@ final class PmiEngine {
       case "abort" -> CompletableFuture.completedFuture(abort(in));
       default -> Reply.now(PmiLine.error(cmd, "command not served: " + cmd));
     };
+  }
+
+  /**
+   * A line of an {@code mcmd=spawn} block ({@code MPI_Comm_spawn}): one block per app, each {@code
+   * key=value} on its own line and closed by {@code endcmd}; the client reads one answer after the
+   * last app's block ({@code spawnssofar} equal to {@code totspawns}). Spawning is not served yet:
+   * the blocks are read to their end, so the connection stays in step, and answered {@code
+   * cmd=spawn_result rc=-1} once.
+   */
+  private Reply spawnLine(String line) {
+    if (spawnLines < 0) {
+      spawnLines = 0;
+      lastSpawnSegment = false;
+      return new Reply(List.of(), false);
+    }
+    if (++spawnLines > MAX_SPAWN_LINES) {
+      return new Reply(
+          List.of(
+              PmiLine.error("spawn_result", "a spawn of more than " + MAX_SPAWN_LINES + " lines")),
+          true);
+    }
+    if (line.startsWith("spawnssofar=") || line.startsWith("totspawns=")) {
+      String so = line.startsWith("spawnssofar=") ? line.substring(12) : null;
+      if (so != null) {
+        lastSpawnSegment = so.equals(totSpawns);
+      } else {
+        totSpawns = line.substring(10);
+      }
+    }
+    if (!line.equals("endcmd")) {
+      return new Reply(List.of(), false);
+    }
+    spawnLines = -1;
+    if (!lastSpawnSegment) {
+      return new Reply(List.of(), false);
+    }
+    return Reply.of(
+        PmiLine.error("spawn_result", "MPI_Comm_spawn is not served over simple PMI yet"));
   }
 
   /** {@code cmd=initack pmiid=N}: size, rank and debug follow, as MPICH's client reads them. */
@@ -204,14 +261,19 @@ final class PmiEngine {
     return kvs.equals(self.nspace()) ? null : "no such kvsname for " + self + ": " + kvs;
   }
 
-  /** {@code cmd=abort exitcode=N}: the job ends with N; the client waits for no answer. */
+  /**
+   * {@code cmd=abort exitcode=N}: the job ends with N. Nothing is answered and the connection stays
+   * open: MPICH's client waits for an answer that Hydra never sends either, until the job's end
+   * kills it; an answer or a close would let {@code PMI_Abort} return, and the rank run on past
+   * {@code MPI_Abort} until it is killed.
+   */
   private Reply abort(Map<String, String> in) {
     Integer code = number(in.getOrDefault("exitcode", "1"));
     if (code == null) {
       return Reply.of(PmiLine.error("abort", "exitcode is no number"));
     }
     backend.abort(self, code, in.getOrDefault("msg", ""));
-    return new Reply(List.of(), true);
+    return new Reply(List.of(), false);
   }
 
   private static Integer number(String s) {

@@ -34,6 +34,12 @@ public final class PmiServer implements AutoCloseable {
   /** The most connections served at once: one per launched MPICH-family process. */
   public static final int MAX_CONNECTIONS = 4096;
 
+  /**
+   * How long a connection may take to prove who it is: the kernel's proof may wait up to {@link
+   * PeerProof#PID_WAIT_MS} for the launch to be reported, and then some.
+   */
+  static final long IDENTIFY_MS = PeerProof.PID_WAIT_MS + 5_000;
+
   private final ServerSocketChannel server;
   private final InetSocketAddress address;
   private final PeerProof proof;
@@ -117,7 +123,13 @@ public final class PmiServer implements AutoCloseable {
   private void serveOne(SocketChannel c) {
     try (c) {
       c.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      PmiEngine engine = new PmiEngine(backend, id -> identify(c, id));
+      PeerProof.Transport transport = proof.transport(c);
+      if (transport.refused()) {
+        // another user's socket, or one the kernel does not name: not one of the DVM's processes
+        return;
+      }
+      PmiEngine engine = new PmiEngine(backend, id -> identify(transport, id));
+      Thread.ofVirtual().name("jdvm-pmi-deadline").start(() -> closeUnidentified(c, engine));
       LineReader in = new LineReader(c);
       while (!closed) {
         String line = in.next();
@@ -143,23 +155,31 @@ public final class PmiServer implements AutoCloseable {
   }
 
   /**
-   * Which launched process the kernel shows holding {@code c}, if it is the one {@code id} names.
+   * Closes {@code c} if its peer has not proved who it is within {@link #IDENTIFY_MS}: a connection
+   * that never identifies must not hold one of the {@link #MAX_CONNECTIONS} slots.
    */
-  private Optional<Proc> identify(SocketChannel c, int id) {
-    Optional<Proc> claimed = ids.procOf(id);
-    if (claimed.isEmpty()) {
-      return Optional.empty();
-    }
+  private static void closeUnidentified(SocketChannel c, PmiEngine engine) {
     try {
-      PeerProof.Transport t = proof.transport(c);
-      if (t.refused()
-          || !proof.heldBy(claimed.get(), t, (p, ms) -> upstream.awaitPid(p, ms)).proved()) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "pmi peer refused: pmiid=" + id + " is not proved as " + claimed.get());
-        return Optional.empty();
-      }
-    } catch (IOException e) {
+      Thread.sleep(IDENTIFY_MS);
+    } catch (InterruptedException e) {
+      return;
+    }
+    if (engine.self() == null) {
+      closeQuietly(c);
+    }
+  }
+
+  /** The launched process {@code id} names, if the kernel shows it (or a descendant) holding c. */
+  private Optional<Proc> identify(PeerProof.Transport t, int id) {
+    Optional<Proc> claimed = ids.procOf(id);
+    if (claimed.isEmpty()
+        || !proof.heldBy(claimed.get(), t, (p, ms) -> upstream.awaitPid(p, ms)).proved()) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "pmi peer refused: pmiid="
+              + id
+              + " is not proved as "
+              + claimed.map(Proc::toString).orElse("a live process"));
       return Optional.empty();
     }
     return claimed;

@@ -284,4 +284,33 @@ class MpichEndToEndTest {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
   }
+
+  /**
+   * Another user's connection to PMI_PORT is closed before any line is answered: the kernel shows
+   * its socket held by a uid that is not the DVM's.
+   */
+  @Test
+  void anotherUsersConnectionIsClosedUnanswered() throws Exception {
+    try (org.jdvm.host.OtherUser other = org.jdvm.host.OtherUser.create()) {
+      String[] hostPort = server.endpoint().pmi().port().split(":");
+      Process p =
+          other.start(
+              "/bin/bash",
+              "-c",
+              "exec 3<>/dev/tcp/"
+                  + hostPort[0]
+                  + "/"
+                  + hostPort[1]
+                  + " && echo cmd=get_maxes >&3 && timeout 30 cat <&3 2>&1; echo \"status=$?\"");
+      try {
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes());
+        // the stream ended (closed, or reset since the line was left unread) with no reply,
+        // before cat's timeout (124)
+        assertThat(out).contains("status=").doesNotContain("cmd=").doesNotContain("status=124");
+      } finally {
+        p.destroyForcibly();
+      }
+    }
+  }
 }

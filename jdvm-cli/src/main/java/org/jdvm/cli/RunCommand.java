@@ -61,6 +61,14 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       description = "Fill each node's slots first (slot, the default) or go round the nodes.")
   String mapBy;
 
+  @Option(
+      names = "--mpi",
+      paramLabel = "pmix|pmi|none",
+      description =
+          "Which MPI wire-up the processes are given (default both): pmix (Open MPI), pmi"
+              + " (MPICH's simple PMI) or none; Slurm's --mpi spelling.")
+  String mpi;
+
   @Option(names = "--detach", description = "Print the job's namespace and return at once.")
   boolean detach;
 
@@ -125,7 +133,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
           r.procs = n;
           i++;
         }
-        case "--target", "--map-by", "--dvm", "--dir", "--stdin" -> {
+        case "--target", "--map-by", "--dvm", "--dir", "--stdin", "--mpi" -> {
           if (value == null) {
             return null;
           }
@@ -134,6 +142,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
             case "--map-by" -> r.mapBy = value;
             case "--dvm" -> r.dvm.dvm = value;
             case "--stdin" -> r.stdin = value;
+            case "--mpi" -> r.mpi = value;
             default -> r.dvm.dir = java.nio.file.Path.of(value);
           }
           i++;
@@ -165,8 +174,14 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
   private boolean valid() {
     return !command.isEmpty()
         && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"))
+        && validMpi(mpi)
         && stdinRank(stdin) != null
         && targets.stream().noneMatch(String::isBlank);
+  }
+
+  /** Whether {@code --mpi} is absent or names a mode (docs/protocol.md "Simple PMI"). */
+  private static boolean validMpi(String mode) {
+    return mode == null || mode.equals("pmix") || mode.equals("pmi") || mode.equals("none");
   }
 
   /** Which rank reads stdin: a rank, WILDCARD for all, -1 for none; {@code null} if not valid. */
@@ -211,6 +226,10 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     }
     if (mapBy != null && !mapBy.equals("slot") && !mapBy.equals("node")) {
       err.println("jdvm run: --map-by takes slot or node");
+      return Main.EXIT_USAGE;
+    }
+    if (!validMpi(mpi)) {
+      err.println("jdvm run: --mpi takes pmix, pmi or none");
       return Main.EXIT_USAGE;
     }
     Integer rank = stdinRank(stdin);
@@ -314,14 +333,20 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     }
   }
 
-  /** The spawn: the command, its environment (PMIx's and jdvm's own left out), targets, mapping. */
+  /**
+   * The spawn: the command, its environment (PMIx's, simple PMI's and jdvm's own left out, so a
+   * {@code jdvm run} inside a job does not hand its own wire-up on), targets, mapping.
+   */
   SpawnRequest request() {
     SpawnRequest.Builder b = SpawnRequest.of(command).procs(procs);
     for (Map.Entry<String, String> e : System.getenv().entrySet()) {
       String k = e.getKey();
-      if (!k.startsWith("PMIX_") && !k.startsWith("JDVM_")) {
+      if (!k.startsWith("PMIX_") && !k.startsWith("JDVM_") && !k.startsWith("PMI_")) {
         b.env(k, e.getValue());
       }
+    }
+    if (mpi != null) {
+      b.env("JDVM_MPI", mpi);
     }
     b.cwd(System.getProperty("user.dir"));
     List<String> ids = new ArrayList<>();

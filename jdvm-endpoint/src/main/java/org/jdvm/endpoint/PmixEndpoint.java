@@ -28,6 +28,7 @@ import org.jdvm.core.RequestId;
 import org.jdvm.endpoint.deliver.EventRouter;
 import org.jdvm.endpoint.deliver.OutcomeWatcher;
 import org.jdvm.endpoint.deliver.OutputRouter;
+import org.jdvm.endpoint.pmi.PmiServer;
 import org.jdvm.endpoint.serve.Admission;
 import org.jdvm.endpoint.serve.AllocationOps;
 import org.jdvm.endpoint.serve.ConnectOps;
@@ -52,6 +53,7 @@ import org.jdvm.endpoint.wireup.Timer;
 import org.jdvm.host.ProcListener;
 import org.jdvm.host.identity.ConnectionGate;
 import org.jdvm.host.identity.Credentials;
+import org.jdvm.host.identity.PeerProof;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.Proc;
 
@@ -100,6 +102,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
   private final Endings endings;
   private volatile Serving serving;
   private final Doors doors;
+  private final PmiServer pmi;
   private volatile Connection.Fatal fatalHook = t -> {};
   private final Connection.Fatal fatal = t -> fatalHook.failed(t);
   private volatile Runnable stopHook = () -> {};
@@ -111,8 +114,10 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       EndpointLimits limits,
       Path unixPath,
       ServerSocketChannel unixServer,
-      ServerSocketChannel tcpServer) {
+      ServerSocketChannel tcpServer,
+      PmiServer pmi) {
     this.dvmName = dvmName;
+    this.pmi = pmi;
     this.serverProc = new Proc(dvmName + "@0", 0);
     this.credentials = credentials;
     this.unixPath = unixPath;
@@ -205,7 +210,17 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
       }
       throw e;
     }
-    return new PmixEndpoint(dvmName, credentials, limits, unixSocket, unix, tcp);
+    PmiServer pmi;
+    try {
+      pmi = PmiServer.open(new PeerProof(credentials, "the DVM"));
+    } catch (IOException | RuntimeException e) {
+      tcp.close();
+      if (unix != null) {
+        unix.close();
+      }
+      throw e;
+    }
+    return new PmixEndpoint(dvmName, credentials, limits, unixSocket, unix, tcp, pmi);
   }
 
   /**
@@ -247,6 +262,14 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     return tcpAddress;
   }
 
+  /**
+   * The simple PMI server (docs/protocol.md "Simple PMI"), beside the PMIx listeners and over the
+   * same wire-up state: its {@code PMI_PORT} and the {@code PMI_ID}s launched processes claim.
+   */
+  public PmiServer pmi() {
+    return pmi;
+  }
+
   /** The Unix socket's path, or {@code null} when there is none. */
   public Path unixSocket() {
     return unixPath;
@@ -283,6 +306,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
                         limits.modexBytesPerRank(), limits.modexBytesPerJob(), wireupTimer),
                     new Fences(limits.fencesPerNamespace(), wireupTimer))));
     outcomes.accept(this::observed);
+    pmi.serve(serving.upstream());
     doors.open(tcpServer, false);
     if (unixServer != null) {
       doors.open(unixServer, true);
@@ -391,6 +415,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     @Override
     public void ended(String nspace) {
       serving.upstream().ended(nspace);
+      pmi.forget(nspace);
     }
   }
 
@@ -447,6 +472,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     }
     closed = true;
     closeQuietly(tcpServer);
+    pmi.close();
     if (unixServer != null) {
       closeQuietly(unixServer);
       try {

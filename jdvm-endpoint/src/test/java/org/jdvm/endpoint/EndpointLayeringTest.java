@@ -30,7 +30,8 @@ class EndpointLayeringTest {
           "deliver", Set.of("transport"),
           "wireup", Set.of(),
           "serve", Set.of("transport", "deliver", "wireup"),
-          "", Set.of("transport", "deliver", "serve", "wireup"));
+          "pmi", Set.of("serve", "wireup"),
+          "", Set.of("transport", "deliver", "serve", "wireup", "pmi"));
 
   private static final Pattern REFERENCE = Pattern.compile("\\borg\\.jdvm\\.endpoint\\.(\\w+)");
 

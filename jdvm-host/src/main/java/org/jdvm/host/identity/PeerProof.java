@@ -103,6 +103,14 @@ public final class PeerProof {
     }
   }
 
+  /**
+   * As {@link #transport(SocketChannel, boolean, ConnectRequest)} for a loopback TCP peer that
+   * sends no connect blob (a simple PMI client): only the kernel's socket table can accept it.
+   */
+  public Transport transport(SocketChannel s) throws IOException {
+    return transport(s, false, null);
+  }
+
   /** Who the kernel says holds the peer's end of {@code s}, and whether that is enough. */
   public Transport transport(SocketChannel s, boolean unix, ConnectRequest request)
       throws IOException {
@@ -144,6 +152,15 @@ public final class PeerProof {
           ? new Proof(0, null)
           : Proof.refused("a credential that is not " + proc + "'s");
     }
+    return heldBy(proc, transport, pids);
+  }
+
+  /**
+   * Whether the kernel shows the peer's socket held by {@code proc} as it was launched, or by a
+   * descendant of it: the proof of a peer that claims a name without a credential (a PMIx client
+   * over TCP, or a simple PMI client's {@code PMI_ID}, docs/protocol.md "Simple PMI").
+   */
+  public Proof heldBy(Proc proc, Transport transport, Pids pids) {
     if (transport.unix() || transport.owner().isEmpty()) {
       return Proof.refused(proc + " without its credential, on a socket the kernel cannot name");
     }
@@ -156,6 +173,9 @@ public final class PeerProof {
 
   /** The string the connect blob carries under {@code key}, or {@code null}. */
   public static String blobString(ConnectRequest request, String key) {
+    if (request == null) {
+      return null;
+    }
     for (Info i : request.infos()) {
       if (i.key().equals(key) && i.value().data() instanceof String s) {
         return s;

@@ -202,6 +202,9 @@ public final class DvmServer implements AutoCloseable {
             home.dir().resolve(DvmHome.CONTACT).toString(),
             home.tmp().toString(),
             home.credentials());
+    environment.pmi(
+        endpoint.pmi().port(),
+        (nspace, rank) -> endpoint.pmi().ids().idOf(new org.jdvm.pmix.Proc(nspace, rank)));
     Dvm dvm;
     try {
       dvm = Dvm.start(config, endpoint, environment, hub);

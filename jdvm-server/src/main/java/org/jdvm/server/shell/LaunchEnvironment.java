@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntBiFunction;
 import org.jdvm.host.JobDirectories;
 import org.jdvm.host.identity.Credentials;
 
@@ -55,6 +56,15 @@ public final class LaunchEnvironment {
   private final JobDirectories jobDirectories;
   private final Credentials credentials;
   private final Map<String, String> nodeServerUris = new ConcurrentHashMap<>();
+  private volatile String pmiPort;
+  private volatile ToIntBiFunction<String, Integer> pmiIds;
+
+  /**
+   * The variable that chooses which MPI families' wire-up a process is given (docs/protocol.md
+   * "Simple PMI"), as Slurm's {@code --mpi}: {@code pmix}, {@code pmi} or {@code none}; unset means
+   * both. {@code jdvm run --mpi} sets it in the app's environment.
+   */
+  public static final String MPI_MODE = "JDVM_MPI";
 
   /**
    * @param inherited the controller's environment
@@ -71,7 +81,7 @@ public final class LaunchEnvironment {
     Map<String, String> b = new HashMap<>();
     inherited.forEach(
         (k, v) -> {
-          if (!k.startsWith("PMIX_") && !k.startsWith("JDVM_")) {
+          if (!k.startsWith("PMIX_") && !k.startsWith("JDVM_") && !k.startsWith("PMI_")) {
             b.put(k, v);
           }
         });
@@ -94,6 +104,16 @@ public final class LaunchEnvironment {
     } else {
       nodeServerUris.put(node, uri);
     }
+  }
+
+  /**
+   * From now on, processes on the controller's nodes are also given the simple PMI server's {@code
+   * PMI_PORT} ({@code host:port}) and their {@code PMI_ID} ({@code ids}: a number per namespace and
+   * rank), so MPICH-family programs wire up too (docs/protocol.md "Simple PMI").
+   */
+  public void pmi(String port, ToIntBiFunction<String, Integer> ids) {
+    this.pmiIds = ids;
+    this.pmiPort = port;
   }
 
   /** Where jobs' temporary directories are, under the scratch directory. */
@@ -120,6 +140,27 @@ public final class LaunchEnvironment {
     putAll(env, appEnv);
     putAll(env, coreEnv);
     String r = Integer.toUnsignedString(rank);
+    String mode = env.getOrDefault(MPI_MODE, "");
+    if (!mode.equals("pmi") && !mode.equals("none")) {
+      putPmix(env, nspace, r, node);
+    }
+    String port = pmiPort;
+    if (!mode.equals("pmix") && !mode.equals("none") && port != null) {
+      if (!nodeServerUris.containsKey(node)) {
+        // a node agent's host has no simple PMI server yet: its processes start as singletons
+        env.put("PMI_PORT", port);
+        env.put("PMI_ID", Integer.toString(pmiIds.applyAsInt(nspace, rank)));
+        env.put("PMI_RANK", r);
+      }
+    }
+    env.put("JDVM_URI", contact);
+    env.put("JDVM_CREDENTIAL", credentials.procCredential(nspace, rank));
+    env.put("JDVM_NODE", node);
+    return env;
+  }
+
+  /** The variables a PMIx client (Open MPI, mpi4py over it, jdvm's own) looks for. */
+  private void putPmix(Map<String, String> env, String nspace, String r, String node) {
     String uri = nodeServerUris.getOrDefault(node, serverUri);
     env.put("PMIX_NAMESPACE", nspace);
     env.put("PMIX_RANK", r);
@@ -133,10 +174,6 @@ public final class LaunchEnvironment {
     env.put("PMIX_HOSTNAME", node);
     env.put("PMIX_VERSION", PMIX_VERSION);
     env.put(OMPI41_DIRECT_LAUNCH_MARKER, OMPI41_DIRECT_LAUNCH_VALUE);
-    env.put("JDVM_URI", contact);
-    env.put("JDVM_CREDENTIAL", credentials.procCredential(nspace, rank));
-    env.put("JDVM_NODE", node);
-    return env;
   }
 
   private static void putAll(Map<String, String> env, List<String> entries) {

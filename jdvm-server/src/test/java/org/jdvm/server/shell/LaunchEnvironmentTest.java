@@ -43,6 +43,37 @@ class LaunchEnvironmentTest {
     }
   }
 
+  /**
+   * With no --mpi a process gets both families' variables (docs/protocol.md "Simple PMI"); each
+   * mode leaves the other's out; an inherited PMI_FD never reaches a process (MPICH's client would
+   * take it over PMI_PORT); a node agent's host gets no PMI variables (no relay serves them yet).
+   */
+  @Test
+  void everyProcessGetsBothFamiliesWireUpUnlessItsModeSaysOtherwise() {
+    LaunchEnvironment env = environment(Map.of("PMI_FD", "9", "PMI_SIZE", "64"));
+    env.pmi("127.0.0.1:4242", (nspace, rank) -> 100 + rank);
+    env.serverUriOn("remote", "jdvm-test@0.0;tcp4://127.0.0.1:2");
+    Map<String, String> both = env.of("jdvm@1", 3, "n0", List.of(), List.of());
+    assertThat(both)
+        .containsEntry("PMI_PORT", "127.0.0.1:4242")
+        .containsEntry("PMI_ID", "103")
+        .containsEntry("PMI_RANK", "3")
+        .containsEntry("PMIX_RANK", "3")
+        .containsEntry(MARKER, "jdvm")
+        .doesNotContainKeys("PMI_FD", "PMI_SIZE");
+    Map<String, String> pmi = env.of("jdvm@1", 0, "n0", List.of("JDVM_MPI=pmi"), List.of());
+    assertThat(pmi)
+        .containsKey("PMI_PORT")
+        .doesNotContainKeys("PMIX_RANK", "PMIX_NAMESPACE", MARKER);
+    Map<String, String> pmix = env.of("jdvm@1", 0, "n0", List.of("JDVM_MPI=pmix"), List.of());
+    assertThat(pmix).containsKey("PMIX_RANK").doesNotContainKeys("PMI_PORT", "PMI_ID");
+    Map<String, String> none = env.of("jdvm@1", 0, "n0", List.of("JDVM_MPI=none"), List.of());
+    assertThat(none).doesNotContainKeys("PMI_PORT", "PMIX_RANK", MARKER).containsKey("JDVM_URI");
+    assertThat(env.of("jdvm@1", 1, "remote", List.of(), List.of()))
+        .containsKey("PMIX_RANK")
+        .doesNotContainKey("PMI_PORT");
+  }
+
   @Test
   void processesOfANodeWithARelayConnectToItAndOthersToTheController() {
     LaunchEnvironment env = environment(Map.of("PMIX_SERVER_URI41", "inherited"));

@@ -1,0 +1,316 @@
+package org.jdvm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jdvm.pmix.json.Json;
+import org.jdvm.server.DvmConfig;
+import org.jdvm.server.assembly.DvmServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * MPICH programs under {@code jdvm run} through the simple PMI server (docs/protocol.md "Simple
+ * PMI"), with no flag: the suite's MPI programs built with {@code mpicc.mpich}, on a DVM of two
+ * nodes of two slots, so that -n 4 spans two (virtual) nodes of one host. Each checks every rank's
+ * line, the exit status, and that no process of the job is left (by pid). Without Debian's {@code
+ * mpicc.mpich} ({@code libmpich-dev}) the tests are skipped, saying why; one test runs an Open MPI
+ * job beside an MPICH job on the same DVM when both are there.
+ */
+class MpichEndToEndTest {
+  private static final Path PROGRAMS = Path.of("../jdvm-client/src/test/resources/wireup");
+
+  @TempDir static Path dir;
+  @TempDir static Path bin;
+  private static DvmServer server;
+  private static String noMpi;
+  private static String noOpenMpi;
+
+  @BeforeAll
+  static void compileAndStart() throws Exception {
+    // a missing source is this checkout's fault, not a missing package: fail, do not skip
+    assertThat(PROGRAMS.resolve("mpi_hello.c")).exists();
+    for (String program : List.of("mpi_hello", "mpi_allreduce", "mpi_abort")) {
+      List<String> cmd =
+          List.of(
+              "mpicc.mpich",
+              "-o",
+              bin.resolve(program).toString(),
+              PROGRAMS.resolve(program + ".c").toString());
+      if (!succeeds(cmd)) {
+        noMpi = "mpicc.mpich (libmpich-dev) could not build " + program;
+        break;
+      }
+    }
+    List<String> ompi =
+        List.of(
+            "mpicc.openmpi",
+            "-o",
+            bin.resolve("ompi_hello").toString(),
+            PROGRAMS.resolve("mpi_hello.c").toString());
+    if (!succeeds(ompi)) {
+      noOpenMpi = "mpicc.openmpi (libopenmpi-dev) could not build mpi_hello";
+    }
+    server = DvmServer.start(DvmConfig.embedded("mpichtest", 2, 2, 0, dir).withShrinkGrace(300));
+  }
+
+  @AfterAll
+  static void stopDvm() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static boolean succeeds(List<String> cmd) throws InterruptedException {
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      return false;
+    }
+    try {
+      p.getInputStream().readAllBytes();
+      return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } finally {
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** {@code jdvm run -n np CMD...}; then checks that the job left no process and no directory. */
+  private static CliRun run(int np, String... cmd) throws Exception {
+    List<String> args = new ArrayList<>(List.of("run", "--dir", dir.toString(), "-n", "" + np));
+    args.add("--");
+    args.addAll(List.of(cmd));
+    List<String> before = namespaces();
+    CliRun r = CliRun.of(args.toArray(String[]::new));
+    for (Map<String, Object> job : jobs()) {
+      if (before.contains((String) job.get("nspace"))) {
+        continue;
+      }
+      for (Object p : (List<?>) job.get("procs")) {
+        long pid = ((Number) ((Map<?, ?>) p).get("pid")).longValue();
+        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+            .as("process %d of %s", pid, job.get("nspace"))
+            .isEmpty();
+      }
+      Path nsdir = server.home().tmp().resolve((String) job.get("nspace"));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (Files.exists(nsdir) && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(nsdir).as("the job's directory").doesNotExist();
+    }
+    return r;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> jobs() {
+    CliRun r = CliRun.of("jobs", "--dir", dir.toString(), "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    return ((List<Map<String, Object>>) Json.parse(r.out()))
+        .stream().filter(j -> "application".equals(j.get("kind"))).toList();
+  }
+
+  private static List<String> namespaces() {
+    return jobs().stream().map(j -> (String) j.get("nspace")).toList();
+  }
+
+  /**
+   * Every rank's line starting with {@code prefix}, sorted. A line is taken up to the next {@code
+   * OK}/{@code FAIL} or line end: {@code jdvm run} forwards each rank's output chunk by chunk, and
+   * Python writes a line and its newline apart, so two ranks' lines may be interleaved.
+   */
+  private static List<String> lines(CliRun r, String prefix) {
+    List<String> found = new ArrayList<>();
+    Matcher m =
+        Pattern.compile(Pattern.quote(prefix) + ".*?(?=OK |FAIL |\\n|$)", Pattern.MULTILINE)
+            .matcher(r.out());
+    while (m.find()) {
+      found.add(m.group().strip());
+    }
+    return found.stream().sorted().toList();
+  }
+
+  private static List<String> helloLines(int np) {
+    List<String> expected = new ArrayList<>();
+    for (int rank = 0; rank < np; rank++) {
+      expected.add("OK mpi_hello rank=" + rank + " size=" + np + " host=");
+    }
+    return expected;
+  }
+
+  private static void assertHello(CliRun r, int np) {
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    List<String> got = lines(r, "OK mpi_hello");
+    assertThat(got).as(r.out() + r.err()).hasSize(np);
+    List<String> expected = helloLines(np);
+    for (int rank = 0; rank < np; rank++) {
+      assertThat(got.get(rank)).startsWith(expected.get(rank));
+    }
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpichHelloWiresUpEveryRankAndPassesItsBarrier(int np) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    assertHello(run(np, bin.resolve("mpi_hello").toString()), np);
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpichAllreduceSumsEveryRank(int np) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(np, bin.resolve("mpi_allreduce").toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    int sum = np * (np + 1) / 2;
+    List<String> expected = new ArrayList<>();
+    for (int rank = 0; rank < np; rank++) {
+      expected.add("OK mpi_allreduce rank=" + rank + " size=" + np + " sum=" + sum);
+    }
+    assertThat(lines(r, "OK mpi_allreduce")).as(r.out() + r.err()).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpichAbortInOneRankEndsEveryRankAndExitsWithItsCode(int np) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(np, bin.resolve("mpi_abort").toString());
+    assertThat(r.status()).as(r.out() + r.err()).isEqualTo(7);
+    assertThat(r.out()).contains("ABORTING mpi_abort rank=" + (np - 1) + " code=7");
+    assertThat(r.out()).doesNotContain("FAIL mpi_abort");
+    // MPI_Abort never returns: the aborting rank waits in PMI_Abort until the job's end kills it
+    assertThat(r.out()).doesNotContain("WAITING mpi_abort rank=" + (np - 1));
+  }
+
+  @Test
+  void mpiModePmixLeavesAnMpichProgramASingleton() throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    List<String> args =
+        List.of(
+            "run",
+            "--dir",
+            dir.toString(),
+            "-n",
+            "2",
+            "--mpi",
+            "pmix",
+            "--",
+            bin.resolve("mpi_hello").toString());
+    CliRun r = CliRun.of(args.toArray(String[]::new));
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(lines(r, "OK mpi_hello"))
+        .as(r.out() + r.err())
+        .allMatch(l -> l.startsWith("OK mpi_hello rank=0 size=1 "));
+  }
+
+  @Test
+  void oneDvmRunsAnOpenMpiJobAndAnMpichJobAtOnce() throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    assumeTrue(noOpenMpi == null, noOpenMpi);
+    CompletableFuture<CliRun> ompi =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return run(2, bin.resolve("ompi_hello").toString());
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    CliRun mpich = run(2, bin.resolve("mpi_hello").toString());
+    assertHello(mpich, 2);
+    assertHello(ompi.get(120, TimeUnit.SECONDS), 2);
+  }
+
+  /**
+   * A PMI_ID is only a claim: the test's own JVM, connecting to PMI_PORT with the id of a live
+   * launched process, is refused (the kernel shows the socket held by another process) and the
+   * connection is closed.
+   */
+  @Test
+  void aPmiIdClaimedFromAnotherProcessIsRefused() throws Exception {
+    CliRun r =
+        CliRun.of("run", "--dir", dir.toString(), "--detach", "-n", "1", "--", "/bin/sleep", "60");
+    assertThat(r.status()).as(r.err()).isZero();
+    String nspace = r.out().strip();
+    long pid = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (pid == 0 && System.nanoTime() < deadline) {
+      for (Map<String, Object> job : jobs()) {
+        if (nspace.equals(job.get("nspace"))) {
+          for (Object p : (List<?>) job.get("procs")) {
+            Object n = ((Map<?, ?>) p).get("pid");
+            pid = n == null ? 0 : ((Number) n).longValue();
+          }
+        }
+      }
+      Thread.sleep(10);
+    }
+    assertThat(pid).as("the sleeper's pid").isPositive();
+    try {
+      Map<String, String> env = new java.util.HashMap<>();
+      for (String e :
+          new String(Files.readAllBytes(Path.of("/proc/" + pid + "/environ"))).split("\0")) {
+        int eq = e.indexOf('=');
+        if (eq > 0) {
+          env.put(e.substring(0, eq), e.substring(eq + 1));
+        }
+      }
+      assertThat(env).containsKeys("PMI_PORT", "PMI_ID", "PMI_RANK", "PMIX_SERVER_URI41");
+      String[] hostPort = env.get("PMI_PORT").split(":");
+      try (java.net.Socket s = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+        s.setSoTimeout(30_000);
+        s.getOutputStream().write(("cmd=initack pmiid=" + env.get("PMI_ID") + "\n").getBytes());
+        String answer = new String(s.getInputStream().readAllBytes());
+        assertThat(answer).startsWith("cmd=initack rc=-1 msg=");
+      }
+    } finally {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  /**
+   * Another user's connection to PMI_PORT is closed before any line is answered: the kernel shows
+   * its socket held by a uid that is not the DVM's.
+   */
+  @Test
+  void anotherUsersConnectionIsClosedUnanswered() throws Exception {
+    try (org.jdvm.host.OtherUser other = org.jdvm.host.OtherUser.create()) {
+      String[] hostPort = server.endpoint().pmi().port().split(":");
+      Process p =
+          other.start(
+              "/bin/bash",
+              "-c",
+              "exec 3<>/dev/tcp/"
+                  + hostPort[0]
+                  + "/"
+                  + hostPort[1]
+                  + " && echo cmd=get_maxes >&3 && timeout 30 cat <&3 2>&1; echo \"status=$?\"");
+      try {
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes());
+        // the stream ended (closed, or reset since the line was left unread) with no reply,
+        // before cat's timeout (124)
+        assertThat(out).contains("status=").doesNotContain("cmd=").doesNotContain("status=124");
+      } finally {
+        p.destroyForcibly();
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package org.jdvm.endpoint.pmi;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.jdvm.pmix.Proc;
+
+/**
+ * What the simple PMI engine ({@link PmiEngine}) needs of the DVM: a handful of callbacks, as
+ * flux-core's simple server takes them (who the peer is, {@code identify}, is the connection's and
+ * is given to the engine beside these). {@link UpstreamBackend} implements them over the same
+ * wire-up state the PMIx endpoint serves (one modex and one fence per job).
+ */
+interface PmiBackend {
+  /**
+   * What a rank is told about its job.
+   *
+   * @param mapping the {@code PMI_process_mapping} value, {@code (vector,(node,nodes,ppn),...)}
+   */
+  record Facts(int size, int universe, int appnum, String mapping) {}
+
+  /** A get's answer: the value, or why there is none. */
+  record Got(String value, String refusal) {
+    static Got refused(String why) {
+      return new Got(null, why);
+    }
+  }
+
+  /** What {@code self} is told about its job; empty when its job is gone. */
+  CompletableFuture<Optional<Facts>> facts(Proc self);
+
+  /** Keeps {@code key=value} for {@code self}'s job; {@code null} when kept, else why not. */
+  String put(Proc self, String key, String value);
+
+  /** The value some rank of {@code self}'s job put under {@code key}; never waits for a put. */
+  CompletableFuture<Got> get(Proc self, String key);
+
+  /** Enters the barrier of {@code self}'s job; completes with its PMIx status. */
+  CompletableFuture<Integer> barrier(Proc self);
+
+  /** Ends {@code self}'s job with {@code exitCode}. */
+  void abort(Proc self, int exitCode, String message);
+}

@@ -1,0 +1,264 @@
+package org.jdvm.endpoint.pmi;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import org.jdvm.endpoint.serve.Upstream;
+import org.jdvm.host.identity.PeerProof;
+import org.jdvm.pmix.Proc;
+
+/**
+ * The simple PMI listener (docs/protocol.md "Simple PMI"): a loopback TCP port ({@code PMI_PORT})
+ * whose connections each get a {@link PmiEngine} over one shared {@link UpstreamBackend}. A peer
+ * names itself by its {@code PMI_ID} ({@link PmiIds}) and the kernel proves it, as for a PMIx peer
+ * over TCP ({@link PeerProof#heldBy}): the socket must be held by the process launched under that
+ * name, or a descendant of it.
+ *
+ * <p>Bounds: at most {@link #MAX_CONNECTIONS} connections at once (one more is closed at once); a
+ * line longer than {@link PmiLine#MAX_LINE} bytes is refused and the connection closed, since its
+ * end cannot be found; one request in flight per connection.
+ */
+public final class PmiServer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmi");
+
+  /** The most connections served at once: one per launched MPICH-family process. */
+  public static final int MAX_CONNECTIONS = 4096;
+
+  /**
+   * How long a connection may take to prove who it is: the kernel's proof may wait up to {@link
+   * PeerProof#PID_WAIT_MS} for the launch to be reported, and then some.
+   */
+  static final long IDENTIFY_MS = PeerProof.PID_WAIT_MS + 5_000;
+
+  private final ServerSocketChannel server;
+  private final InetSocketAddress address;
+  private final PeerProof proof;
+  private final PmiIds ids = new PmiIds();
+  private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+  private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
+  private volatile UpstreamBackend backend;
+  private volatile Upstream upstream;
+  private volatile boolean closed;
+
+  private PmiServer(ServerSocketChannel server, PeerProof proof) throws IOException {
+    this.server = server;
+    this.address = (InetSocketAddress) server.getLocalAddress();
+    this.proof = proof;
+  }
+
+  /** Binds a loopback port; nothing is accepted before {@link #serve}. */
+  public static PmiServer open(PeerProof proof) throws IOException {
+    ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.INET);
+    try {
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
+      return new PmiServer(s, proof);
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  /** {@code host:port}, what {@code PMI_PORT} says. */
+  public String port() {
+    return address.getAddress().getHostAddress() + ":" + address.getPort();
+  }
+
+  /** The numbers launched processes claim. */
+  public PmiIds ids() {
+    return ids;
+  }
+
+  /** Starts accepting; requests go to {@code upstream}. */
+  public void serve(Upstream upstream) {
+    this.upstream = upstream;
+    this.backend = new UpstreamBackend(upstream);
+    Thread.ofPlatform().daemon().name("jdvm-accept-pmi").start(this::acceptLoop);
+  }
+
+  /** A job ended: its numbers and its key index are dropped. */
+  public void forget(String nspace) {
+    ids.forget(nspace);
+    UpstreamBackend b = backend;
+    if (b != null) {
+      b.forget(nspace);
+    }
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      SocketChannel c;
+      try {
+        c = server.accept();
+      } catch (IOException e) {
+        if (closed) {
+          return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "pmi accept failed: " + e.getMessage());
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException ie) {
+          return;
+        }
+        continue;
+      }
+      if (!slots.tryAcquire()) {
+        closeQuietly(c);
+        continue;
+      }
+      open.add(c);
+      Thread.ofVirtual().name("jdvm-pmi-peer").start(() -> serveOne(c));
+    }
+  }
+
+  private void serveOne(SocketChannel c) {
+    try (c) {
+      c.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      PeerProof.Transport transport = proof.transport(c);
+      if (transport.refused()) {
+        // another user's socket, or one the kernel does not name: not one of the DVM's processes
+        return;
+      }
+      PmiEngine engine = new PmiEngine(backend, id -> identify(transport, id));
+      Thread.ofVirtual().name("jdvm-pmi-deadline").start(() -> closeUnidentified(c, engine));
+      LineReader in = new LineReader(c);
+      while (!closed) {
+        String line = in.next();
+        if (line == null) {
+          return;
+        }
+        PmiEngine.Reply reply = engine.handle(line).join();
+        for (String out : reply.lines()) {
+          write(c, out);
+        }
+        if (reply.close()) {
+          return;
+        }
+      }
+    } catch (LineReader.TooLong e) {
+      writeQuietly(c, PmiLine.error("error", "line longer than " + PmiLine.MAX_LINE + " bytes"));
+    } catch (IOException | RuntimeException e) {
+      // the peer went away, or the DVM could not answer: the connection ends
+    } finally {
+      open.remove(c);
+      slots.release();
+    }
+  }
+
+  /**
+   * Closes {@code c} if its peer has not proved who it is within {@link #IDENTIFY_MS}: a connection
+   * that never identifies must not hold one of the {@link #MAX_CONNECTIONS} slots.
+   */
+  private static void closeUnidentified(SocketChannel c, PmiEngine engine) {
+    try {
+      Thread.sleep(IDENTIFY_MS);
+    } catch (InterruptedException e) {
+      return;
+    }
+    if (engine.self() == null) {
+      closeQuietly(c);
+    }
+  }
+
+  /** The launched process {@code id} names, if the kernel shows it (or a descendant) holding c. */
+  private Optional<Proc> identify(PeerProof.Transport t, int id) {
+    Optional<Proc> claimed = ids.procOf(id);
+    if (claimed.isEmpty()
+        || !proof.heldBy(claimed.get(), t, (p, ms) -> upstream.awaitPid(p, ms)).proved()) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "pmi peer refused: pmiid="
+              + id
+              + " is not proved as "
+              + claimed.map(Proc::toString).orElse("a live process"));
+      return Optional.empty();
+    }
+    return claimed;
+  }
+
+  private static void write(SocketChannel c, String line) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
+    while (b.hasRemaining()) {
+      c.write(b);
+    }
+  }
+
+  private static void writeQuietly(SocketChannel c, String line) {
+    try {
+      write(c, line);
+    } catch (IOException e) {
+      // closing anyway
+    }
+  }
+
+  private static void closeQuietly(SocketChannel c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // refused: nothing to learn
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    closeQuietly0();
+    for (SocketChannel c : open) {
+      closeQuietly(c);
+    }
+  }
+
+  private void closeQuietly0() {
+    try {
+      server.close();
+    } catch (IOException e) {
+      // closing
+    }
+  }
+
+  /** Reads newline-ended lines of at most {@link PmiLine#MAX_LINE} bytes. */
+  static final class LineReader {
+    static final class TooLong extends IOException {
+      TooLong() {
+        super("line too long", null);
+      }
+    }
+
+    private final SocketChannel c;
+    private final ByteBuffer buf = ByteBuffer.allocate(PmiLine.MAX_LINE);
+
+    LineReader(SocketChannel c) {
+      this.c = c;
+    }
+
+    /** The next line without its newline; {@code null} at end of stream. */
+    String next() throws IOException {
+      while (true) {
+        for (int i = 0; i < buf.position(); i++) {
+          if (buf.get(i) == '\n') {
+            String line = new String(buf.array(), 0, i, StandardCharsets.UTF_8);
+            int rest = buf.position() - i - 1;
+            System.arraycopy(buf.array(), i + 1, buf.array(), 0, rest);
+            buf.position(rest);
+            return line;
+          }
+        }
+        if (!buf.hasRemaining()) {
+          throw new TooLong();
+        }
+        if (c.read(buf) < 0) {
+          return null;
+        }
+      }
+    }
+  }
+}

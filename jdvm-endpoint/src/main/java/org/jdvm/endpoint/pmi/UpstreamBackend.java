@@ -1,0 +1,160 @@
+package org.jdvm.endpoint.pmi;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.jdvm.core.Request;
+import org.jdvm.core.RequestId;
+import org.jdvm.endpoint.serve.Upstream;
+import org.jdvm.endpoint.wireup.Blob;
+import org.jdvm.endpoint.wireup.ModexStore;
+import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PmixKeys;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Value;
+
+/**
+ * Simple PMI over the PMIx endpoint's wire-up state (docs/protocol.md "Simple PMI"): a {@code put}
+ * is a commit of the rank's key (both scopes: every rank of the job may get it), a {@code
+ * barrier_in} is the fence of the job's ranks, a {@code get} is a get that does not wait, and an
+ * {@code abort} is the core's {@code AbortJob}; the same {@link Upstream} calls {@code
+ * PMIx_Commit}, {@code PMIx_Fence}, {@code PMIx_Get} and {@code PMIx_Abort} reach, so ranks of both
+ * protocols meet in one modex and one fence.
+ *
+ * <p>A PMI-1 key belongs to the job, not to a rank, so this keeps which rank put each key (the
+ * modex keeps values per rank): at most {@link #KEYS_PER_RANK} keys per rank, past which a put is
+ * refused and changes nothing; a key another rank of the job put is refused too. The index is
+ * forgotten with the job.
+ *
+ * <p>Thread-safe.
+ */
+final class UpstreamBackend implements PmiBackend {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmi");
+
+  /** The most keys one rank may put. */
+  static final int KEYS_PER_RANK = 1024;
+
+  private final Upstream upstream;
+  private final Map<String, Map<String, Integer>> owners = new HashMap<>();
+  private final Map<Proc, Integer> keysOf = new HashMap<>();
+
+  UpstreamBackend(Upstream upstream) {
+    this.upstream = upstream;
+  }
+
+  @Override
+  public CompletableFuture<Optional<Facts>> facts(Proc self) {
+    return upstream.jobData(self).thenApply(kvals -> kvals.map(k -> facts(self, k)));
+  }
+
+  private static Facts facts(Proc self, List<KVal> kvals) {
+    int size = 1;
+    int universe = 0;
+    String pmap = null;
+    int appnum = 0;
+    for (KVal k : kvals) {
+      switch (k.key()) {
+        case PmixKeys.JOB_SIZE -> size = (int) k.value().asLong();
+        case PmixKeys.UNIV_SIZE -> universe = (int) k.value().asLong();
+        case PmixKeys.PROC_MAP -> pmap = String.valueOf(k.value().data());
+        case PmixKeys.PROC_INFO_ARRAY -> appnum = appnumOf(self, k.value(), appnum);
+        default -> {}
+      }
+    }
+    List<List<Integer>> perNode = ProcessMapping.parseRaw(pmap);
+    String mapping = perNode == null ? null : ProcessMapping.of(perNode, size);
+    return new Facts(
+        size, Math.max(universe, size), appnum, mapping == null ? "(vector)" : mapping);
+  }
+
+  /** The app number a rank's info array gives, if it is {@code self}'s. */
+  private static int appnumOf(Proc self, Value array, int otherwise) {
+    Integer rank = null;
+    Integer app = null;
+    for (org.jdvm.pmix.Info i : array.asArray().elementsAs(org.jdvm.pmix.Info.class)) {
+      if (i.key().equals(PmixKeys.RANK)) {
+        rank = (int) i.value().asLong();
+      } else if (i.key().equals(PmixKeys.APPNUM)) {
+        app = (int) i.value().asLong();
+      }
+    }
+    return rank != null && rank == self.rank() && app != null ? app : otherwise;
+  }
+
+  @Override
+  public synchronized String put(Proc self, String key, String value) {
+    Map<String, Integer> job = owners.computeIfAbsent(self.nspace(), k -> new HashMap<>());
+    Integer owner = job.get(key);
+    if (owner != null && owner != self.rank()) {
+      return "key " + key + " was put by rank " + owner;
+    }
+    if (owner == null && keysOf.getOrDefault(self, 0) >= KEYS_PER_RANK) {
+      return "a rank may put at most " + KEYS_PER_RANK + " keys";
+    }
+    ModexStore.Entry e =
+        new ModexStore.Entry(key, Value.string(value), key.length() + value.length());
+    int status = upstream.commit(self, List.of(e), List.of(e));
+    if (status != PmixStatus.SUCCESS) {
+      if (job.isEmpty()) {
+        owners.remove(self.nspace());
+      }
+      return status == PmixStatus.ERR_OUT_OF_RESOURCE
+          ? "the rank's data is past its bound"
+          : "put refused, PMIx status " + status;
+    }
+    if (owner == null) {
+      job.put(key, self.rank());
+      keysOf.merge(self, 1, Integer::sum);
+    }
+    return null;
+  }
+
+  @Override
+  public CompletableFuture<Got> get(Proc self, String key) {
+    Integer owner;
+    synchronized (this) {
+      Map<String, Integer> job = owners.get(self.nspace());
+      owner = job == null ? null : job.get(key);
+    }
+    if (owner == null) {
+      return CompletableFuture.completedFuture(Got.refused("no rank put " + key));
+    }
+    return upstream
+        .get(self, new Proc(self.nspace(), owner), key, true, 0)
+        .thenApply(got -> valueOf(got, key));
+  }
+
+  private static Got valueOf(Upstream.Got got, String key) {
+    if (got.status() == PmixStatus.SUCCESS) {
+      for (Blob b : got.blobs()) {
+        for (KVal k : b.kvals()) {
+          if (k.key().equals(key) && k.value().data() instanceof String s) {
+            return new Got(s, null);
+          }
+        }
+      }
+    }
+    return Got.refused("no value of " + key + ", PMIx status " + got.status());
+  }
+
+  @Override
+  public CompletableFuture<Integer> barrier(Proc self) {
+    return upstream.fence(self, List.of(Proc.wildcard(self.nspace())), false, 0);
+  }
+
+  @Override
+  public void abort(Proc self, int exitCode, String message) {
+    LOG.log(System.Logger.Level.INFO, "pmi proc=" + self + " abort=" + exitCode);
+    RequestId id = upstream.nextId();
+    upstream.submit(id, new Request.AbortJob(id, self, self.nspace(), exitCode));
+  }
+
+  /** Forgets which rank put which key of {@code nspace} (the job ended). */
+  synchronized void forget(String nspace) {
+    owners.remove(nspace);
+    keysOf.keySet().removeIf(p -> p.nspace().equals(nspace));
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The simple PMI-1 wire protocol MPICH-family programs boot through (docs/protocol.md "Simple
+ * PMI"): {@link org.jdvm.endpoint.pmi.PmiServer} listens on loopback TCP ({@code PMI_PORT}) and
+ * gives each connection a {@link org.jdvm.endpoint.pmi.PmiEngine}, whose callbacks ({@code
+ * PmiBackend}) run over the PMIx endpoint's own {@code Upstream} and wire-up state, so a job has
+ * one modex and one fence whichever protocol its ranks speak. Peers claim a {@code PMI_ID} ({@link
+ * org.jdvm.endpoint.pmi.PmiIds}) that the kernel proves.
+ */
+package org.jdvm.endpoint.pmi;

@@ -1,0 +1,153 @@
+package org.jdvm.endpoint.pmi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simple PMI engine against its protocol file ({@code src/test/resources/pmi/simple-pmi.txt}):
+ * lines in, lines out, bad lines included, in the data-driven form of the PMIx endpoint's protocol
+ * files. The backend here is a small in-memory job; the same engine runs over the DVM's modex and
+ * fences in {@code MpichEndToEndTest}.
+ */
+class PmiEngineProtocolTest {
+  /** Job "job@1": 2 ranks on 2 nodes; rank 1 put "bc1". */
+  private static final class FakeJob implements PmiBackend {
+    final Map<String, String> kvs = new HashMap<>(Map.of("bc1", "from-rank-1"));
+    final Map<String, Integer> owner = new HashMap<>(Map.of("bc1", 1));
+    final List<String> aborts = new ArrayList<>();
+
+    @Override
+    public CompletableFuture<Optional<Facts>> facts(Proc self) {
+      return CompletableFuture.completedFuture(
+          Optional.of(new Facts(2, 4, 0, ProcessMapping.of(List.of(List.of(0), List.of(1)), 2))));
+    }
+
+    @Override
+    public String put(Proc self, String key, String value) {
+      Integer o = owner.get(key);
+      if (o != null && o != self.rank()) {
+        return "key " + key + " was put by rank " + o;
+      }
+      owner.put(key, self.rank());
+      kvs.put(key, value);
+      return null;
+    }
+
+    @Override
+    public CompletableFuture<Got> get(Proc self, String key) {
+      String v = kvs.get(key);
+      return CompletableFuture.completedFuture(
+          v == null ? Got.refused("no rank put " + key) : new Got(v, null));
+    }
+
+    @Override
+    public CompletableFuture<Integer> barrier(Proc self) {
+      return CompletableFuture.completedFuture(PmixStatus.SUCCESS);
+    }
+
+    @Override
+    public void abort(Proc self, int exitCode, String message) {
+      aborts.add(self + ":" + exitCode);
+    }
+  }
+
+  private static Optional<Proc> identify(int id) {
+    return id == 1 || id == 2 ? Optional.of(new Proc("job@1", id - 1)) : Optional.empty();
+  }
+
+  @Test
+  void everyExchangeOfTheProtocolFileIsAnsweredAsWritten() throws IOException {
+    String text;
+    try (InputStream in = getClass().getResourceAsStream("/pmi/simple-pmi.txt")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    FakeJob job = new FakeJob();
+    PmiEngine engine = null;
+    String section = null;
+    List<String> pending = new ArrayList<>();
+    boolean closed = false;
+    int exchanges = 0;
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("== ")) {
+        assertThat(pending).as("replies left unread in: " + section).isEmpty();
+        section = line.substring(3);
+        engine = new PmiEngine(job, PmiEngineProtocolTest::identify);
+        closed = false;
+      } else if (line.startsWith("> ")) {
+        assertThat(pending).as(section + ": replies before " + line).isEmpty();
+        assertThat(closed).as(section + ": the connection was closed before " + line).isFalse();
+        PmiEngine.Reply r = engine.handle(line.substring(2)).join();
+        for (String out : r.lines()) {
+          assertThat(out).endsWith("\n");
+          pending.add(out.substring(0, out.length() - 1));
+        }
+        closed = r.close();
+        exchanges++;
+      } else if (line.startsWith("< ")) {
+        assertThat(pending).as(section + ": no reply left for " + line).isNotEmpty();
+        assertThat(pending.remove(0)).as(section).isEqualTo(line.substring(2));
+      }
+    }
+    assertThat(pending).isEmpty();
+    assertThat(exchanges).isGreaterThan(30);
+    assertThat(job.aborts).containsExactly("job@1.1:7");
+    // the refused puts changed nothing
+    assertThat(job.kvs).containsEntry("bc1", "from-rank-1").doesNotContainKey("k");
+  }
+
+  @Test
+  void aLineLongerThanTheClientsBufferIsRefusedAndChangesNothing() {
+    FakeJob job = new FakeJob();
+    PmiEngine engine = new PmiEngine(job, PmiEngineProtocolTest::identify);
+    engine.handle("cmd=initack pmiid=1").join();
+    String value = "v".repeat(PmiLine.MAX_LINE);
+    PmiEngine.Reply r = engine.handle("cmd=put kvsname=job@1 key=big value=" + value).join();
+    assertThat(r.lines()).containsExactly("cmd=error rc=-1 msg=line_longer_than_1024_bytes\n");
+    assertThat(job.kvs).doesNotContainKey("big");
+  }
+
+  @Test
+  void theProcessMappingCoversEveryRankExactlyInBlocks() {
+    // block placement: two nodes of two
+    assertThat(ProcessMapping.of(List.of(List.of(0, 1), List.of(2, 3)), 4))
+        .isEqualTo("(vector,(0,2,2))");
+    // round robin over two nodes
+    assertThat(ProcessMapping.of(List.of(List.of(0, 2), List.of(1, 3)), 4))
+        .isEqualTo("(vector,(0,2,1),(0,2,1))");
+    // uneven: three on the first node, one on the second
+    assertThat(ProcessMapping.of(List.of(List.of(0, 1, 2), List.of(3)), 4))
+        .isEqualTo("(vector,(0,1,3),(1,1,1))");
+    assertThat(ProcessMapping.of(List.of(List.of(0, 1)), 3)).isNull();
+    assertThat(ProcessMapping.of(List.of(List.of(0, 0)), 2)).isNull();
+    assertThat(ProcessMapping.parseRaw("raw:0,1;2,3"))
+        .isEqualTo(List.of(List.of(0, 1), List.of(2, 3)));
+    assertThat(ProcessMapping.parseRaw("0,1")).isNull();
+  }
+
+  @Test
+  void pmiIdsNameLiveProcessesUntilTheirJobIsForgotten() {
+    PmiIds ids = new PmiIds();
+    int a = ids.idOf(new Proc("job@1", 0));
+    int b = ids.idOf(new Proc("job@1", 1));
+    int c = ids.idOf(new Proc("job@2", 0));
+    assertThat(ids.idOf(new Proc("job@1", 0))).isEqualTo(a);
+    assertThat(List.of(a, b, c)).doesNotHaveDuplicates().allMatch(i -> i > 0);
+    assertThat(ids.procOf(b)).contains(new Proc("job@1", 1));
+    ids.forget("job@1");
+    assertThat(ids.procOf(a)).isEmpty();
+    assertThat(ids.procOf(c)).contains(new Proc("job@2", 0));
+    assertThat(ids.size()).isEqualTo(1);
+  }
+}

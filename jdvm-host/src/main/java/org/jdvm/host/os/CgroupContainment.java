@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
 
@@ -164,7 +165,7 @@ final class CgroupContainment implements Containment {
    * read after the move, are moved the same way, and so on down. What was forked before a move by a
    * parent that died before its children were read has been reparented to this process, the
    * subreaper: those of this host's children that carry this host's tag and are not {@code watched}
-   * are moved into the group their tag names.
+   * are moved into the group their tag names ({@link #adoptOrphans}).
    */
   @Override
   public void adopt(int pid, String group) {
@@ -176,25 +177,48 @@ final class CgroupContainment implements Containment {
       return;
     }
     moveInto(pid, dir);
-    for (int orphan : ownChildren.read()) {
-      if (orphan == pid || watched.test(orphan)) {
-        continue;
-      }
-      String g = ProcScan.groupOf(orphan, tag);
-      if (g != null) {
-        // Under the lock end takes to retire a group's cgroup: an orphan is moved into a cgroup
-        // that end will still see it in, or, its group ended, killed; never into a kept one.
-        synchronized (groups) {
-          Path its = groups.get(g);
-          if (its != null) {
-            moveInto(orphan, its);
-          } else {
-            Posix.kill(orphan, 9); // its job is over
+    adoptOrphans(pid);
+  }
+
+  /**
+   * Moves the orphans reparented to this process into their groups, reading its children again
+   * until a read finds none it has not seen: a parent that exits after a read (one of the orphans
+   * themselves, or one met while moving them) reparents its children to this process after it. An
+   * orphan still exiting has no environment to read its tag from and is waited for until it is a
+   * zombie, its children reparented ({@link ProcScan#settledGroupOf}); all of it bounded by {@link
+   * #ORPHANS_SETTLE_MS}. Without this, a daemon's middle process exiting at the read left its child
+   * outside the job's cgroup, and the child outlived its job.
+   */
+  private void adoptOrphans(int pid) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ORPHANS_SETTLE_MS);
+    Set<Integer> seen = new HashSet<>();
+    boolean more = true;
+    while (more && System.nanoTime() - deadline < 0) {
+      more = false;
+      for (int orphan : ownChildren.read()) {
+        if (orphan == pid || watched.test(orphan) || !seen.add(orphan)) {
+          continue;
+        }
+        more = true;
+        String g = ProcScan.settledGroupOf(orphan, tag, deadline);
+        if (g != null) {
+          // Under the lock end takes to retire a group's cgroup: an orphan is moved into a cgroup
+          // that end will still see it in, or, its group ended, killed; never into a kept one.
+          synchronized (groups) {
+            Path its = groups.get(g);
+            if (its != null) {
+              moveInto(orphan, its);
+            } else {
+              Posix.kill(orphan, 9); // its job is over
+            }
           }
         }
       }
     }
   }
+
+  /** How long {@link #adopt} waits at most for the orphans it finds to settle (exit or exec). */
+  static final long ORPHANS_SETTLE_MS = 500;
 
   /** Made or taken from the kept ones as {@link #adopt} would; {@code null} if none can be made. */
   @Override

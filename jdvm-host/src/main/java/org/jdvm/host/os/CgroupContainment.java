@@ -68,6 +68,10 @@ final class CgroupContainment implements Containment {
   private final KernelFiles files = new KernelFiles(OPEN_CGROUP_FILES);
 
   private final OwnChildren ownChildren = new OwnChildren();
+
+  /** The live groups {@link #adopt} moved a process into: {@link #endEscapees} looks for theirs. */
+  private final Set<String> movedIn = ConcurrentHashMap.newKeySet();
+
   private final AtomicLong cgroupNames = new AtomicLong();
   private volatile boolean moveFailed;
   private volatile boolean closed;
@@ -176,6 +180,7 @@ final class CgroupContainment implements Containment {
       warnMoveFailed(pid, cgroup, e);
       return;
     }
+    movedIn.add(group);
     moveInto(pid, dir);
     adoptOrphans(pid);
   }
@@ -322,8 +327,9 @@ final class CgroupContainment implements Containment {
   }
 
   /**
-   * {@code cgroup.kill} if anything of the group still runs. Escapees were moved in by {@link
-   * #adopt}; scanning this process's children here would cost O(live processes) per job.
+   * {@code cgroup.kill} if anything of the group still runs; then, for a group whose processes were
+   * moved in, the orphans of it this process adopted outside its cgroup ({@link #endEscapees}). A
+   * group born inside has nothing outside: no scan of this process's children for it.
    */
   @Override
   public void end(String group) {
@@ -337,6 +343,34 @@ final class CgroupContainment implements Containment {
         CgroupFs.kill(dir);
       }
       retire(dir, clean);
+    }
+    endEscapees(group);
+  }
+
+  /**
+   * The backstop of {@link #adopt}: once a group moved in has ended (after its {@code cgroup.kill},
+   * which reparents to this process what its killed processes had outside), KILLs the children of
+   * this process's main thread that carry the group's tag, generation after generation, bounded by
+   * {@link ProcScan#KILL_WAIT_MS}. What an adoption missed (still unsettled at its bound) thus ends
+   * with its job once it is an orphan of this process.
+   */
+  private void endEscapees(String group) {
+    if (!movedIn.remove(group)) {
+      return;
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ProcScan.KILL_WAIT_MS);
+    boolean found = true;
+    while (found && System.nanoTime() - deadline < 0) {
+      found = false;
+      for (int orphan : ownChildren.read()) {
+        if (!watched.test(orphan) && group.equals(ProcScan.groupOf(orphan, tag))) {
+          Posix.kill(orphan, 9);
+          found = true;
+        }
+      }
+      if (found) {
+        Thread.yield(); // the killed ones' children are reparented as they die
+      }
     }
   }
 
@@ -353,6 +387,7 @@ final class CgroupContainment implements Containment {
     if (dir != null) {
       retire(dir, true);
     }
+    endEscapees(group);
     return true;
   }
 
@@ -391,6 +426,7 @@ final class CgroupContainment implements Containment {
   @Override
   public void endAll() {
     groups.clear();
+    movedIn.clear();
     synchronized (spare) {
       spare.clear();
     }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
 
@@ -67,6 +68,10 @@ final class CgroupContainment implements Containment {
   private final KernelFiles files = new KernelFiles(OPEN_CGROUP_FILES);
 
   private final OwnChildren ownChildren = new OwnChildren();
+
+  /** The live groups {@link #adopt} moved a process into: {@link #endEscapees} looks for theirs. */
+  private final Set<String> movedIn = ConcurrentHashMap.newKeySet();
+
   private final AtomicLong cgroupNames = new AtomicLong();
   private volatile boolean moveFailed;
   private volatile boolean closed;
@@ -164,7 +169,7 @@ final class CgroupContainment implements Containment {
    * read after the move, are moved the same way, and so on down. What was forked before a move by a
    * parent that died before its children were read has been reparented to this process, the
    * subreaper: those of this host's children that carry this host's tag and are not {@code watched}
-   * are moved into the group their tag names.
+   * are moved into the group their tag names ({@link #adoptOrphans}).
    */
   @Override
   public void adopt(int pid, String group) {
@@ -175,26 +180,50 @@ final class CgroupContainment implements Containment {
       warnMoveFailed(pid, cgroup, e);
       return;
     }
+    movedIn.add(group);
     moveInto(pid, dir);
-    for (int orphan : ownChildren.read()) {
-      if (orphan == pid || watched.test(orphan)) {
-        continue;
-      }
-      String g = ProcScan.groupOf(orphan, tag);
-      if (g != null) {
-        // Under the lock end takes to retire a group's cgroup: an orphan is moved into a cgroup
-        // that end will still see it in, or, its group ended, killed; never into a kept one.
-        synchronized (groups) {
-          Path its = groups.get(g);
-          if (its != null) {
-            moveInto(orphan, its);
-          } else {
-            Posix.kill(orphan, 9); // its job is over
+    adoptOrphans(pid);
+  }
+
+  /**
+   * Moves the orphans reparented to this process into their groups, reading its children again
+   * until a read finds none it has not seen: a parent that exits after a read (one of the orphans
+   * themselves, or one met while moving them) reparents its children to this process after it. An
+   * orphan still exiting has no environment to read its tag from and is waited for until it is a
+   * zombie, its children reparented ({@link ProcScan#settledGroupOf}); all of it bounded by {@link
+   * #ORPHANS_SETTLE_MS}. Without this, a daemon's middle process exiting at the read left its child
+   * outside the job's cgroup, and the child outlived its job.
+   */
+  private void adoptOrphans(int pid) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ORPHANS_SETTLE_MS);
+    Set<Integer> seen = new HashSet<>();
+    boolean more = true;
+    while (more && System.nanoTime() - deadline < 0) {
+      more = false;
+      for (int orphan : ownChildren.read()) {
+        if (orphan == pid || watched.test(orphan) || !seen.add(orphan)) {
+          continue;
+        }
+        more = true;
+        String g = ProcScan.settledGroupOf(orphan, tag, deadline);
+        if (g != null) {
+          // Under the lock end takes to retire a group's cgroup: an orphan is moved into a cgroup
+          // that end will still see it in, or, its group ended, killed; never into a kept one.
+          synchronized (groups) {
+            Path its = groups.get(g);
+            if (its != null) {
+              moveInto(orphan, its);
+            } else {
+              Posix.kill(orphan, 9); // its job is over
+            }
           }
         }
       }
     }
   }
+
+  /** How long {@link #adopt} waits at most for the orphans it finds to settle (exit or exec). */
+  static final long ORPHANS_SETTLE_MS = 500;
 
   /** Made or taken from the kept ones as {@link #adopt} would; {@code null} if none can be made. */
   @Override
@@ -298,8 +327,9 @@ final class CgroupContainment implements Containment {
   }
 
   /**
-   * {@code cgroup.kill} if anything of the group still runs. Escapees were moved in by {@link
-   * #adopt}; scanning this process's children here would cost O(live processes) per job.
+   * {@code cgroup.kill} if anything of the group still runs; then, for a group whose processes were
+   * moved in, the orphans of it this process adopted outside its cgroup ({@link #endEscapees}). A
+   * group born inside has nothing outside: no scan of this process's children for it.
    */
   @Override
   public void end(String group) {
@@ -313,6 +343,34 @@ final class CgroupContainment implements Containment {
         CgroupFs.kill(dir);
       }
       retire(dir, clean);
+    }
+    endEscapees(group);
+  }
+
+  /**
+   * The backstop of {@link #adopt}: once a group moved in has ended (after its {@code cgroup.kill},
+   * which reparents to this process what its killed processes had outside), KILLs the children of
+   * this process's main thread that carry the group's tag, generation after generation, bounded by
+   * {@link ProcScan#KILL_WAIT_MS}. What an adoption missed (still unsettled at its bound) thus ends
+   * with its job once it is an orphan of this process.
+   */
+  private void endEscapees(String group) {
+    if (!movedIn.remove(group)) {
+      return;
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ProcScan.KILL_WAIT_MS);
+    boolean found = true;
+    while (found && System.nanoTime() - deadline < 0) {
+      found = false;
+      for (int orphan : ownChildren.read()) {
+        if (!watched.test(orphan) && group.equals(ProcScan.groupOf(orphan, tag))) {
+          Posix.kill(orphan, 9);
+          found = true;
+        }
+      }
+      if (found) {
+        Thread.yield(); // the killed ones' children are reparented as they die
+      }
     }
   }
 
@@ -329,6 +387,7 @@ final class CgroupContainment implements Containment {
     if (dir != null) {
       retire(dir, true);
     }
+    endEscapees(group);
     return true;
   }
 
@@ -367,6 +426,7 @@ final class CgroupContainment implements Containment {
   @Override
   public void endAll() {
     groups.clear();
+    movedIn.clear();
     synchronized (spare) {
       spare.clear();
     }

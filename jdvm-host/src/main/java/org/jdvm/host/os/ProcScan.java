@@ -2,6 +2,7 @@ package org.jdvm.host.os;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,6 +94,11 @@ final class ProcScan {
     } catch (IOException e) {
       return null;
     }
+    return groupIn(env, tag);
+  }
+
+  /** The group an environment ({@code environ}'s bytes) is tagged with by {@code tag}, or null. */
+  private static String groupIn(byte[] env, String tag) {
     String prefix = Containment.TAG_VARIABLE + "=" + tag + "/";
     for (String kv : new String(env, StandardCharsets.UTF_8).split("\u0000")) {
       if (kv.startsWith(prefix)) {
@@ -100,6 +106,70 @@ final class ProcScan {
       }
     }
     return null;
+  }
+
+  /**
+   * As {@link #groupOf}, for a child of this process that may be exiting: one whose memory is gone
+   * ({@code environ} unreadable or empty while {@code env_end} in its {@code stat} is 0) is exiting
+   * or between the two halves of an exec, and is read again until it is a zombie or gone (its
+   * children are reparented by then: the kernel does both in one step of the exit) or has its new
+   * environment, at most until {@code deadlineNanos}. {@code null} if it carries no tag of {@code
+   * tag}, has ended, or is still unsettled at the deadline.
+   */
+  static String settledGroupOf(int pid, String tag, long deadlineNanos) {
+    while (true) {
+      byte[] env;
+      try {
+        env = Files.readAllBytes(Path.of("/proc/" + pid + "/environ"));
+      } catch (AccessDeniedException e) {
+        return null; // not this user's to read: not the host's
+      } catch (IOException e) {
+        env = null; // no memory (exiting: ESRCH) or gone
+      }
+      if (env != null && env.length > 0) {
+        return groupIn(env, tag);
+      }
+      long envEnd = envEnd(pid);
+      if (envEnd == ENDED) {
+        return null;
+      }
+      if (env != null && envEnd != 0) {
+        // An empty environment indeed, unless the exec finished between the two reads.
+        return groupOf(pid, tag);
+      }
+      if (System.nanoTime() - deadlineNanos > 0) {
+        return null;
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
+  /** {@link #envEnd}: the process is a zombie or gone. */
+  private static final long ENDED = -1;
+
+  /**
+   * Field 51 of {@code /proc/<pid>/stat}, the end of its environment in its memory: 0 while it has
+   * no memory or its exec has not placed it yet; {@link #ENDED} for a zombie or a process gone; 1
+   * where the kernel does not show it (as if set: nothing to wait for).
+   */
+  private static long envEnd(int pid) {
+    String stat;
+    try {
+      stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    } catch (IOException e) {
+      return ENDED;
+    }
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    char state = f[0].isEmpty() ? 'X' : f[0].charAt(0);
+    if (state == 'Z' || state == 'X') {
+      return ENDED;
+    }
+    try {
+      return f.length > 48 ? Long.parseLong(f[48]) : 1;
+    } catch (NumberFormatException e) {
+      return 1;
+    }
   }
 
   /**

@@ -56,6 +56,48 @@ class ContainmentTest {
     }
   }
 
+  /**
+   * The backstop of a job moved in: what of it an adoption could not move (found only after its
+   * bound, or forked where no read sees it) and that the host adopted as an orphan is killed by its
+   * tag when the job ends, after {@code cgroup.kill}. Here the escapee is made on purpose: a tagged
+   * middle process no adoption looked at exits, its child reparented to this process.
+   */
+  @Test
+  void aJobMovedInEndsWithWhatOfItTheHostAdoptedOutsideItsCgroup() throws Exception {
+    java.util.Set<Integer> ours = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    try (Containment c = Containment.open(null, true, ours::contains)) {
+      assumeTrue(c.mode() == Containment.Mode.CGROUP, "no writable cgroup v2 here");
+      String[] tag = c.tagFor("node0/job");
+      ProcessBuilder in = new ProcessBuilder("sleep", "300");
+      in.environment().put(tag[0], tag[1]);
+      Process inside = in.start();
+      ours.add((int) inside.pid());
+      c.adopt((int) inside.pid(), "node0/job");
+      ProcessBuilder mid = new ProcessBuilder("sh", "-c", "sleep 301 >/dev/null 2>&1 & echo $!");
+      mid.environment().put(tag[0], tag[1]);
+      Process middle = mid.start();
+      ours.add((int) middle.pid());
+      int escapee = -1;
+      try {
+        escapee = Integer.parseInt(new String(middle.getInputStream().readAllBytes()).trim());
+        assertThat(middle.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(ProcScan.groupOf(escapee, tag[1].substring(0, tag[1].indexOf('/'))))
+            .isEqualTo("node0/job");
+        c.end("node0/job");
+        int e = escapee;
+        org.jdvm.host.Await.until(
+            () -> !Files.exists(Path.of("/proc/" + e)) || ProcScan.zombie(e),
+            "the escapee " + e + " to end with its job");
+        assertThat(inside.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      } finally {
+        inside.destroyForcibly();
+        if (escapee > 0) {
+          Posix.kill(escapee, 9);
+        }
+      }
+    }
+  }
+
   @Test
   void aRecordOfSomethingThisCodeDidNotNameEndsNothing() throws Exception {
     Path record = dir.resolve(Containment.RECORD);

@@ -371,6 +371,7 @@ public final class AgentDaemon {
   private void handle(Link l, LinkMessage m) {
     switch (m) {
       case LinkMessage.Heartbeat h -> {}
+      case LinkMessage.OutputCredit c -> outbox.credit(l, c);
       case LinkMessage.Launch launch -> Thread.ofVirtual().start(() -> launch(l, launch));
       case LinkMessage.Signal s -> {
         if (s.rank() < 0) {
@@ -436,8 +437,8 @@ public final class AgentDaemon {
       started = pid;
       running.put(key(m.nspace(), m.rank()), pid);
       l.send(new LinkMessage.Launched(m.requestId(), pid));
-      if (!procsAlive(m.nspace(), m.rank(), pid)) {
-        running.remove(key(m.nspace(), m.rank()), pid);
+      if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        running.remove(key(m.nspace(), m.rank()), pid); // its exit came before it was recorded
       }
     } catch (LaunchException e) {
       l.send(LinkMessage.LaunchFailed.of(m.requestId(), e.kind(), e.getMessage()));
@@ -452,11 +453,6 @@ public final class AgentDaemon {
     }
   }
 
-  /** Whether the process still runs: its exit may have been reported before it was recorded. */
-  private boolean procsAlive(String nspace, int rank, long pid) {
-    return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-  }
-
   /** Reports of the agent's processes, through the outbox. */
   private final class Events implements NodeEvents {
     @Override
@@ -464,6 +460,12 @@ public final class AgentDaemon {
         String node, String nspace, int rank, ProcListener.Stream stream, byte[] chunk) {
       outbox.send(
           new LinkMessage.Output(nspace, rank, stream == ProcListener.Stream.STDERR, chunk));
+    }
+
+    @Override
+    public boolean holdOutput(String node, String nspace, Runnable resume) {
+      return outbox.holdOutput(
+          nspace, resume); // the job's window is spent: LinkMessage.OutputCredit
     }
 
     @Override

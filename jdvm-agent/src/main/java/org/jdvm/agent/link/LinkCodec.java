@@ -18,6 +18,7 @@ import org.jdvm.agent.link.LinkMessage.Launch;
 import org.jdvm.agent.link.LinkMessage.LaunchFailed;
 import org.jdvm.agent.link.LinkMessage.Launched;
 import org.jdvm.agent.link.LinkMessage.Output;
+import org.jdvm.agent.link.LinkMessage.OutputCredit;
 import org.jdvm.agent.link.LinkMessage.Refused;
 import org.jdvm.agent.link.LinkMessage.RelayClosed;
 import org.jdvm.agent.link.LinkMessage.RelayFrame;
@@ -73,6 +74,7 @@ public final class LinkCodec {
           Map.entry(Stdin.class, 12),
           Map.entry(Cleanup.class, 13),
           Map.entry(TerminateAll.class, 14),
+          Map.entry(OutputCredit.class, 15),
           Map.entry(Launched.class, 20),
           Map.entry(LaunchFailed.class, 21),
           Map.entry(Done.class, 22),

@@ -22,9 +22,10 @@ import org.jdvm.host.LaunchException;
 public sealed interface LinkMessage {
   /**
    * The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. 3:
-   * {@link Launch#mergeStderr}. 4: {@link LaunchFailed#code}, a code where the kind's name was.
+   * {@link Launch#mergeStderr}. 4: {@link LaunchFailed#code}, a code where the kind's name was. 5:
+   * {@link OutputCredit}, without which an agent's output is not paced.
    */
-  int VERSION = 4;
+  int VERSION = 5;
 
   // ---- handshake -------------------------------------------------------------------------------
 
@@ -143,6 +144,23 @@ public sealed interface LinkMessage {
 
   /** End every process (TERM, KILL after the grace); answered by {@link Done}. */
   record TerminateAll(long requestId, long graceMillis) implements LinkMessage {}
+
+  /**
+   * The controller passed on {@code bytes} more of {@code nspace}'s {@link Output} (its readers are
+   * not behind), so the agent may send that much more (docs/ARCHITECTURE.md "Output
+   * back-pressure"). An agent stops reading a job's pipes while the job's output it sent on this
+   * link and was not credited back is {@link #WINDOW_BYTES} or more: withholding credit is the
+   * pause, sending it the resume. Credit for a job the agent owes nothing is ignored, and a new
+   * link starts every job with a full window.
+   */
+  record OutputCredit(String nspace, long bytes) implements LinkMessage {
+    /**
+     * A job's output an agent sends ahead of the controller's credit: what a stopped reader can
+     * still be sent of one job from one agent past its connection's high-water mark, plus one 64
+     * KiB read per process (the agent asks after each chunk).
+     */
+    public static final int WINDOW_BYTES = 1 << 20;
+  }
 
   // ---- agent → controller ----------------------------------------------------------------------
 

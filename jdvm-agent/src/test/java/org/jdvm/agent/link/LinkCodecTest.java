@@ -48,6 +48,7 @@ class LinkCodecTest {
         new LinkMessage.Stdin(8, "d@1", 0, B, 100),
         new LinkMessage.Cleanup(9, "d@1", "/tmp/x", true, true, false, false, List.of("a"), false),
         new LinkMessage.TerminateAll(10, 2000),
+        new LinkMessage.OutputCredit("d@1", 65536),
         new LinkMessage.Launched(7, 999),
         LinkMessage.LaunchFailed.of(7, LaunchException.Kind.EXE_NOT_FOUND, "no such file"),
         new LinkMessage.Done(8, ""),
@@ -110,6 +111,7 @@ class LinkCodecTest {
         "000000280d000000000000000900000003644031000000062f746d702f78010100000000000100000001"
             + "6100");
     golden.put(LinkMessage.TerminateAll.class, "000000110e000000000000000a00000000000007d0");
+    golden.put(LinkMessage.OutputCredit.class, "000000100f000000036440310000000000010000");
     golden.put(LinkMessage.Launched.class, "0000001114000000000000000700000000000003e7");
     // The failure's code (1: the command was not found) where version 3 had the kind's name.
     golden.put(

@@ -51,6 +51,7 @@ public final class RemoteNodeAgent implements NodeAgent {
   private final RelayPort relay = new RelayPort();
   private volatile NodeEvents events;
   private volatile Link link;
+  private volatile OutputCredits credits;
   private volatile NodeState state = NodeState.JOINING;
   private volatile long lastHeartbeatMillis = -1;
   private volatile String host = "";
@@ -125,6 +126,7 @@ public final class RemoteNodeAgent implements NodeAgent {
     }
     Link old = link;
     this.link = l;
+    this.credits = new OutputCredits(node, l);
     relay.attach(l);
     this.host = hello.host();
     this.slots = hello.slots();
@@ -229,6 +231,10 @@ public final class RemoteNodeAgent implements NodeAgent {
               o.rank(),
               o.stderr() ? ProcListener.Stream.STDERR : ProcListener.Stream.STDOUT,
               o.chunk());
+        }
+        OutputCredits c = credits;
+        if (c != null) {
+          c.received(o.nspace(), o.chunk().length, e);
         }
       }
       case LinkMessage.Exited x -> {

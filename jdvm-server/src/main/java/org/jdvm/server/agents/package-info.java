@@ -13,7 +13,9 @@
  * connections that have not proved the secret yet (32 per local user or source address, 256 in all,
  * the oldest closed to make room: docs/protocol.md "Agent link"); each node is a {@link
  * org.jdvm.server.agents.RemoteNodeAgent}, the {@code host.NodeAgent} whose calls become link
- * messages. {@link org.jdvm.server.agents.HostStart} starts the agents of a host list ({@link
+ * messages, and whose output the controller credits back to the agent only while its readers keep
+ * up ({@link org.jdvm.server.agents.OutputCredits}: docs/ARCHITECTURE.md "Output back-pressure").
+ * {@link org.jdvm.server.agents.HostStart} starts the agents of a host list ({@link
  * org.jdvm.server.agents.HostList}) through an {@link org.jdvm.server.agents.AgentStarter} — ssh
  * ({@link org.jdvm.server.agents.SshAgentStarter}, quoting with {@link
  * org.jdvm.server.agents.ShellQuote}) or srun ({@link org.jdvm.server.agents.SrunAgentStarter}: in

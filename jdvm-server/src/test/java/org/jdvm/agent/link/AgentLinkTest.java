@@ -235,6 +235,13 @@ class AgentLinkTest {
       sendHello(l, c, LinkMessage.VERSION + 1, credentials);
       assertThat(l.readNow()).isInstanceOf(LinkMessage.Refused.class);
     }
+    // An agent of the version before (without OutputCredit) is refused as cleanly.
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), hub.address().getPort())) {
+      Link l = new Link(s, System::nanoTime, "test");
+      LinkMessage.Challenge c = (LinkMessage.Challenge) l.readNow();
+      sendHello(l, c, LinkMessage.VERSION - 1, credentials);
+      assertThat(l.readNow()).isInstanceOf(LinkMessage.Refused.class);
+    }
   }
 
   /**

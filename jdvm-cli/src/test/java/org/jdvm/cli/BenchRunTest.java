@@ -35,14 +35,7 @@ class BenchRunTest {
     }
     for (long pid : dvmPids) {
       if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-        Optional<Path> c = contactFile();
-        if (c.isPresent()) {
-          List<String> log = Files.readAllLines(c.get().resolveSibling("dvm.log"));
-          System.err.println(
-              "bench DVM still running; its log ends:\n"
-                  + String.join("\n", log.subList(Math.max(0, log.size() - 40), log.size())));
-        }
-        new ProcessBuilder("jstack", Long.toString(pid)).inheritIO().start();
+        System.err.println("bench DVM " + pid + " still running:\n" + diagnosis(pid));
       }
     }
     started.forEach(Process::destroyForcibly);
@@ -116,6 +109,34 @@ class BenchRunTest {
     Process p = new ProcessBuilder(cmd).redirectError(tmp.resolve("bench.err").toFile()).start();
     started.add(p);
     return p;
+  }
+
+  /** The end of a lingering bench DVM's log and its threads (its contact file may be gone). */
+  private String diagnosis(long pid) throws IOException {
+    StringBuilder b = new StringBuilder();
+    try (Stream<Path> homes = Files.list(tmp)) {
+      for (Path h :
+          homes.filter(h -> h.getFileName().toString().startsWith("jdvm-bench-")).toList()) {
+        Path log = h.resolve("dvm.log");
+        if (Files.exists(log)) {
+          List<String> lines = Files.readAllLines(log);
+          b.append(String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+        }
+      }
+    }
+    Process jstack =
+        new ProcessBuilder(jstack(), Long.toString(pid)).redirectErrorStream(true).start();
+    b.append("\n")
+        .append(new String(jstack.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    return b.toString();
+  }
+
+  private static String jstack() {
+    return ProcessHandle.current()
+        .info()
+        .command()
+        .map(java -> Path.of(java).resolveSibling("jstack").toString())
+        .orElse("jstack");
   }
 
   private Optional<Path> contactFile() {

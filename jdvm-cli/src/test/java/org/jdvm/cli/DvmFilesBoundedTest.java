@@ -62,7 +62,8 @@ class DvmFilesBoundedTest {
 
     Ran flood = run(600, "run", "--dir", dir.toString(), "--", flooder.toString(), "" + LINES);
     assertThat(flood.out()).as(flood.out()).contains("OK pmix_logflood");
-    assertThat(run(60, "stop", "--dir", dir.toString()).status()).isZero();
+    Ran stopped = run(60, "stop", "--dir", dir.toString());
+    assertThat(stopped.status()).as("%s; dvm.log ends: %s", stopped.out(), logEnd()).isZero();
     ProcessHandle dvm = ProcessHandle.of(dvmPid).orElse(null);
     if (dvm != null) {
       dvm.onExit().get(30, TimeUnit.SECONDS);
@@ -152,5 +153,11 @@ class DvmFilesBoundedTest {
     } catch (IOException | InterruptedException e) {
       return null;
     }
+  }
+
+  /** The last lines of the DVM's log, to say why a stop took too long. */
+  private String logEnd() throws IOException {
+    List<String> lines = Files.readAllLines(dir.resolve("dvm.log"));
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
   }
 }

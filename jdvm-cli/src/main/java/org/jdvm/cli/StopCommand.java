@@ -2,11 +2,14 @@ package org.jdvm.cli;
 
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jdvm.client.Contact;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
+import org.jdvm.host.os.Containment;
 import picocli.CommandLine.Command;
 
 /**
@@ -25,15 +28,35 @@ public final class StopCommand extends DvmCommand implements Callable<Integer> {
     Optional<ProcessHandle> dvmProcess =
         Optional.ofNullable(contact.pid()).flatMap(ProcessHandle::of);
     client.stopDvm();
-    if (dvmProcess.isPresent()) {
-      try {
-        dvmProcess.get().onExit().get(30, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        err.println("jdvm stop: the DVM (pid " + dvmProcess.get().pid() + ") is still stopping");
-        return Main.EXIT_FAILURE;
-      }
+    if (dvmProcess.isPresent() && !awaitEnd(dvmProcess.get(), TimeUnit.SECONDS.toNanos(30))) {
+      err.println("jdvm stop: the DVM (pid " + dvmProcess.get().pid() + ") is still stopping");
+      return Main.EXIT_FAILURE;
     }
     out.println("jdvm: DVM " + contact.name() + " stopped");
     return Main.EXIT_OK;
+  }
+
+  /**
+   * Whether the DVM's process ended within {@code nanos}. A process that exited but was not reaped
+   * has ended too: a detached DVM's parent exits at once, so it belongs to the nearest child
+   * subreaper, which may not reap it (a JVM that runs a process host is one), and {@code onExit}
+   * would wait for the zombie in vain.
+   */
+  static boolean awaitEnd(ProcessHandle p, long nanos) {
+    long deadline = System.nanoTime() + nanos;
+    while (p.isAlive() && !Containment.zombie((int) p.pid())) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      try {
+        p.onExit().get(100, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        // not yet: look again
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -34,7 +34,7 @@ class BenchRunTest {
       System.err.println("bench stderr:\n" + Files.readString(err));
     }
     for (long pid : dvmPids) {
-      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+      if (!ProcessHandle.of(pid).map(h -> StopCommand.awaitEnd(h, 0)).orElse(true)) {
         System.err.println("bench DVM " + pid + " still running:\n" + diagnosis(pid));
       }
     }
@@ -75,7 +75,7 @@ class BenchRunTest {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the bench exits on SIGTERM").isTrue();
     await(
         () ->
-            ProcessHandle.of(dvm).filter(ProcessHandle::isAlive).isEmpty()
+            ProcessHandle.of(dvm).map(h -> StopCommand.awaitEnd(h, 0)).orElse(true)
                 ? Optional.of(dvm)
                 : Optional.empty(),
         "the bench DVM (pid " + dvm + ") to be stopped");

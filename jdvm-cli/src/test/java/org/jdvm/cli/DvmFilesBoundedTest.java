@@ -66,7 +66,7 @@ class DvmFilesBoundedTest {
     assertThat(stopped.status()).as("%s; dvm.log ends: %s", stopped.out(), logEnd()).isZero();
     ProcessHandle dvm = ProcessHandle.of(dvmPid).orElse(null);
     if (dvm != null) {
-      dvm.onExit().get(30, TimeUnit.SECONDS);
+      assertThat(StopCommand.awaitEnd(dvm, TimeUnit.SECONDS.toNanos(30))).isTrue();
     }
 
     assertThat(Files.size(dir.resolve("dvm.out")))

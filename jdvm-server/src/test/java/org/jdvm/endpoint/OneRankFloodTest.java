@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OneRankFloodTest {
   /** How long the owner keeps asking during the flood. */
-  private static final long OWNER_SECONDS = 12;
+  private static final long OWNER_SECONDS = 5;
 
   /**
    * The most the controller's queue may hold during one rank's flood: the rank's bound of requests

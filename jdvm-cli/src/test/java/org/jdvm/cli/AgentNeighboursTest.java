@@ -12,14 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jdvm.agent.AgentDaemon;
-import org.jdvm.agent.AgentRelay;
 import org.jdvm.host.Await;
 import org.jdvm.host.OtherUser;
 import org.jdvm.host.identity.ConnectionGate;
-import org.jdvm.host.identity.Credentials;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.agents.AgentHub;
 import org.jdvm.server.agents.AgentStarter;
@@ -62,62 +59,6 @@ class AgentNeighboursTest {
 
   @TempDir Path dir;
   @TempDir Path bin;
-
-  /** Starts each agent in this JVM, with the relay {@code jdvm agent} opens. */
-  private static final class InJvmAgents implements AgentStarter {
-    final List<AgentRelay> relays = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    @Override
-    public Handle start(String host, List<String> argv, byte[] secret) {
-      String controller = argv.get(argv.indexOf("--controller") + 1);
-      int colon = controller.lastIndexOf(':');
-      Credentials credentials =
-          Credentials.fromSecretHex(new String(secret, StandardCharsets.US_ASCII));
-      AgentDaemon daemon =
-          new AgentDaemon(
-              new AgentDaemon.Options(
-                  new InetSocketAddress(
-                      controller.substring(0, colon),
-                      Integer.parseInt(controller.substring(colon + 1))),
-                  argv.get(argv.indexOf("--node") + 1),
-                  host,
-                  Integer.parseInt(argv.get(argv.indexOf("--slots") + 1)),
-                  60_000,
-                  port -> {
-                    AgentRelay relay = (AgentRelay) AgentRelay.hook(credentials).apply(port);
-                    relays.add(relay);
-                    return relay;
-                  }),
-              credentials,
-              System::nanoTime);
-      CompletableFuture<Integer> exit = new CompletableFuture<>();
-      Thread.ofPlatform()
-          .daemon()
-          .name("test-agent-" + host)
-          .start(() -> exit.complete(daemon.run().code));
-      return new Handle() {
-        @Override
-        public long pid() {
-          return ProcessHandle.current().pid();
-        }
-
-        @Override
-        public CompletableFuture<Integer> onExit() {
-          return exit;
-        }
-
-        @Override
-        public String lastOutput() {
-          return "";
-        }
-
-        @Override
-        public void stop() {
-          daemon.stop();
-        }
-      };
-    }
-  }
 
   @Test
   void anotherUsersConnectionsToTheRelayDoNotKeepTheJobsRanksFromInitialisingAndFencing()

@@ -3,16 +3,9 @@ package org.jdvm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.jdvm.pmix.json.Json;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.assembly.DvmServer;
 import org.junit.jupiter.api.AfterAll;
@@ -69,76 +62,16 @@ class MpiEndToEndTest {
   }
 
   private static boolean succeeds(List<String> cmd) throws InterruptedException {
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      return false;
-    }
-    try {
-      p.getInputStream().readAllBytes();
-      return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } finally {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
+    return MpiJobs.succeeds(cmd);
   }
 
   /** {@code jdvm run -n np CMD...}; then checks that the job left no process and no directory. */
   private static CliRun run(int np, String... cmd) throws Exception {
-    List<String> args = new ArrayList<>(List.of("run", "--dir", dir.toString(), "-n", "" + np));
-    args.add("--");
-    args.addAll(List.of(cmd));
-    List<String> before = namespaces();
-    CliRun r = CliRun.of(args.toArray(String[]::new));
-    for (Map<String, Object> job : jobs()) {
-      if (before.contains((String) job.get("nspace"))) {
-        continue;
-      }
-      for (Object p : (List<?>) job.get("procs")) {
-        long pid = ((Number) ((Map<?, ?>) p).get("pid")).longValue();
-        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
-            .as("process %d of %s", pid, job.get("nspace"))
-            .isEmpty();
-      }
-      Path nsdir = server.home().tmp().resolve((String) job.get("nspace"));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (Files.exists(nsdir) && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
-      assertThat(nsdir).as("the job's directory").doesNotExist();
-    }
-    return r;
+    return new MpiJobs(server, dir).run(np, cmd);
   }
 
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> jobs() {
-    CliRun r = CliRun.of("jobs", "--dir", dir.toString(), "--json");
-    assertThat(r.status()).as(r.err()).isZero();
-    return ((List<Map<String, Object>>) Json.parse(r.out()))
-        .stream().filter(j -> "application".equals(j.get("kind"))).toList();
-  }
-
-  private static List<String> namespaces() {
-    return jobs().stream().map(j -> (String) j.get("nspace")).toList();
-  }
-
-  /**
-   * Every rank's line starting with {@code prefix}, sorted. A line is taken up to the next {@code
-   * OK}/{@code FAIL} or line end: {@code jdvm run} forwards each rank's output chunk by chunk, and
-   * Python writes a line and its newline apart, so two ranks' lines may be interleaved.
-   */
   private static List<String> lines(CliRun r, String prefix) {
-    List<String> found = new ArrayList<>();
-    Matcher m =
-        Pattern.compile(Pattern.quote(prefix) + ".*?(?=OK |FAIL |\\n|$)", Pattern.MULTILINE)
-            .matcher(r.out());
-    while (m.find()) {
-      found.add(m.group().strip());
-    }
-    return found.stream().sorted().toList();
+    return MpiJobs.lines(r, prefix);
   }
 
   @ParameterizedTest(name = "-n {0}")

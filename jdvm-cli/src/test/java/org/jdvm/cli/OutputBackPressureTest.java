@@ -1,17 +1,7 @@
 package org.jdvm.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32;
 import org.jdvm.endpoint.transport.Connection;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.assembly.DvmServer;
@@ -26,33 +16,18 @@ import org.junit.jupiter.api.io.TempDir;
  * stopped with SIGSTOP (as a terminal's Ctrl-Z does) while its job writes far more than any buffer
  * holds is not cut off; the DVM holds no more than its high-water mark of the job's output for it
  * meanwhile (the job blocks on its full pipe), and once it is continued every byte arrives, in
- * order.
+ * order ({@link StoppedReader}).
  */
 class OutputBackPressureTest {
   @TempDir static Path dir;
   private static DvmServer server;
-  private static final Set<Long> jobPids = ConcurrentHashMap.newKeySet();
+  private static Set<Long> jobPids;
   private Process run;
-
-  /** More than the 64 MiB after which a connection that did not read was cut off. */
-  private static final long BYTES = 120_000_000L;
-
-  private static final String LINE = "0123456789abcdef\n";
 
   @BeforeAll
   static void startDvm() throws Exception {
     server = DvmServer.start(DvmConfig.embedded("backpressure", 1, 2, 0, dir));
-    server
-        .endpoint()
-        .observe(
-            o ->
-                o.changes()
-                    .forEach(
-                        c -> {
-                          if (c instanceof org.jdvm.core.Change.ProcsStarted s) {
-                            s.procs().forEach(pr -> jobPids.add(pr.pid()));
-                          }
-                        }));
+    jobPids = StoppedReader.watchJobPids(server);
   }
 
   @AfterAll
@@ -62,104 +37,12 @@ class OutputBackPressureTest {
 
   @AfterEach
   void endWhatThisTestStarted() throws Exception {
-    if (run != null) {
-      signal(run.pid(), "CONT");
-      run.destroyForcibly();
-    }
-    for (long pid : jobPids) {
-      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-    }
+    StoppedReader.end(run, jobPids);
   }
 
   @Test
   void aStoppedRunIsPacedNotCutOffAndLosesNothing() throws Exception {
-    List<String> cmd = ChildJdvm.command("run", "--dir", dir.toString(), "--stdin", "none", "--");
-    cmd.addAll(List.of("sh", "-c", "yes " + LINE.strip() + " | head -c " + BYTES));
-    run = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    AtomicLong received = new AtomicLong();
-    CRC32 crc = new CRC32();
-    Thread reader = Thread.ofPlatform().start(() -> drain(run.getInputStream(), received, crc));
-
-    awaitTrue(() -> received.get() >= 4 << 20, "the job's output to flow");
-    signal(run.pid(), "STOP");
-    long stoppedAt = received.get();
-    long most = 0;
-    long t0 = System.nanoTime();
-    while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(4)) {
-      most = Math.max(most, bufferedOutput());
-      Thread.sleep(20);
-    }
-    assertThat(received.get()).as("nothing is read while jdvm run is stopped").isEqualTo(stoppedAt);
-    assertThat(connectionsOpen()).as("the stopped reader is not cut off").isPositive();
-    assertThat(most)
-        .as("output the DVM held for the stopped reader (bytes)")
-        .isPositive()
-        .isLessThanOrEqualTo(Connection.OUTPUT_HIGH_WATER + (1 << 20));
-    assertThat(jobPids.stream().anyMatch(pid -> ProcessHandle.of(pid).isPresent()))
-        .as("the job is blocked on its full pipe, not ended")
-        .isTrue();
-
-    signal(run.pid(), "CONT");
-    assertThat(run.waitFor(300, TimeUnit.SECONDS)).as("jdvm run ends").isTrue();
-    reader.join(TimeUnit.SECONDS.toMillis(30));
-    assertThat(run.exitValue()).isZero();
-    assertThat(received.get()).as("every byte arrives").isEqualTo(BYTES);
-    assertThat(crc.getValue()).as("in order").isEqualTo(expectedCrc());
-  }
-
-  private static long bufferedOutput() {
-    long n = 0;
-    for (Connection c : server.endpoint().connections()) {
-      n += c.outputQueued();
-    }
-    return n;
-  }
-
-  private static long connectionsOpen() {
-    return server.endpoint().connections().stream().filter(c -> !c.isClosed()).count();
-  }
-
-  private static void drain(InputStream in, AtomicLong count, CRC32 crc) {
-    byte[] buf = new byte[64 << 10];
-    try (in) {
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        crc.update(buf, 0, n);
-        count.addAndGet(n);
-      }
-    } catch (IOException e) {
-      // The process is gone; what was read is what the test checks.
-    }
-  }
-
-  private static long expectedCrc() {
-    CRC32 crc = new CRC32();
-    byte[] line = LINE.getBytes(StandardCharsets.US_ASCII);
-    byte[] block = new byte[line.length * 4096];
-    for (int i = 0; i < 4096; i++) {
-      System.arraycopy(line, 0, block, i * line.length, line.length);
-    }
-    long left = BYTES;
-    while (left > 0) {
-      int n = (int) Math.min(left, block.length);
-      crc.update(block, 0, n);
-      left -= n;
-    }
-    return crc.getValue();
-  }
-
-  private static void signal(long pid, String signal) throws Exception {
-    new ProcessBuilder("/bin/kill", "-" + signal, Long.toString(pid)).start().waitFor();
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier c, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!c.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(10);
-    }
+    StoppedReader.stopWhileItWrites(
+        server, dir, jobPids, Connection.OUTPUT_HIGH_WATER + (1 << 20), p -> run = p);
   }
 }

@@ -40,7 +40,7 @@ class MpichEndToEndTest {
   static void compileAndStart() throws Exception {
     // a missing source is this checkout's fault, not a missing package: fail, do not skip
     assertThat(PROGRAMS.resolve("mpi_hello.c")).exists();
-    for (String program : List.of("mpi_hello", "mpi_allreduce", "mpi_abort")) {
+    for (String program : List.of("mpi_hello", "mpi_allreduce", "mpi_abort", "mpi_ring")) {
       List<String> cmd =
           List.of(
               "mpicc.mpich",
@@ -52,14 +52,38 @@ class MpichEndToEndTest {
         break;
       }
     }
-    List<String> ompi =
-        List.of(
-            "mpicc.openmpi",
-            "-o",
-            bin.resolve("ompi_hello").toString(),
-            PROGRAMS.resolve("mpi_hello.c").toString());
-    if (!succeeds(ompi)) {
-      noOpenMpi = "mpicc.openmpi (libopenmpi-dev) could not build mpi_hello";
+    if (noMpi == null
+        && !succeeds(
+            List.of(
+                "mpicc.mpich",
+                "-o",
+                bin.resolve("mpi_names").toString(),
+                PROGRAMS.resolve("mpi_names.c").toString()))) {
+      noMpi = "mpicc.mpich (libmpich-dev) could not build mpi_names";
+    }
+    // MPICH's own simple PMI client, from libmpich.a (the shared library hides PMI_*)
+    if (noMpi == null
+        && !succeeds(
+            List.of(
+                "gcc",
+                "-o",
+                bin.resolve("pmi_spawn").toString(),
+                PROGRAMS.resolve("pmi_spawn.c").toString(),
+                "-Wl,-Bstatic",
+                "-lmpich",
+                "-Wl,-Bdynamic"))) {
+      noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
+    }
+    for (String program : List.of("mpi_hello", "mpi_names")) {
+      List<String> ompi =
+          List.of(
+              "mpicc.openmpi",
+              "-o",
+              bin.resolve("ompi_" + program.substring(4)).toString(),
+              PROGRAMS.resolve(program + ".c").toString());
+      if (!succeeds(ompi)) {
+        noOpenMpi = "mpicc.openmpi (libopenmpi-dev) could not build " + program;
+      }
     }
     server = DvmServer.start(DvmConfig.embedded("mpichtest", 2, 2, 0, dir).withShrinkGrace(300));
   }
@@ -133,6 +157,75 @@ class MpichEndToEndTest {
     assertThat(r.out()).doesNotContain("FAIL mpi_abort");
     // MPI_Abort never returns: the aborting rank waits in PMI_Abort until the job's end kills it
     assertThat(r.out()).doesNotContain("WAITING mpi_abort rank=" + (np - 1));
+  }
+
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void mpichRingPassesATokenAroundEveryRank(int np) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(np, bin.resolve("mpi_ring").toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    List<String> got = lines(r, "OK mpi_ring");
+    assertThat(got).as(r.out() + r.err()).hasSize(np);
+    for (int rank = 0; rank < np; rank++) {
+      long expected = rank == 0 ? (long) np * (np - 1) / 2 : (long) rank * (rank - 1) / 2;
+      assertThat(got.get(rank))
+          .isEqualTo(
+              "OK mpi_ring rank="
+                  + rank
+                  + " size="
+                  + np
+                  + " got="
+                  + expected
+                  + " from="
+                  + ((rank + np - 1) % np));
+    }
+  }
+
+  /**
+   * MPI_Publish_name, MPI_Lookup_name and MPI_Unpublish_name: MPICH's through simple PMI ({@code
+   * publish_name}, {@code lookup_name}, {@code unpublish_name}), Open MPI's through PMIx, into the
+   * one store of published names.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"mpi_names", "ompi_names"})
+  void namesArePublishedLookedUpAndWithdrawn(String program) throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    assumeTrue(!program.startsWith("ompi") || noOpenMpi == null, noOpenMpi);
+    int np = 3;
+    CliRun r = run(np, bin.resolve(program).toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    List<String> expected = new ArrayList<>();
+    for (int rank = 0; rank < np; rank++) {
+      expected.add("OK mpi_names rank=" + rank + " size=3 port=port-of-rank-0 gone=1");
+    }
+    assertThat(lines(r, "OK mpi_names")).as(r.out() + r.err()).isEqualTo(expected);
+  }
+
+  /**
+   * {@code mcmd=spawn} from MPICH's own PMI client, as MPI_Comm_spawn_multiple sends it: two apps
+   * in one child job, each child finding the parent's preput key, told {@code PMI_SPAWNED}, with
+   * its own arguments (spaces kept), app number and working directory (the parent's, or {@code
+   * wdir}); every child's output reaches the parent's {@code jdvm run}, which waits for them.
+   */
+  @Test
+  void anMpichSpawnOfTwoAppsMakesOneChildJobWhoseOutputReachesTheParentsRun() throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(1, bin.resolve("pmi_spawn").toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    String cwd = Path.of("").toAbsolutePath().toString();
+    assertThat(lines(r, "OK pmi_spawn"))
+        .as(r.out() + r.err())
+        .containsExactly(
+            "OK pmi_spawn child rank=0 size=3 appnum=0 args=child,two words"
+                + " preput=tag#0$port#42$ cwd="
+                + cwd,
+            "OK pmi_spawn child rank=1 size=3 appnum=0 args=child,two words"
+                + " preput=tag#0$port#42$ cwd="
+                + cwd,
+            "OK pmi_spawn child rank=2 size=3 appnum=1 args=child,b preput=tag#0$port#42$"
+                + " cwd=/tmp",
+            "OK pmi_spawn parent rank=0 size=1 rc=0");
   }
 
   @Test

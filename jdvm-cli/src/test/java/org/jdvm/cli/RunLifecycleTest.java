@@ -194,6 +194,30 @@ class RunLifecycleTest {
     assertNoProcessLeft();
   }
 
+  /** The same through simple PMI: an MPICH rank 0 reads what {@code jdvm run} forwards. */
+  @Test
+  void mpichRankZeroReadsTheForwardedStdinAndBroadcastsIt() throws Exception {
+    Path exe = bin.resolve("mpich_stdin");
+    if (!Files.exists(exe)) {
+      String built =
+          output(
+              List.of(
+                  "mpicc.mpich", "-o", exe.toString(), WIREUP.resolve("mpi_stdin.c").toString()));
+      assumeTrue(built != null, "mpicc.mpich (libmpich-dev) is not installed or failed");
+    }
+    byte[] input = randomBytes(100_000);
+    long sum = 0;
+    for (byte b : input) {
+      sum += b & 0xff;
+    }
+    Ran r = run(input, "-n", "4", "--", exe.toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    for (int rank = 0; rank < 4; rank++) {
+      assertThat(r.out()).contains("rank=" + rank + " size=4 bytes=100000 sum=" + sum);
+    }
+    assertNoProcessLeft();
+  }
+
   @Test
   void mpi4pyAbortEndsEveryRankAndIsTheExitStatus() throws Exception {
     Path script = mpi4py("mpi4py_abort");

@@ -306,7 +306,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
                         limits.modexBytesPerRank(), limits.modexBytesPerJob(), wireupTimer),
                     new Fences(limits.fencesPerNamespace(), wireupTimer))));
     outcomes.accept(this::observed);
-    pmi.serve(serving.upstream());
+    pmi.serve(serving.upstream(), published, this.outcomes);
     doors.open(tcpServer, false);
     if (unixServer != null) {
       doors.open(unixServer, true);

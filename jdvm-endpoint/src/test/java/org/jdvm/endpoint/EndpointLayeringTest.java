@@ -30,7 +30,7 @@ class EndpointLayeringTest {
           "deliver", Set.of("transport"),
           "wireup", Set.of(),
           "serve", Set.of("transport", "deliver", "wireup"),
-          "pmi", Set.of("serve", "wireup"),
+          "pmi", Set.of("serve", "wireup", "deliver"),
           "", Set.of("transport", "deliver", "serve", "wireup", "pmi"));
 
   private static final Pattern REFERENCE = Pattern.compile("\\borg\\.jdvm\\.endpoint\\.(\\w+)");

@@ -41,8 +41,16 @@ public final class OutcomeWatcher {
     void ended(String nspace);
   }
 
-  /** What a spawn's requester asked to hear of the job, until the core has accepted it. */
-  public record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {}
+  /**
+   * What a spawn's requester asked to hear of the job, until the core has accepted it.
+   *
+   * @param conn the requester's connection; {@code null} for a process's spawn that came by no PMIx
+   *     connection (simple PMI's {@code mcmd=spawn}), which inherits its parent's forwarding
+   */
+  public record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {
+    /** An application's spawn over simple PMI: the parent job's forwarding goes on. */
+    public static final SpawnIntent INHERIT = new SpawnIntent(null, 0, false);
+  }
 
   private final EventRouter events;
   private final OutputRouter output;
@@ -105,8 +113,8 @@ public final class OutcomeWatcher {
       return;
     }
     if (intent.channels() == 0
-        && intent.conn().peer() != null
-        && !intent.conn().peer().role().isToolClass()) {
+        && (intent.conn() == null
+            || (intent.conn().peer() != null && !intent.conn().peer().role().isToolClass()))) {
       inherit(js, intent);
       return;
     }

@@ -39,4 +39,23 @@ interface PmiBackend {
 
   /** Ends {@code self}'s job with {@code exitCode}. */
   void abort(Proc self, int exitCode, String message);
+
+  /**
+   * Spawns {@code request} as a child job of {@code self}'s ({@code MPI_Comm_spawn}): its processes
+   * find the request's preput keys put already, are told {@code PMI_SPAWNED=1}, run in the app's
+   * {@code wdir} or else {@code cwd}, and their output goes where their parent job's goes.
+   *
+   * @param cwd the spawning process's working directory, {@code null} when unknown
+   * @return {@code null} once every child is launched, else why not
+   */
+  CompletableFuture<String> spawn(Proc self, PmiSpawn.Request request, String cwd);
+
+  /** {@code MPI_Publish_name}: {@code null} when published, else why not. */
+  CompletableFuture<String> publish(Proc self, String service, String port);
+
+  /** {@code MPI_Lookup_name}: the port published under {@code service}; never waits for one. */
+  CompletableFuture<Got> lookup(Proc self, String service);
+
+  /** {@code MPI_Unpublish_name}: {@code null} when withdrawn, else why not. */
+  String unpublish(Proc self, String service);
 }

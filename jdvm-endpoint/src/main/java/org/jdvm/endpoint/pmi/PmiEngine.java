@@ -34,6 +34,18 @@ final class PmiEngine {
   /** The key every rank finds preloaded: where the job's ranks are. */
   static final String PROCESS_MAPPING = "PMI_process_mapping";
 
+  /** The answer to {@code get_maxes}. */
+  private static final String MAXES =
+      PmiLine.reply(
+          "maxes",
+          0,
+          "kvsname_max",
+          Integer.toString(KVSNAME_MAX),
+          "keylen_max",
+          Integer.toString(KEYLEN_MAX),
+          "vallen_max",
+          Integer.toString(VALLEN_MAX));
+
   /** The replies to one line, and whether the connection ends after them. */
   record Reply(List<String> lines, boolean close) {
     static Reply of(String line) {
@@ -46,15 +58,23 @@ final class PmiEngine {
   }
 
   private final PmiBackend backend;
-  private final IntFunction<Optional<Proc>> identify;
+
+  /**
+   * A peer proved: the launched process it is, and its working directory ({@code null} when
+   * unknown), where the children it spawns run unless told otherwise.
+   */
+  record Identified(Proc proc, String cwd) {}
+
+  private final IntFunction<Optional<Identified>> identify;
   private volatile Proc self;
+  private String cwd;
   private PmiBackend.Facts facts;
 
   /**
    * @param identify the launched process holding this connection that claims a {@code pmiid},
    *     proved by the kernel; empty when it proved nothing. Blocks (bounded).
    */
-  PmiEngine(PmiBackend backend, IntFunction<Optional<Proc>> identify) {
+  PmiEngine(PmiBackend backend, IntFunction<Optional<Identified>> identify) {
     this.backend = backend;
     this.identify = identify;
   }
@@ -64,20 +84,13 @@ final class PmiEngine {
     return self;
   }
 
-  /** The most lines one {@code mcmd=spawn} block may have before the connection is ended. */
-  static final int MAX_SPAWN_LINES = 4096;
-
-  /** Lines read of the {@code mcmd=spawn} block being skipped; -1 outside one. */
-  private int spawnLines = -1;
-
-  private boolean lastSpawnSegment;
-
-  private String totSpawns = "";
+  /** The {@code mcmd=spawn} request being read. */
+  private final PmiSpawn spawn = new PmiSpawn();
 
   /** Answers one line (without its newline). */
   CompletableFuture<Reply> handle(String line) {
-    if (spawnLines >= 0 || line.equals("mcmd=spawn")) {
-      return CompletableFuture.completedFuture(spawnLine(line));
+    if (spawn.reading() || line.equals("mcmd=spawn")) {
+      return spawnLine(line);
     }
     Map<String, String> in;
     try {
@@ -100,17 +113,7 @@ final class PmiEngine {
     }
     return switch (cmd) {
       case "init" -> Reply.now(init(in));
-      case "get_maxes" ->
-          Reply.now(
-              PmiLine.reply(
-                  "maxes",
-                  0,
-                  "kvsname_max",
-                  Integer.toString(KVSNAME_MAX),
-                  "keylen_max",
-                  Integer.toString(KEYLEN_MAX),
-                  "vallen_max",
-                  Integer.toString(VALLEN_MAX)));
+      case "get_maxes" -> Reply.now(MAXES);
       case "get_appnum" -> Reply.now(PmiLine.reply("appnum", 0, "appnum", "" + facts.appnum()));
       case "get_my_kvsname" -> Reply.now(PmiLine.reply("my_kvsname", 0, "kvsname", self.nspace()));
       case "get_universe_size" ->
@@ -130,46 +133,98 @@ final class PmiEngine {
           CompletableFuture.completedFuture(
               new Reply(List.of(PmiLine.reply("finalize_ack", 0)), true));
       case "abort" -> CompletableFuture.completedFuture(abort(in));
+      case "publish_name" -> publish(in);
+      case "lookup_name" -> lookup(in);
+      case "unpublish_name" -> CompletableFuture.completedFuture(unpublish(in));
       default -> Reply.now(PmiLine.error(cmd, "command not served: " + cmd));
     };
   }
 
   /**
-   * A line of an {@code mcmd=spawn} block ({@code MPI_Comm_spawn}): one block per app, each {@code
-   * key=value} on its own line and closed by {@code endcmd}; the client reads one answer after the
-   * last app's block ({@code spawnssofar} equal to {@code totspawns}). Spawning is not served yet:
-   * the blocks are read to their end, so the connection stays in step, and answered {@code
-   * cmd=spawn_result rc=-1} once.
+   * A line of an {@code mcmd=spawn} request ({@code MPI_Comm_spawn}, {@link PmiSpawn}): nothing is
+   * answered until its last block is read; then {@code cmd=spawn_result rc=0} once every child is
+   * launched, or {@code rc=-1} with why not.
    */
-  private Reply spawnLine(String line) {
-    if (spawnLines < 0) {
-      spawnLines = 0;
-      lastSpawnSegment = false;
-      return new Reply(List.of(), false);
+  private CompletableFuture<Reply> spawnLine(String line) {
+    PmiSpawn.Step step = spawn.add(line);
+    return switch (step) {
+      case PmiSpawn.More m -> CompletableFuture.completedFuture(new Reply(List.of(), false));
+      case PmiSpawn.Refused r ->
+          CompletableFuture.completedFuture(
+              new Reply(List.of(PmiLine.error("spawn_result", r.why())), r.close()));
+      case PmiSpawn.Done d ->
+          self == null
+              ? Reply.now(PmiLine.error("spawn_result", "not identified"))
+              : backend
+                  .spawn(self, d.request(), cwd)
+                  .thenApply(
+                      why ->
+                          Reply.of(
+                              why == null
+                                  ? PmiLine.reply("spawn_result", 0)
+                                  : PmiLine.error("spawn_result", why)));
+    };
+  }
+
+  /** {@code cmd=publish_name service=S port=P}. */
+  private CompletableFuture<Reply> publish(Map<String, String> in) {
+    String service = in.get("service");
+    String port = in.get("port");
+    String bad = serviceFault(service);
+    if (bad == null && (port == null || port.isEmpty())) {
+      bad = "publish_name needs a port";
     }
-    if (++spawnLines > MAX_SPAWN_LINES) {
-      return new Reply(
-          List.of(
-              PmiLine.error("spawn_result", "a spawn of more than " + MAX_SPAWN_LINES + " lines")),
-          true);
+    if (bad != null) {
+      return Reply.now(PmiLine.error("publish_result", bad));
     }
-    if (line.startsWith("spawnssofar=") || line.startsWith("totspawns=")) {
-      String so = line.startsWith("spawnssofar=") ? line.substring(12) : null;
-      if (so != null) {
-        lastSpawnSegment = so.equals(totSpawns);
-      } else {
-        totSpawns = line.substring(10);
-      }
+    return backend
+        .publish(self, service, port)
+        .thenApply(
+            why ->
+                Reply.of(
+                    why == null
+                        ? PmiLine.reply("publish_result", 0)
+                        : PmiLine.error("publish_result", why)));
+  }
+
+  /** {@code cmd=lookup_name service=S}: the port, or {@code rc=-1} at once when none is there. */
+  private CompletableFuture<Reply> lookup(Map<String, String> in) {
+    String service = in.get("service");
+    String bad = serviceFault(service);
+    if (bad != null) {
+      return Reply.now(PmiLine.error("lookup_result", bad));
     }
-    if (!line.equals("endcmd")) {
-      return new Reply(List.of(), false);
-    }
-    spawnLines = -1;
-    if (!lastSpawnSegment) {
-      return new Reply(List.of(), false);
+    return backend
+        .lookup(self, service)
+        .thenApply(
+            g ->
+                Reply.of(
+                    g.value() != null
+                        ? PmiLine.reply("lookup_result", 0, "port", g.value())
+                        : PmiLine.error("lookup_result", g.refusal())));
+  }
+
+  /** {@code cmd=unpublish_name service=S}. */
+  private Reply unpublish(Map<String, String> in) {
+    String service = in.get("service");
+    String bad = serviceFault(service);
+    if (bad == null) {
+      bad = backend.unpublish(self, service);
     }
     return Reply.of(
-        PmiLine.error("spawn_result", "MPI_Comm_spawn is not served over simple PMI yet"));
+        bad == null
+            ? PmiLine.reply("unpublish_result", 0)
+            : PmiLine.error("unpublish_result", bad));
+  }
+
+  /** Why {@code service} is no name to publish under, or {@code null}. */
+  private static String serviceFault(String service) {
+    if (service == null || service.isEmpty()) {
+      return "a service name is needed";
+    }
+    return service.length() > KEYLEN_MAX * 4
+        ? "a service name is at most " + (KEYLEN_MAX * 4) + " bytes"
+        : null;
   }
 
   /** {@code cmd=initack pmiid=N}: size, rank and debug follow, as MPICH's client reads them. */
@@ -178,15 +233,16 @@ final class PmiEngine {
       return Reply.of(PmiLine.error("initack", "already identified as " + self));
     }
     Integer id = number(in.get("pmiid"));
-    Optional<Proc> proc = id == null ? Optional.empty() : identify.apply(id);
+    Optional<Identified> who = id == null ? Optional.empty() : identify.apply(id);
     Optional<PmiBackend.Facts> f =
-        proc.isEmpty() ? Optional.empty() : backend.facts(proc.get()).join();
+        who.isEmpty() ? Optional.empty() : backend.facts(who.get().proc()).join();
     if (f.isEmpty()) {
       return new Reply(
           List.of(PmiLine.error("initack", "pmiid not proved by the process holding the socket")),
           true);
     }
-    self = proc.get();
+    self = who.get().proc();
+    cwd = who.get().cwd();
     facts = f.get();
     return new Reply(
         List.of(

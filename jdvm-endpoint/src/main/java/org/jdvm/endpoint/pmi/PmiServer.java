@@ -13,7 +13,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import org.jdvm.endpoint.deliver.OutcomeWatcher;
 import org.jdvm.endpoint.serve.Upstream;
+import org.jdvm.endpoint.wireup.PublishedData;
 import org.jdvm.host.identity.PeerProof;
 import org.jdvm.pmix.Proc;
 
@@ -78,10 +80,14 @@ public final class PmiServer implements AutoCloseable {
     return ids;
   }
 
-  /** Starts accepting; requests go to {@code upstream}. */
-  public void serve(Upstream upstream) {
+  /**
+   * Starts accepting; requests go to {@code upstream}, names to {@code published} (the store {@code
+   * PMIx_Publish} uses), and {@code spawns} hears of the spawns ranks ask for, so that the
+   * children's output goes where their parent job's goes.
+   */
+  public void serve(Upstream upstream, PublishedData published, OutcomeWatcher spawns) {
     this.upstream = upstream;
-    this.backend = new UpstreamBackend(upstream);
+    this.backend = new UpstreamBackend(upstream, published, spawns);
     Thread.ofPlatform().daemon().name("jdvm-accept-pmi").start(this::acceptLoop);
   }
 
@@ -170,10 +176,13 @@ public final class PmiServer implements AutoCloseable {
   }
 
   /** The launched process {@code id} names, if the kernel shows it (or a descendant) holding c. */
-  private Optional<Proc> identify(PeerProof.Transport t, int id) {
+  private Optional<PmiEngine.Identified> identify(PeerProof.Transport t, int id) {
     Optional<Proc> claimed = ids.procOf(id);
-    if (claimed.isEmpty()
-        || !proof.heldBy(claimed.get(), t, (p, ms) -> upstream.awaitPid(p, ms)).proved()) {
+    PeerProof.Proof proved =
+        claimed.isEmpty()
+            ? null
+            : proof.heldBy(claimed.get(), t, (p, ms) -> upstream.awaitPid(p, ms));
+    if (proved == null || !proved.proved()) {
       LOG.log(
           System.Logger.Level.WARNING,
           "pmi peer refused: pmiid="
@@ -182,7 +191,17 @@ public final class PmiServer implements AutoCloseable {
               + claimed.map(Proc::toString).orElse("a live process"));
       return Optional.empty();
     }
-    return claimed;
+    return Optional.of(new PmiEngine.Identified(claimed.get(), cwdOf(proved.pid())));
+  }
+
+  /** The working directory of local process {@code pid}, or {@code null} if it cannot be read. */
+  static String cwdOf(long pid) {
+    try {
+      return java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/" + pid + "/cwd"))
+          .toString();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   private static void write(SocketChannel c, String line) throws IOException {

@@ -1,16 +1,25 @@
 package org.jdvm.endpoint.pmi;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.endpoint.deliver.OutcomeWatcher;
 import org.jdvm.endpoint.serve.Upstream;
 import org.jdvm.endpoint.wireup.Blob;
+import org.jdvm.endpoint.wireup.Member;
 import org.jdvm.endpoint.wireup.ModexStore;
+import org.jdvm.endpoint.wireup.PublishedData;
+import org.jdvm.pmix.App;
+import org.jdvm.pmix.DataRange;
 import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.Persistence;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
@@ -38,11 +47,25 @@ final class UpstreamBackend implements PmiBackend {
   static final int KEYS_PER_RANK = 1024;
 
   private final Upstream upstream;
+  private final PublishedData published;
+  private final OutcomeWatcher spawns;
   private final Map<String, Map<String, Integer>> owners = new HashMap<>();
+
+  /** The keys each job spawned over simple PMI finds put already ({@code preput}). */
+  private final Map<String, Map<String, String>> preputs = new HashMap<>();
+
+  /**
+   * Spawns not answered yet: a child may ask for a preput key before its parent's answer came (the
+   * core launches the children, then answers), so a get that finds nothing waits for these first.
+   */
+  private final Set<CompletableFuture<Void>> spawning = new HashSet<>();
+
   private final Map<Proc, Integer> keysOf = new HashMap<>();
 
-  UpstreamBackend(Upstream upstream) {
+  UpstreamBackend(Upstream upstream, PublishedData published, OutcomeWatcher spawns) {
     this.upstream = upstream;
+    this.published = published;
+    this.spawns = spawns;
   }
 
   @Override
@@ -114,8 +137,29 @@ final class UpstreamBackend implements PmiBackend {
 
   @Override
   public CompletableFuture<Got> get(Proc self, String key) {
+    CompletableFuture<Void> answered;
+    synchronized (this) {
+      if (spawning.isEmpty() || known(self, key)) {
+        return getNow(self, key);
+      }
+      answered = CompletableFuture.allOf(spawning.toArray(CompletableFuture[]::new));
+    }
+    return answered.handle((v, e) -> null).thenCompose(v -> getNow(self, key));
+  }
+
+  private synchronized boolean known(Proc self, String key) {
+    Map<String, Integer> job = owners.get(self.nspace());
+    return (job != null && job.containsKey(key))
+        || preputs.getOrDefault(self.nspace(), Map.of()).containsKey(key);
+  }
+
+  private CompletableFuture<Got> getNow(Proc self, String key) {
     Integer owner;
     synchronized (this) {
+      String pre = preputs.getOrDefault(self.nspace(), Map.of()).get(key);
+      if (pre != null) {
+        return CompletableFuture.completedFuture(new Got(pre, null));
+      }
       Map<String, Integer> job = owners.get(self.nspace());
       owner = job == null ? null : job.get(key);
     }
@@ -152,9 +196,95 @@ final class UpstreamBackend implements PmiBackend {
     upstream.submit(id, new Request.AbortJob(id, self, self.nspace(), exitCode));
   }
 
+  @Override
+  public CompletableFuture<String> spawn(Proc self, PmiSpawn.Request request, String cwd) {
+    List<App> apps = new ArrayList<>();
+    for (PmiSpawn.App a : request.apps()) {
+      List<String> argv = new ArrayList<>();
+      argv.add(a.execname());
+      argv.addAll(a.args());
+      String wdir = a.info().getOrDefault("wdir", cwd);
+      apps.add(new App(a.execname(), argv, List.of("PMI_SPAWNED=1"), wdir, a.nprocs(), List.of()));
+    }
+    RequestId id = upstream.nextId();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    synchronized (this) {
+      spawning.add(done);
+    }
+    spawns.expectSpawn(id, OutcomeWatcher.SpawnIntent.INHERIT);
+    return upstream
+        .submit(id, Request.Spawn.of(id, self, apps))
+        .handle(
+            (answer, failure) -> {
+              spawns.spawnAnswered(id);
+              String nspace = answer == null ? null : answer.info(PmixKeys.NSPACE);
+              synchronized (this) {
+                if (nspace != null && answer.status() == PmixStatus.SUCCESS) {
+                  preputs.put(nspace, request.preput());
+                }
+                spawning.remove(done);
+              }
+              done.complete(null);
+              if (answer == null) {
+                return "the spawn was not answered";
+              }
+              return answer.status() == PmixStatus.SUCCESS
+                  ? null
+                  : "spawn refused, " + PmixStatus.name(answer.status());
+            });
+  }
+
+  @Override
+  public CompletableFuture<String> publish(Proc self, String service, String port) {
+    PublishedData.Datum d = new PublishedData.Datum(service, Value.string(port), port.length() + 1);
+    return asMember(
+        self,
+        m ->
+            published
+                .publish(m, List.of(d), DataRange.UNDEF, Persistence.APP)
+                .map(why -> "publish refused, " + PmixStatus.name(why.status()))
+                .orElse(null));
+  }
+
+  @Override
+  public CompletableFuture<Got> lookup(Proc self, String service) {
+    return upstream
+        .member(self)
+        .thenApply(
+            m -> {
+              if (m.isEmpty()) {
+                return Got.refused("no live process " + self);
+              }
+              PublishedData.Lookup l =
+                  published.lookup(m.get(), List.of(service), DataRange.UNDEF, 0, this, null);
+              if (l instanceof PublishedData.Lookup.Found f
+                  && !f.data().isEmpty()
+                  && f.data().get(0).value().data() instanceof String s) {
+                return new Got(s, null);
+              }
+              return Got.refused("nothing is published under " + service);
+            });
+  }
+
+  @Override
+  public String unpublish(Proc self, String service) {
+    return published
+        .unpublish(self, List.of(service), null)
+        .map(why -> "unpublish refused, " + PmixStatus.name(why.status()))
+        .orElse(null);
+  }
+
+  private CompletableFuture<String> asMember(
+      Proc self, java.util.function.Function<Member, String> then) {
+    return upstream
+        .member(self)
+        .thenApply(m -> m.isEmpty() ? "no live process " + self : then.apply(m.get()));
+  }
+
   /** Forgets which rank put which key of {@code nspace} (the job ended). */
   synchronized void forget(String nspace) {
     owners.remove(nspace);
+    preputs.remove(nspace);
     keysOf.keySet().removeIf(p -> p.nspace().equals(nspace));
   }
 }

@@ -27,6 +27,8 @@ class PmiEngineProtocolTest {
     final Map<String, String> kvs = new HashMap<>(Map.of("bc1", "from-rank-1"));
     final Map<String, Integer> owner = new HashMap<>(Map.of("bc1", 1));
     final List<String> aborts = new ArrayList<>();
+    final List<String> spawns = new ArrayList<>();
+    final Map<String, String> names = new HashMap<>();
 
     @Override
     public CompletableFuture<Optional<Facts>> facts(Proc self) {
@@ -61,10 +63,57 @@ class PmiEngineProtocolTest {
     public void abort(Proc self, int exitCode, String message) {
       aborts.add(self + ":" + exitCode);
     }
+
+    /** Spawns anything but "./missing", recording each app as {@code cmd args nprocs wdir}. */
+    @Override
+    public CompletableFuture<String> spawn(Proc self, PmiSpawn.Request request, String cwd) {
+      for (PmiSpawn.App a : request.apps()) {
+        if (a.execname().equals("./missing")) {
+          return CompletableFuture.completedFuture("spawn refused, PMIX_ERR_JOB_EXE_NOT_FOUND");
+        }
+      }
+      for (PmiSpawn.App a : request.apps()) {
+        spawns.add(
+            a.execname()
+                + " "
+                + a.args()
+                + " x"
+                + a.nprocs()
+                + " in "
+                + a.info().getOrDefault("wdir", cwd)
+                + " preput "
+                + request.preput());
+      }
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<String> publish(Proc self, String service, String port) {
+      return CompletableFuture.completedFuture(
+          names.putIfAbsent(service, port) == null
+              ? null
+              : "publish refused, PMIX_ERR_DUPLICATE_KEY");
+    }
+
+    @Override
+    public CompletableFuture<Got> lookup(Proc self, String service) {
+      String port = names.get(service);
+      return CompletableFuture.completedFuture(
+          port == null
+              ? Got.refused("nothing is published under " + service)
+              : new Got(port, null));
+    }
+
+    @Override
+    public String unpublish(Proc self, String service) {
+      return names.remove(service) == null ? "unpublish refused, PMIX_ERR_NOT_FOUND" : null;
+    }
   }
 
-  private static Optional<Proc> identify(int id) {
-    return id == 1 || id == 2 ? Optional.of(new Proc("job@1", id - 1)) : Optional.empty();
+  private static Optional<PmiEngine.Identified> identify(int id) {
+    return id == 1 || id == 2
+        ? Optional.of(new PmiEngine.Identified(new Proc("job@1", id - 1), "/home/u/run"))
+        : Optional.empty();
   }
 
   @Test
@@ -103,6 +152,12 @@ class PmiEngineProtocolTest {
     assertThat(pending).isEmpty();
     assertThat(exchanges).isGreaterThan(30);
     assertThat(job.aborts).containsExactly("job@1.1:7");
+    assertThat(job.spawns)
+        .containsExactly(
+            "./child [an argument with spaces and = signs, x] x2 in /home/u/run preput"
+                + " {PARENT_ROOT_PORT_NAME=tag#0$port#1$}",
+            "./other [] x1 in /scratch preput {PARENT_ROOT_PORT_NAME=tag#0$port#1$}");
+    assertThat(job.names).containsExactly(Map.entry("other-service", "port-B"));
     // the refused puts changed nothing
     assertThat(job.kvs).containsEntry("bc1", "from-rank-1").doesNotContainKey("k");
   }

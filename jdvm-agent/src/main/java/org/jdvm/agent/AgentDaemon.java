@@ -77,24 +77,6 @@ public final class AgentDaemon {
       long reconnectMillis,
       Function<RelayPort, UnaryOperator<LaunchRequest>> relay) {}
 
-  /**
-   * A relay hook that also hears of the agent's processes ({@link AgentRelay}): each launch before
-   * it starts and once it has a pid (or failed), each exit, and the agent's end.
-   */
-  public interface LaunchWatcher extends UnaryOperator<LaunchRequest> {
-    /** {@code rank} of {@code nspace} is about to start (its pid is awaited from now on). */
-    void launching(String nspace, int rank);
-
-    /** It started as {@code pid}, or did not start ({@code pid} &lt; 0). */
-    void launched(String nspace, int rank, long pid);
-
-    /** It ended. */
-    void exited(String nspace, int rank);
-
-    /** The agent ends: its processes are gone. */
-    void close();
-  }
-
   /** No relay: launches run as the controller sent them. */
   public static final Function<RelayPort, UnaryOperator<LaunchRequest>> NO_RELAY =
       port -> UnaryOperator.identity();
@@ -432,7 +414,8 @@ public final class AgentDaemon {
       if (watcher != null) {
         watcher.launching(m.nspace(), m.rank());
       }
-      request = prepare.apply(request);
+      request =
+          watcher != null ? watcher.prepare(m.nspace(), m.rank(), request) : prepare.apply(request);
       long pid = procs.launch(m.nspace(), m.rank(), request);
       started = pid;
       running.put(key(m.nspace(), m.rank()), pid);

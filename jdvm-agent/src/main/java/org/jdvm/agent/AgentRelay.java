@@ -42,12 +42,12 @@ import org.jdvm.pmix.Proc;
  * <p>Pids for {@link LocalAdmission}: a launch is awaited from just before it starts until it has a
  * pid; a process that never ran here is {@code -1}.
  */
-public final class AgentRelay implements AgentDaemon.LaunchWatcher {
+public final class AgentRelay implements LaunchWatcher {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.remote");
 
   /** The environment variables that name the PMIx server (and the DVM, for {@code jdvm}). */
   static final List<String> SERVER_URI_VARIABLES =
-      List.of("PMIX_SERVER_URI41", "PMIX_SERVER_URI61", "JDVM_URI");
+      List.of("PMIX_SERVER_URI41", "PMIX_SERVER_URI61", "JDVM_URI", "JDVM_SERVER_URI");
 
   private final Credentials credentials;
   private final RelayPort port;
@@ -74,10 +74,42 @@ public final class AgentRelay implements AgentDaemon.LaunchWatcher {
     return relay;
   }
 
+  /**
+   * As {@link #apply}, and a process given simple PMI ({@code PMI_PORT}, docs/protocol.md "Simple
+   * PMI") is pointed at the relay's PMI port, where it may claim its {@code PMI_ID}.
+   */
+  @Override
+  public LaunchRequest prepare(String nspace, int rank, LaunchRequest request) {
+    LaunchRequest out = apply(request);
+    Map<String, String> env = out.environment();
+    PmixRelay r = relay();
+    Integer id = pmiId(env.get("PMI_ID"));
+    if (!env.containsKey("PMI_PORT") || id == null) {
+      return out;
+    }
+    Map<String, String> rewritten = new HashMap<>(env);
+    if (r == null) {
+      // no relay here: the controller's loopback port means nothing on this host
+      rewritten.keySet().removeIf(k -> k.startsWith("PMI_"));
+    } else {
+      r.pmiLaunched(new Proc(nspace, rank), id);
+      rewritten.put("PMI_PORT", r.pmiPort());
+    }
+    return out.withEnvironment(rewritten);
+  }
+
+  private static Integer pmiId(String s) {
+    try {
+      return s == null ? null : Integer.valueOf(s);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
   @Override
   public LaunchRequest apply(LaunchRequest request) {
     Map<String, String> env = request.environment();
-    PmixRelay r = relayFor(env.get("PMIX_SERVER_URI41"));
+    PmixRelay r = relayFor(env.getOrDefault("PMIX_SERVER_URI41", env.get("JDVM_SERVER_URI")));
     String nspace = env.get("PMIX_NAMESPACE");
     String tmp = env.get("PMIX_SERVER_TMPDIR");
     if (nspace != null && tmp != null && !tmp.isEmpty()) {

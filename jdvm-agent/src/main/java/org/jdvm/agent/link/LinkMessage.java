@@ -23,9 +23,10 @@ public sealed interface LinkMessage {
   /**
    * The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. 3:
    * {@link Launch#mergeStderr}. 4: {@link LaunchFailed#code}, a code where the kind's name was. 5:
-   * {@link OutputCredit}, without which an agent's output is not paced.
+   * {@link OutputCredit}, without which an agent's output is not paced. 6: a relayed peer may be a
+   * simple PMI peer ({@code relay.PeerIdentity.Kind#PMI}), whose frames are lines.
    */
-  int VERSION = 5;
+  int VERSION = 6;
 
   // ---- handshake -------------------------------------------------------------------------------
 

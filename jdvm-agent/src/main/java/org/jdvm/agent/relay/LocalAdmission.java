@@ -30,9 +30,9 @@ public final class LocalAdmission {
   }
 
   private final PeerProof proof;
-  private final PmixRelay.Pids pids;
+  private final RelayHooks.Pids pids;
 
-  LocalAdmission(Credentials credentials, PmixRelay.Pids pids) {
+  LocalAdmission(Credentials credentials, RelayHooks.Pids pids) {
     this.proof = new PeerProof(credentials, "this agent");
     this.pids = pids;
   }

@@ -14,12 +14,12 @@ import org.jdvm.pmix.WireFormat;
  * controller: the identity bytes of {@link RelayChannel.RelayListener#opened} (docs/protocol.md
  * "Node agents").
  *
- * <p>Encoding, big-endian: version byte 1; kind byte (0 client, 1 tool); a byte 1 when a process
- * follows (a client always; a tool that chose its name), then its namespace (u8 length, at most
- * {@link Proc#MAX_NSLEN} bytes of UTF-8) and rank (u32); uid and gid (u32 each; {@code 0xFFFFFFFF}
- * for unknown); pid (u64, 0 for unknown); the wire component's handshake name (u8 length, at most
- * 16 bytes) and the buffer type's handshake code (u8). {@link #decode} takes exactly these bytes
- * and nothing else.
+ * <p>Encoding, big-endian: version byte 1; kind byte (0 client, 1 tool, 2 simple PMI peer); a byte
+ * 1 when a process follows (a client always; a tool that chose its name), then its namespace (u8
+ * length, at most {@link Proc#MAX_NSLEN} bytes of UTF-8) and rank (u32); uid and gid (u32 each;
+ * {@code 0xFFFFFFFF} for unknown); pid (u64, 0 for unknown); the wire component's handshake name
+ * (u8 length, at most 16 bytes) and the buffer type's handshake code (u8). {@link #decode} takes
+ * exactly these bytes and nothing else.
  *
  * @param kind a launched process (or a helper acting for one), or a tool
  * @param proc the process it acts for; for a tool the name it chose, {@code null} for a new one
@@ -32,7 +32,9 @@ public record PeerIdentity(Kind kind, Proc proc, long uid, long gid, long pid, W
   /** What the peer is. */
   public enum Kind {
     CLIENT,
-    TOOL
+    TOOL,
+    /** A simple PMI peer (docs/protocol.md "Simple PMI"): its frames are lines, not PMIx. */
+    PMI
   }
 
   private static final int VERSION = 1;
@@ -41,7 +43,7 @@ public record PeerIdentity(Kind kind, Proc proc, long uid, long gid, long pid, W
   public PeerIdentity {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(format, "format");
-    if (kind == Kind.CLIENT) {
+    if (kind != Kind.TOOL) {
       Objects.requireNonNull(proc, "a client's proc");
     }
     if (proc != null && proc.nspace().getBytes(StandardCharsets.UTF_8).length > Proc.MAX_NSLEN) {

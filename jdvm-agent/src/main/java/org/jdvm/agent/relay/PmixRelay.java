@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jdvm.agent.link.RelayChannel;
@@ -41,17 +42,8 @@ import org.jdvm.pmix.frame.FrameHeader;
  * committed data), and it enters each fence once for its node's participants ({@link
  * FenceAggregator}).
  *
- * <pre>{@code
- * PmixRelay relay =
- *     PmixRelay.open(
- *         new PmixRelay.Config(dvmName, credentials, launcher::awaitPid, dirs::create, null, true),
- *         link,          // the agent's link: a RelayChannel
- *         link::opened); // announces each admitted peer to the controller
- * launchEnvironmentUri = relay.uri(); // PMIX_SERVER_URI of every process the agent launches
- * relay.procsEnded(nspace, ranks);    // as the agent's processes end
- * relay.jobEnded(nspace);             // as its jobs end
- * relay.close();
- * }</pre>
+ * <p>{@code AgentRelay} in jdvm-agent opens one at an agent's first launch and points every process
+ * at it.
  *
  * <p>Other users are kept out by its {@link RelayDoor} before a byte is read.
  *
@@ -73,24 +65,6 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   static final long HANDSHAKE_MS = 30_000;
 
   /**
-   * How the agent's link announces a new local peer to the controller: the side of the link that
-   * {@link RelayChannel} leaves to the agent (the controller's end hears it as {@link
-   * RelayChannel.RelayListener#opened}).
-   */
-  public interface Opener {
-    void opened(long id, byte[] peerIdentity);
-  }
-
-  /** The pids of the processes the agent launched. */
-  public interface Pids {
-    /**
-     * The pid of {@code proc}, waiting at most {@code timeoutMs} for its launch; 0 when not known
-     * in time, -1 when the agent runs no such process. Blocks.
-     */
-    long awaitPid(Proc proc, long timeoutMs);
-  }
-
-  /**
    * What the relay needs from its agent.
    *
    * @param dvmName the DVM's name: the relay's URI names the server {@code <dvmName>@0}, rank 0, as
@@ -107,7 +81,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   public record Config(
       String dvmName,
       Credentials credentials,
-      Pids pids,
+      RelayHooks.Pids pids,
       Consumer<Proc> prepare,
       Path unixSocket,
       boolean answerLocally) {
@@ -122,7 +96,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final Config config;
   private final int maxPeers;
   private final RelayChannel channel;
-  private final Opener opener;
+  private final RelayHooks.Opener opener;
   private final ServerSocketChannel tcp;
   private final ServerSocketChannel unix;
   private final LocalAdmission admission;
@@ -132,16 +106,16 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final LocalModex modex = new LocalModex();
   private final Map<Long, RelayedSocket> peers = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
-  private final java.util.concurrent.atomic.AtomicInteger admitting =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger admitting = new AtomicInteger();
   private final RelayDoor door = new RelayDoor();
 
   private volatile boolean closed;
+  private PmiRelay pmi;
 
   private PmixRelay(
       Config config,
       RelayChannel channel,
-      Opener opener,
+      RelayHooks.Opener opener,
       ServerSocketChannel tcp,
       ServerSocketChannel unix,
       int maxPeers) {
@@ -169,13 +143,16 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
    *
    * @param opener announces each admitted peer on the same link, before its first frame
    */
-  public static PmixRelay open(Config config, RelayChannel channel, Opener opener)
+  public static PmixRelay open(Config config, RelayChannel channel, RelayHooks.Opener opener)
       throws IOException {
     return open(config, channel, opener, MAX_PEERS);
   }
 
-  /** As {@link #open(Config, RelayChannel, Opener)}, with another bound on peers, for tests. */
-  static PmixRelay open(Config config, RelayChannel channel, Opener opener, int maxPeers)
+  /**
+   * As {@link #open(Config, RelayChannel, RelayHooks.Opener)}, with another bound on peers, for
+   * tests.
+   */
+  static PmixRelay open(Config config, RelayChannel channel, RelayHooks.Opener opener, int maxPeers)
       throws IOException {
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(opener, "opener");
@@ -189,19 +166,32 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
         unix.bind(UnixDomainSocketAddress.of(config.unixSocket()), 128);
       }
     } catch (IOException | RuntimeException e) {
-      tcp.close();
-      if (unix != null) {
-        unix.close();
-      }
+      closeAll(tcp, unix);
       throw e;
     }
     PmixRelay relay = new PmixRelay(config, channel, opener, tcp, unix, maxPeers);
+    try {
+      relay.pmi =
+          PmiRelay.open(
+              channel, opener, relay.nextId::incrementAndGet, config.credentials(), config.pids());
+    } catch (IOException | RuntimeException e) {
+      closeAll(tcp, unix);
+      throw e;
+    }
     channel.onReceive(relay);
     relay.accept(tcp, false);
     if (unix != null) {
       relay.accept(unix, true);
     }
     return relay;
+  }
+
+  private static void closeAll(ServerSocketChannel tcp, ServerSocketChannel unix)
+      throws IOException {
+    tcp.close();
+    if (unix != null) {
+      unix.close();
+    }
   }
 
   /** The PMIx server URI of the processes this agent launches. */
@@ -216,6 +206,16 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     } catch (IOException e) {
       throw new IllegalStateException("a bound listener has an address", e);
     }
+  }
+
+  /** The {@code PMI_PORT} of the processes this agent launches ({@link PmiRelay}). */
+  public String pmiPort() {
+    return pmi.port();
+  }
+
+  /** {@code proc} is launched here under {@code pmiId} (docs/protocol.md "Simple PMI"). */
+  public void pmiLaunched(Proc proc, int pmiId) {
+    pmi.launched(proc, pmiId);
   }
 
   /** How many local peers are open. */
@@ -236,10 +236,12 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   /** Processes this agent ran ended: no fence gathering here waits for them. */
   public void procsEnded(String nspace, List<Integer> ranks) {
     fences.procsEnded(nspace, ranks);
+    pmi.procsEnded(nspace, ranks);
   }
 
   /** A job ended: its job data and fence records are forgotten here. */
   public void jobEnded(String nspace) {
+    pmi.jobEnded(nspace);
     jobData.forget(nspace);
     modex.forget(nspace);
     for (RelayedSocket carrier : fences.jobEnded(nspace)) {
@@ -434,6 +436,10 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
 
   @Override
   public void frame(long id, byte[] frame) {
+    if (pmi.carries(id)) {
+      pmi.frame(id, frame);
+      return;
+    }
     RelayedSocket peer = peers.get(id);
     if (peer == null) {
       return;
@@ -457,6 +463,10 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
 
   @Override
   public void closed(long id) {
+    if (pmi.carries(id)) {
+      pmi.closed(id);
+      return;
+    }
     RelayedSocket peer = peers.remove(id);
     if (peer != null) {
       fences.carrierLost(peer);
@@ -484,6 +494,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     for (RelayedSocket p : List.copyOf(peers.values())) {
       p.close("the relay closed");
     }
+    pmi.close();
     timer.shutdownNow();
   }
 }

@@ -64,13 +64,22 @@ class PeerIdentityTest {
         new PeerIdentity(
                 PeerIdentity.Kind.CLIENT, new Proc("ns", 1), 1000, 1000, 42, WireFormat.V41)
             .encode();
-    for (int[] edit : new int[][] {{0, 2}, {1, 2}, {2, 3}, {good.length - 1, 9}}) {
+    for (int[] edit : new int[][] {{0, 2}, {1, 3}, {2, 3}, {good.length - 1, 9}}) {
       byte[] bad = good.clone();
       bad[edit[0]] = (byte) edit[1];
       assertThatThrownBy(() -> PeerIdentity.decode(bad))
           .as("byte " + edit[0] + " = " + edit[1])
           .isInstanceOf(IllegalArgumentException.class);
     }
+  }
+
+  @Test
+  void aSimplePmiPeerRoundTripsAndNeedsItsProcess() {
+    PeerIdentity pmi =
+        new PeerIdentity(PeerIdentity.Kind.PMI, new Proc("ns", 3), 1000, -1, 42, WireFormat.V41);
+    assertThat(PeerIdentity.decode(pmi.encode())).isEqualTo(pmi);
+    assertThatThrownBy(() -> new PeerIdentity(PeerIdentity.Kind.PMI, null, 0, 0, 0, WireFormat.V41))
+        .isInstanceOf(NullPointerException.class);
   }
 
   @Test

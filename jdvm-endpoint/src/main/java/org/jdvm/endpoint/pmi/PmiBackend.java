@@ -1,5 +1,6 @@
 package org.jdvm.endpoint.pmi;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jdvm.pmix.Proc;
@@ -34,8 +35,12 @@ interface PmiBackend {
   /** The value some rank of {@code self}'s job put under {@code key}; never waits for a put. */
   CompletableFuture<Got> get(Proc self, String key);
 
-  /** Enters the barrier of {@code self}'s job; completes with its PMIx status. */
-  CompletableFuture<Integer> barrier(Proc self);
+  /**
+   * Enters the barrier of {@code self}'s job, for itself and for the {@code represented} ranks of
+   * its job (a node agent's relay enters once for its node's ranks; they must run on {@code self}'s
+   * node); completes with its PMIx status.
+   */
+  CompletableFuture<Integer> barrier(Proc self, List<Integer> represented);
 
   /** Ends {@code self}'s job with {@code exitCode}. */
   void abort(Proc self, int exitCode, String message);

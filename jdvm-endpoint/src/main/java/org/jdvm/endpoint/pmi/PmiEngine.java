@@ -75,9 +75,22 @@ final class PmiEngine {
    *     proved by the kernel; empty when it proved nothing. Blocks (bounded).
    */
   PmiEngine(PmiBackend backend, IntFunction<Optional<Identified>> identify) {
+    this(backend, identify, false);
+  }
+
+  /**
+   * @param carried whether the lines come through a node agent's relay, which proved the peer on
+   *     its host and adds what only it knows: the peer's working directory ({@code jdvm_cwd=<hex>}
+   *     on {@code initack}) and its node's other ranks in a barrier ({@code jdvm_for=r,r,...} on
+   *     {@code barrier_in}); from a peer of the controller's own these are refused
+   */
+  PmiEngine(PmiBackend backend, IntFunction<Optional<Identified>> identify, boolean carried) {
     this.backend = backend;
     this.identify = identify;
+    this.carried = carried;
   }
+
+  private final boolean carried;
 
   /** Who the peer proved to be, or {@code null} before {@code initack}. */
   Proc self() {
@@ -120,15 +133,7 @@ final class PmiEngine {
           Reply.now(PmiLine.reply("universe_size", 0, "size", "" + facts.universe()));
       case "put" -> Reply.now(put(in));
       case "get" -> get(in);
-      case "barrier_in" ->
-          backend
-              .barrier(self)
-              .thenApply(
-                  s ->
-                      Reply.of(
-                          s == PmixStatus.SUCCESS
-                              ? PmiLine.reply("barrier_out", 0)
-                              : PmiLine.error("barrier_out", "barrier failed, PMIx status " + s)));
+      case "barrier_in" -> barrier(in);
       case "finalize" ->
           CompletableFuture.completedFuture(
               new Reply(List.of(PmiLine.reply("finalize_ack", 0)), true));
@@ -164,6 +169,46 @@ final class PmiEngine {
                                   ? PmiLine.reply("spawn_result", 0)
                                   : PmiLine.error("spawn_result", why)));
     };
+  }
+
+  /** {@code cmd=barrier_in}, from a relay with {@code jdvm_for}: the job's fence. */
+  private CompletableFuture<Reply> barrier(Map<String, String> in) {
+    String forList = in.get("jdvm_for");
+    List<Integer> represented = List.of();
+    if (forList != null) {
+      represented = carried ? ranks(forList) : null;
+      if (represented == null) {
+        return Reply.now(
+            PmiLine.error(
+                "barrier_out",
+                carried ? "jdvm_for lists ranks" : "jdvm_for is a node agent's to send"));
+      }
+    }
+    return backend
+        .barrier(self, represented)
+        .thenApply(
+            s ->
+                Reply.of(
+                    s == PmixStatus.SUCCESS
+                        ? PmiLine.reply("barrier_out", 0)
+                        : PmiLine.error("barrier_out", "barrier failed, " + PmixStatus.name(s))));
+  }
+
+  /** {@code r,r,...} as ranks, at most {@link PmiSpawn#MAX_PROCS}; {@code null} if not that. */
+  private static List<Integer> ranks(String list) {
+    String[] parts = list.isEmpty() ? new String[0] : list.split(",", -1);
+    if (parts.length > PmiSpawn.MAX_PROCS) {
+      return null;
+    }
+    List<Integer> out = new java.util.ArrayList<>(parts.length);
+    for (String p : parts) {
+      Integer r = number(p);
+      if (r == null || r < 0) {
+        return null;
+      }
+      out.add(r);
+    }
+    return out;
   }
 
   /** {@code cmd=publish_name service=S port=P}. */
@@ -242,7 +287,7 @@ final class PmiEngine {
           true);
     }
     self = who.get().proc();
-    cwd = who.get().cwd();
+    cwd = carried ? unhex(in.get("jdvm_cwd")) : who.get().cwd();
     facts = f.get();
     return new Reply(
         List.of(
@@ -330,6 +375,19 @@ final class PmiEngine {
     }
     backend.abort(self, code, in.getOrDefault("msg", ""));
     return new Reply(List.of(), false);
+  }
+
+  /** The text {@code hex} spells as hexadecimal UTF-8; {@code null} if it is none. */
+  static String unhex(String hex) {
+    if (hex == null || hex.isEmpty() || hex.length() % 2 != 0) {
+      return null;
+    }
+    try {
+      return new String(
+          java.util.HexFormat.of().parseHex(hex), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static Integer number(String s) {

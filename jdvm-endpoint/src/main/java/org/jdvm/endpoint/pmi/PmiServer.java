@@ -9,13 +9,17 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 import org.jdvm.endpoint.deliver.OutcomeWatcher;
 import org.jdvm.endpoint.serve.Upstream;
 import org.jdvm.endpoint.wireup.PublishedData;
+import org.jdvm.host.LineReader;
 import org.jdvm.host.identity.PeerProof;
 import org.jdvm.pmix.Proc;
 
@@ -136,7 +140,7 @@ public final class PmiServer implements AutoCloseable {
       }
       PmiEngine engine = new PmiEngine(backend, id -> identify(transport, id));
       Thread.ofVirtual().name("jdvm-pmi-deadline").start(() -> closeUnidentified(c, engine));
-      LineReader in = new LineReader(c);
+      LineReader in = new LineReader(c, PmiLine.MAX_LINE);
       while (!closed) {
         String line = in.next();
         if (line == null) {
@@ -173,6 +177,155 @@ public final class PmiServer implements AutoCloseable {
     if (engine.self() == null) {
       closeQuietly(c);
     }
+  }
+
+  /**
+   * A simple PMI peer that a node agent's relay proved on its host and carries over the agent's
+   * link (docs/protocol.md "Simple PMI"): each frame one line without its newline, each answer the
+   * reply lines of one line.
+   */
+  public interface Tunnel {
+    /** A line from the relay. */
+    void line(byte[] frame);
+
+    /** The relay closed the peer. */
+    void closed();
+  }
+
+  /**
+   * Carried peers served, the barrier entries their relays sent, and the ranks those entries were
+   * for beside their carrier's own, since the server opened: a relay that gathers its node's
+   * barrier sends one entry for all of its ranks there.
+   */
+  private final java.util.concurrent.atomic.AtomicLongArray carriedCounts =
+      new java.util.concurrent.atomic.AtomicLongArray(3);
+
+  /** {@code [carried peers, their barrier entries, ranks represented in them]}, for tests. */
+  public long[] carriedCounts() {
+    return new long[] {carriedCounts.get(0), carriedCounts.get(1), carriedCounts.get(2)};
+  }
+
+  /** The most lines a carried peer may have waiting for the one being answered. */
+  static final int MAX_CARRIED_BACKLOG = PmiSpawn.MAX_LINES + 16;
+
+  /**
+   * Serves a peer that the relay of {@code node} proved to be {@code proc}: it must still claim
+   * {@code proc}'s {@code PMI_ID} in its {@code initack}, and {@code proc} must run on {@code
+   * node}. Answers go to {@code send}; {@code close} ends the peer at the relay.
+   *
+   * @return the tunnel, or {@code null} past {@link #MAX_CONNECTIONS} (then {@code close} ran)
+   */
+  public Tunnel carried(String node, Proc proc, Consumer<byte[]> send, Runnable close) {
+    if (!slots.tryAcquire()) {
+      close.run();
+      return null;
+    }
+    PmiEngine engine = new PmiEngine(backend, id -> identifyCarried(node, proc, id), true);
+    carriedCounts.incrementAndGet(0);
+    return new Carried(engine, send, close);
+  }
+
+  /** A carried peer's lines, answered one at a time in order. */
+  private final class Carried implements Tunnel {
+    private final PmiEngine engine;
+    private final Consumer<byte[]> send;
+    private final Runnable close;
+
+    Carried(PmiEngine engine, Consumer<byte[]> send, Runnable close) {
+      this.engine = engine;
+      this.send = send;
+      this.close = close;
+    }
+
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    private int backlog;
+    private boolean ended;
+
+    @Override
+    public synchronized void line(byte[] frame) {
+      if (ended) {
+        return;
+      }
+      if (frame.length >= PmiLine.MAX_LINE || ++backlog > MAX_CARRIED_BACKLOG) {
+        send.accept(
+            PmiLine.error("error", "a line too long, or too many unanswered")
+                .getBytes(StandardCharsets.UTF_8));
+        end();
+        return;
+      }
+      String line = new String(frame, StandardCharsets.UTF_8);
+      if (line.startsWith("cmd=barrier_in")) {
+        carriedCounts.incrementAndGet(1);
+        int at = line.indexOf("jdvm_for=");
+        if (at > 0) {
+          carriedCounts.addAndGet(2, line.substring(at).split(",", -1).length);
+        }
+      }
+      tail = tail.thenRunAsync(() -> answer(line), CARRIED);
+    }
+
+    private void answer(String line) {
+      PmiEngine.Reply reply;
+      try {
+        reply = engine.handle(line).join();
+      } catch (RuntimeException e) {
+        reply = new PmiEngine.Reply(List.of(), true);
+      }
+      String out = String.join("", reply.lines());
+      synchronized (this) {
+        backlog--;
+        if (ended) {
+          return;
+        }
+        if (!out.isEmpty()) {
+          send.accept(out.getBytes(StandardCharsets.UTF_8));
+        }
+        if (reply.close()) {
+          end();
+        }
+      }
+    }
+
+    private void end() {
+      ended = true;
+      slots.release();
+      close.run();
+    }
+
+    @Override
+    public synchronized void closed() {
+      if (!ended) {
+        ended = true;
+        slots.release();
+      }
+    }
+  }
+
+  /** Where carried peers' lines are answered: a virtual thread each, in order per peer. */
+  private static final java.util.concurrent.Executor CARRIED =
+      command -> Thread.ofVirtual().name("jdvm-pmi-carried").start(command);
+
+  /**
+   * {@code proc}, vouched for by the relay of {@code node}, if {@code id} is its and it runs there.
+   */
+  private Optional<PmiEngine.Identified> identifyCarried(String node, Proc proc, int id) {
+    Optional<Proc> claimed = ids.procOf(id);
+    boolean there =
+        claimed.equals(Optional.of(proc))
+            && upstream.member(proc).join().map(m -> node.equals(m.node())).orElse(false);
+    if (!there) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "pmi peer refused: node="
+              + node
+              + " vouched for "
+              + proc
+              + ", which pmiid="
+              + id
+              + " does not name or which does not run there");
+      return Optional.empty();
+    }
+    return Optional.of(new PmiEngine.Identified(proc, null));
   }
 
   /** The launched process {@code id} names, if the kernel shows it (or a descendant) holding c. */
@@ -241,43 +394,6 @@ public final class PmiServer implements AutoCloseable {
       server.close();
     } catch (IOException e) {
       // closing
-    }
-  }
-
-  /** Reads newline-ended lines of at most {@link PmiLine#MAX_LINE} bytes. */
-  static final class LineReader {
-    static final class TooLong extends IOException {
-      TooLong() {
-        super("line too long", null);
-      }
-    }
-
-    private final SocketChannel c;
-    private final ByteBuffer buf = ByteBuffer.allocate(PmiLine.MAX_LINE);
-
-    LineReader(SocketChannel c) {
-      this.c = c;
-    }
-
-    /** The next line without its newline; {@code null} at end of stream. */
-    String next() throws IOException {
-      while (true) {
-        for (int i = 0; i < buf.position(); i++) {
-          if (buf.get(i) == '\n') {
-            String line = new String(buf.array(), 0, i, StandardCharsets.UTF_8);
-            int rest = buf.position() - i - 1;
-            System.arraycopy(buf.array(), i + 1, buf.array(), 0, rest);
-            buf.position(rest);
-            return line;
-          }
-        }
-        if (!buf.hasRemaining()) {
-          throw new TooLong();
-        }
-        if (c.read(buf) < 0) {
-          return null;
-        }
-      }
     }
   }
 }

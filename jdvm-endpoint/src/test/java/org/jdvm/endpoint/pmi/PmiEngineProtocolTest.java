@@ -54,8 +54,11 @@ class PmiEngineProtocolTest {
           v == null ? Got.refused("no rank put " + key) : new Got(v, null));
     }
 
+    final List<String> barriers = new ArrayList<>();
+
     @Override
-    public CompletableFuture<Integer> barrier(Proc self) {
+    public CompletableFuture<Integer> barrier(Proc self, List<Integer> represented) {
+      barriers.add(self + " for " + represented);
       return CompletableFuture.completedFuture(PmixStatus.SUCCESS);
     }
 
@@ -160,6 +163,34 @@ class PmiEngineProtocolTest {
     assertThat(job.names).containsExactly(Map.entry("other-service", "port-B"));
     // the refused puts changed nothing
     assertThat(job.kvs).containsEntry("bc1", "from-rank-1").doesNotContainKey("k");
+  }
+
+  /**
+   * Lines a node agent's relay carries: it adds the peer's working directory to {@code initack} and
+   * its node's other ranks to {@code barrier_in}, which a peer of the controller's own may not.
+   */
+  @Test
+  void aCarriedPeerGetsItsCwdAndItsNodesBarrierEntryFromItsRelayOnly() {
+    FakeJob job = new FakeJob();
+    PmiEngine carried = new PmiEngine(job, PmiEngineProtocolTest::identify, true);
+    carried.handle("cmd=initack pmiid=1 jdvm_cwd=2f686f6d652f75").join();
+    assertThat(carried.handle("cmd=barrier_in jdvm_for=1").join().lines())
+        .containsExactly("cmd=barrier_out rc=0\n");
+    assertThat(carried.handle("cmd=barrier_in jdvm_for=x").join().lines())
+        .containsExactly("cmd=barrier_out rc=-1 msg=jdvm_for_lists_ranks\n");
+    carried.handle("mcmd=spawn").join();
+    for (String l :
+        List.of("nprocs=1", "execname=./c", "totspawns=1", "spawnssofar=1", "argcnt=0")) {
+      carried.handle(l).join();
+    }
+    carried.handle("endcmd").join();
+    assertThat(job.spawns).containsExactly("./c [] x1 in /home/u preput {}");
+
+    PmiEngine local = new PmiEngine(job, PmiEngineProtocolTest::identify);
+    local.handle("cmd=initack pmiid=2 jdvm_cwd=2f").join();
+    assertThat(local.handle("cmd=barrier_in jdvm_for=0").join().lines())
+        .containsExactly("cmd=barrier_out rc=-1 msg=jdvm_for_is_a_node_agent's_to_send\n");
+    assertThat(job.barriers).containsExactly("job@1.0 for [1]");
   }
 
   @Test

@@ -1,10 +1,13 @@
 package org.jdvm.server.agents;
 
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jdvm.agent.link.RelayChannel;
 import org.jdvm.agent.relay.PeerIdentity;
 import org.jdvm.endpoint.PmixEndpoint;
 import org.jdvm.endpoint.RelayedPeers;
+import org.jdvm.endpoint.pmi.PmiServer;
 
 /**
  * The controller's end of a node agent's PMIx relay (architecture.md §5, docs/protocol.md "Node
@@ -23,9 +26,14 @@ public final class RelayHost implements RelayChannel.RelayListener, AutoCloseabl
 
   private final RelayChannel channel;
   private final RelayedPeers peers;
+  private final PmiServer pmi;
+
+  /** The simple PMI peers the agent carries (docs/protocol.md "Simple PMI"), by their ids. */
+  private final Map<Long, PmiServer.Tunnel> tunnels = new ConcurrentHashMap<>();
 
   private RelayHost(PmixEndpoint endpoint, String node, RelayChannel channel) {
     this.channel = channel;
+    this.pmi = endpoint.pmi();
     this.peers =
         endpoint.relayedPeers(
             node,
@@ -68,23 +76,50 @@ public final class RelayHost implements RelayChannel.RelayListener, AutoCloseabl
       channel.closed(id);
       return;
     }
+    if (who.kind() == PeerIdentity.Kind.PMI) {
+      PmiServer.Tunnel t =
+          pmi.carried(
+              peers.node(),
+              who.proc(),
+              bytes -> channel.send(id, bytes),
+              () -> {
+                tunnels.remove(id);
+                channel.closed(id);
+              });
+      if (t != null) {
+        tunnels.put(id, t);
+      }
+      return;
+    }
     peers.opened(
         id, who.kind() == PeerIdentity.Kind.TOOL, who.proc(), who.format(), who.uid(), who.pid());
   }
 
   @Override
   public void frame(long id, byte[] frame) {
+    PmiServer.Tunnel t = tunnels.get(id);
+    if (t != null) {
+      t.line(frame);
+      return;
+    }
     peers.frame(id, frame);
   }
 
   @Override
   public void closed(long id) {
+    PmiServer.Tunnel t = tunnels.remove(id);
+    if (t != null) {
+      t.closed();
+      return;
+    }
     peers.closed(id);
   }
 
   /** The agent's link is gone: every peer it carried is closed (and departs, if a tool). */
   @Override
   public void close() {
+    tunnels.values().forEach(PmiServer.Tunnel::closed);
+    tunnels.clear();
     peers.close();
   }
 }

@@ -146,13 +146,13 @@ public final class LaunchEnvironment {
     }
     String port = pmiPort;
     if (!mode.equals("pmix") && !mode.equals("none") && port != null) {
-      if (!nodeServerUris.containsKey(node)) {
-        // a node agent's host has no simple PMI server yet: its processes start as singletons
-        env.put("PMI_PORT", port);
-        env.put("PMI_ID", Integer.toString(pmiIds.applyAsInt(nspace, rank)));
-        env.put("PMI_RANK", r);
-      }
+      // on a node agent's host, its relay puts its own port (jdvm-agent's relay.PmiRelay)
+      env.put("PMI_PORT", port);
+      env.put("PMI_ID", Integer.toString(pmiIds.applyAsInt(nspace, rank)));
+      env.put("PMI_RANK", r);
     }
+    // what a node agent opens its relays by, whichever wire-up the process is given
+    env.put("JDVM_SERVER_URI", nodeServerUris.getOrDefault(node, serverUri));
     env.put("JDVM_URI", contact);
     env.put("JDVM_CREDENTIAL", credentials.procCredential(nspace, rank));
     env.put("JDVM_NODE", node);

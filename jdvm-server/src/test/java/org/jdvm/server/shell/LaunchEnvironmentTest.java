@@ -46,7 +46,9 @@ class LaunchEnvironmentTest {
   /**
    * With no --mpi a process gets both families' variables (docs/protocol.md "Simple PMI"); each
    * mode leaves the other's out; an inherited PMI_FD never reaches a process (MPICH's client would
-   * take it over PMI_PORT); a node agent's host gets no PMI variables (no relay serves them yet).
+   * take it over PMI_PORT); a node agent's host gets them too (its relay points PMI_PORT at its own
+   * port), and every process, whatever its mode, names the PMIx server a node agent opens its
+   * relays by (JDVM_SERVER_URI).
    */
   @Test
   void everyProcessGetsBothFamiliesWireUpUnlessItsModeSaysOtherwise() {
@@ -71,7 +73,10 @@ class LaunchEnvironmentTest {
     assertThat(none).doesNotContainKeys("PMI_PORT", "PMIX_RANK", MARKER).containsKey("JDVM_URI");
     assertThat(env.of("jdvm@1", 1, "remote", List.of(), List.of()))
         .containsKey("PMIX_RANK")
-        .doesNotContainKey("PMI_PORT");
+        .containsEntry("PMI_ID", "101")
+        .containsEntry("JDVM_SERVER_URI", "jdvm-test@0.0;tcp4://127.0.0.1:2");
+    assertThat(pmi).containsEntry("JDVM_SERVER_URI", "jdvm-test.0;tcp4://127.0.0.1:1");
+    assertThat(none).containsKey("JDVM_SERVER_URI");
   }
 
   @Test

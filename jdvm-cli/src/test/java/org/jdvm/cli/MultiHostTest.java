@@ -53,6 +53,7 @@ class MultiHostTest {
   @TempDir static Path dir;
   @TempDir static Path bin;
   private static String noMpi;
+  private static String noMpich;
   private static String noPmix;
   private static boolean up;
   private static DvmServer server;
@@ -92,6 +93,7 @@ class MultiHostTest {
     assumeTrue(check.waitFor() == 0, "no simulated hosts: " + why);
     boolean sshd = Files.isExecutable(Path.of("/usr/sbin/sshd"));
     noMpi = build("mpi_hello", "mpi_allreduce");
+    noMpich = buildMpich("mpi_hello", "mpi_ring");
     noPmix = build("pmix_fence_collect");
     mh("hosts-up.sh", "3");
     up = true;
@@ -150,6 +152,18 @@ class MultiHostTest {
                 : "gcc with libpmix-dev")
             + " could not build "
             + program;
+      }
+    }
+    return null;
+  }
+
+  /** Builds MPICH programs into {@link #bin} as {@code mpich_*}; why not, or {@code null}. */
+  private static String buildMpich(String... programs) throws Exception {
+    for (String program : programs) {
+      String out = bin.resolve("mpich_" + program.substring(4)).toString();
+      if (output(List.of("mpicc.mpich", "-o", out, PROGRAMS.resolve(program + ".c").toString()))
+          == null) {
+        return "mpicc.mpich (libmpich-dev) could not build " + program;
       }
     }
     return null;
@@ -304,6 +318,29 @@ class MultiHostTest {
     assertThat(server.dvm().hub().all())
         .allSatisfy(a -> assertThat(a.relay().isUp()).as(a.node()).isTrue());
     System.out.printf("multihost: mpi_hello on 3 hosts, spawn and wait: %d ms%n", hello);
+  }
+
+  /**
+   * MPICH ranks on three hosts, served simple PMI by their hosts' agents' relays, which carry their
+   * lines to the controller and enter each barrier once per host (docs/protocol.md "Simple PMI").
+   */
+  @Test
+  @Order(2)
+  void anMpichProgramRunsAcrossTheHostsThroughTheirAgentsRelays() throws Exception {
+    assumeTrue(noMpich == null, noMpich);
+    long[] before = server.endpoint().pmi().carriedCounts();
+    CliRun r =
+        jdvm("run", "-n", "3", "--map-by", "node", "--", bin.resolve("mpich_hello").toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    List<String> lines = r.out().lines().map(String::strip).sorted().toList();
+    assertThat(lines).hasSize(3).allMatch(l -> l.matches("OK mpi_hello rank=[0-2] size=3 host=.*"));
+    assertThat(lines.stream().map(l -> l.replaceAll(".* host=", "")))
+        .containsExactlyInAnyOrder("host1", "host2", "host3");
+    assertThat(server.endpoint().pmi().carriedCounts()[0] - before[0]).isEqualTo(3);
+    CliRun ring =
+        jdvm("run", "-n", "3", "--map-by", "node", "--", bin.resolve("mpich_ring").toString());
+    assertThat(ring.status()).as(ring.out() + ring.err()).isZero();
+    assertThat(ring.out().lines().filter(l -> l.startsWith("OK mpi_ring")).count()).isEqualTo(3);
   }
 
   @Test

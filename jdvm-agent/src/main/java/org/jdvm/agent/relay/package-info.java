@@ -8,6 +8,9 @@
  * ({@link org.jdvm.agent.relay.JobDataCache}), gets of its node's committed data ({@link
  * org.jdvm.agent.relay.LocalModex}) and one fence entry per node for its local participants ({@link
  * org.jdvm.agent.relay.FenceAggregator}), reading those bodies with jdvm-pmix's {@code body}
- * codecs, the ones the endpoint uses. A simple-PMI relay for MPICH-family ranks belongs beside it.
+ * codecs, the ones the endpoint uses. Beside it, on the same link, {@link
+ * org.jdvm.agent.relay.PmiRelay} serves simple PMI to the host's MPICH-family ranks
+ * (docs/protocol.md "Simple PMI"): it proves them, carries their lines and gathers each barrier
+ * once per node.
  */
 package org.jdvm.agent.relay;

@@ -36,7 +36,7 @@ class MpichOnAgentsTest {
   @BeforeAll
   static void startDvm() throws Exception {
     assertThat(PROGRAMS.resolve("mpi_ring.c")).exists();
-    for (String program : List.of("mpi_hello", "mpi_ring", "mpi_names")) {
+    for (String program : List.of("mpi_hello", "mpi_ring", "mpi_names", "mpi_abort")) {
       if (!MpiJobs.succeeds(
           List.of(
               "mpicc.mpich",
@@ -45,6 +45,18 @@ class MpichOnAgentsTest {
               PROGRAMS.resolve(program + ".c").toString()))) {
         noMpi = "mpicc.mpich (libmpich-dev) could not build " + program;
       }
+    }
+    if (noMpi == null
+        && !MpiJobs.succeeds(
+            List.of(
+                "gcc",
+                "-o",
+                bin.resolve("pmi_spawn").toString(),
+                PROGRAMS.resolve("pmi_spawn.c").toString(),
+                "-Wl,-Bstatic",
+                "-lmpich",
+                "-Wl,-Bdynamic"))) {
+      noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
     }
     RemoteHosts remote =
         new RemoteHosts(
@@ -102,5 +114,30 @@ class MpichOnAgentsTest {
     CliRun r = run(4, "mpi_names");
     assertThat(r.status()).as(r.out() + r.err()).isZero();
     assertThat(MpiJobs.lines(r, "OK mpi_names")).as(r.out() + r.err()).hasSize(4);
+  }
+
+  @Test
+  void anAbortOnAnAgentEndsTheJobWithItsCode() throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(4, "mpi_abort");
+    assertThat(r.status()).as(r.out() + r.err()).isEqualTo(7);
+    assertThat(r.out()).contains("ABORTING mpi_abort rank=3 code=7").doesNotContain("FAIL");
+  }
+
+  /** The children run where the parent runs on its agent's host (its cwd comes with it). */
+  @Test
+  void aSpawnFromAnAgentsRankMakesAChildJobWhoseOutputReachesTheRun() throws Exception {
+    assumeTrue(noMpi == null, noMpi);
+    CliRun r = run(1, "pmi_spawn");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    String cwd = Path.of("").toAbsolutePath().toString();
+    assertThat(MpiJobs.lines(r, "OK pmi_spawn"))
+        .as(r.out() + r.err())
+        .hasSize(4)
+        .contains(
+            "OK pmi_spawn child rank=0 size=3 appnum=0 args=child,two words"
+                + " preput=tag#0$port#42$ cwd="
+                + cwd,
+            "OK pmi_spawn parent rank=0 size=1 rc=0");
   }
 }

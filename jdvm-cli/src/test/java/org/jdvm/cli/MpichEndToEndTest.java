@@ -35,6 +35,7 @@ class MpichEndToEndTest {
   private static DvmServer server;
   private static String noMpi;
   private static String noOpenMpi;
+  private static String noPmi2;
 
   @BeforeAll
   static void compileAndStart() throws Exception {
@@ -73,6 +74,16 @@ class MpichEndToEndTest {
                 "-lmpich",
                 "-Wl,-Bdynamic"))) {
       noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
+    }
+    // Slurm's PMI-2 client (libpmi2-0-dev)
+    if (!succeeds(
+        List.of(
+            "gcc",
+            "-o",
+            bin.resolve("pmi2_hello").toString(),
+            PROGRAMS.resolve("pmi2_hello.c").toString(),
+            "-lpmi2"))) {
+      noPmi2 = "gcc could not build pmi2_hello against Slurm's libpmi2 (libpmi2-0-dev)";
     }
     for (String program : List.of("mpi_hello", "mpi_names")) {
       List<String> ompi =
@@ -226,6 +237,33 @@ class MpichEndToEndTest {
             "OK pmi_spawn child rank=2 size=3 appnum=1 args=child,b preput=tag#0$port#42$"
                 + " cwd=/tmp",
             "OK pmi_spawn parent rank=0 size=1 rc=0");
+  }
+
+  /**
+   * PMI-2 through Slurm's own client library ({@code libpmi2}), which finds jdvm by {@code
+   * PMI_PORT} and claims {@code PMI_ID}: fullinit, put (a value with {@code ;}), fence, every
+   * rank's get, the process mapping, node attributes and the name service.
+   */
+  @ParameterizedTest(name = "-n {0}")
+  @ValueSource(ints = {2, 4})
+  void aPmi2ClientWiresUpThroughTheSameStoreAndFence(int np) throws Exception {
+    assumeTrue(noPmi2 == null, noPmi2);
+    CliRun r = run(np, bin.resolve("pmi2_hello").toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    List<String> got = lines(r, "OK pmi2_hello");
+    assertThat(got).as(r.out() + r.err()).hasSize(np);
+    String map = np == 2 ? "(vector,(0,1,2))" : "(vector,(0,2,2))";
+    for (int rank = 0; rank < np; rank++) {
+      assertThat(got.get(rank))
+          .isEqualTo(
+              "OK pmi2_hello rank="
+                  + rank
+                  + " size="
+                  + np
+                  + " appnum=0 map="
+                  + map
+                  + " seen=yes port=port-of-rank-0");
+    }
   }
 
   @Test

@@ -32,6 +32,7 @@ class MpichOnAgentsTest {
   @TempDir static Path bin;
   private static DvmServer server;
   private static String noMpi;
+  private static String noPmi2;
 
   @BeforeAll
   static void startDvm() throws Exception {
@@ -57,6 +58,15 @@ class MpichOnAgentsTest {
                 "-lmpich",
                 "-Wl,-Bdynamic"))) {
       noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
+    }
+    if (!MpiJobs.succeeds(
+        List.of(
+            "gcc",
+            "-o",
+            bin.resolve("pmi2_hello").toString(),
+            PROGRAMS.resolve("pmi2_hello.c").toString(),
+            "-lpmi2"))) {
+      noPmi2 = "gcc could not build pmi2_hello against Slurm's libpmi2 (libpmi2-0-dev)";
     }
     RemoteHosts remote =
         new RemoteHosts(
@@ -139,5 +149,23 @@ class MpichOnAgentsTest {
                 + " preput=tag#0$port#42$ cwd="
                 + cwd,
             "OK pmi_spawn parent rank=0 size=1 rc=0");
+  }
+
+  /** A PMI-2 client on the agents: its relay answers its first line and carries its commands. */
+  @Test
+  void aPmi2ClientOnTheAgentsWiresUpWithOneFenceEntryPerNode() throws Exception {
+    assumeTrue(noPmi2 == null, noPmi2);
+    long[] before = server.endpoint().pmi().carriedCounts();
+    CliRun r = run(4, "pmi2_hello");
+    long[] after = server.endpoint().pmi().carriedCounts();
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(MpiJobs.lines(r, "OK pmi2_hello"))
+        .as(r.out() + r.err())
+        .hasSize(4)
+        .allMatch(l -> l.endsWith(" seen=yes port=port-of-rank-0"));
+    assertThat(after[0] - before[0]).isEqualTo(4);
+    long entries = after[1] - before[1];
+    assertThat(entries).isPositive().isEven();
+    assertThat(after[2] - before[2]).isEqualTo(entries);
   }
 }

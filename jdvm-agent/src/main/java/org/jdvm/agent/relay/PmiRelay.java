@@ -68,12 +68,17 @@ public final class PmiRelay implements AutoCloseable {
     final long id;
     final SocketChannel socket;
     final Proc proc;
+
+    /** Whether it speaks PMI-2 (commands in frames) rather than PMI-1 (lines). */
+    final boolean v2;
+
     volatile boolean closed;
 
-    Peer(long id, SocketChannel socket, Proc proc) {
+    Peer(long id, SocketChannel socket, Proc proc, boolean v2) {
       this.id = id;
       this.socket = socket;
       this.proc = proc;
+      this.v2 = v2;
     }
   }
 
@@ -198,17 +203,17 @@ public final class PmiRelay implements AutoCloseable {
     Peer peer = null;
     try {
       s.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      LineReader in = new LineReader(s, MAX_LINE);
+      LineReader in = new LineReader(s, MAX_LINE, RelayWire.MAX_COMMAND);
       peer = identify(s, in, ticket);
       if (peer == null) {
         return;
       }
       while (!closed) {
-        String line = in.next();
+        String line = peer.v2 ? RelayWire.command(in) : in.next();
         if (line == null) {
           return;
         }
-        if (line.equals("cmd=barrier_in")) {
+        if (line.equals(peer.v2 ? "cmd=kvs-fence;" : "cmd=barrier_in")) {
           barrierIn(peer);
         } else {
           channel.send(peer.id, line.getBytes(StandardCharsets.UTF_8));
@@ -234,43 +239,45 @@ public final class PmiRelay implements AutoCloseable {
       door.refuse(s, t.refusal());
       return null;
     }
-    var deadline =
-        Thread.ofVirtual()
-            .start(
-                () -> {
-                  try {
-                    Thread.sleep(IDENTIFY_MS);
-                    RelayDoor.closeQuietly(s);
-                  } catch (InterruptedException e) {
-                    // identified in time
-                  }
-                });
+    Thread deadline = closeAfter(s, IDENTIFY_MS);
     String first = in.next();
+    boolean v2 = first != null && RelayWire.PMI2_INIT.matcher(first).matches();
+    if (v2) {
+      // a PMI-2 client: answered here, then it names its PMI_ID as srcid in fullinit
+      write(s, "cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
+      first = RelayWire.command(in);
+    }
     deadline.interrupt();
-    Integer id = first == null ? null : pmiid(first);
+    Integer id = first == null ? null : v2 ? RelayWire.srcid(first) : RelayWire.pmiid(first);
     Proc proc;
     synchronized (this) {
       proc = id == null ? null : claims.get(id);
     }
     PeerProof.Proof p = proc == null ? null : proof.heldBy(proc, t, pids::awaitPid);
     if (p == null || !p.proved() || peers.size() >= MAX_PEERS || !ticket.admit()) {
+      String why =
+          p == null || !p.proved()
+              ? "pmiid_not_proved_by_the_process_holding_the_socket"
+              : "too_many_peers";
       write(
           s,
-          "cmd=initack rc=-1 msg="
-              + (p == null || !p.proved()
-                  ? "pmiid_not_proved_by_the_process_holding_the_socket"
-                  : "too_many_peers")
-              + "\n");
+          v2
+              ? RelayWire.framed("cmd=fullinit-response;rc=1;errmsg=" + why + ";")
+              : "cmd=initack rc=-1 msg=" + why + "\n");
       door.refuse(s, "pmi claim pmiid=" + id + " not proved or over the bound");
       return null;
     }
-    Peer peer = new Peer(nextId.getAsLong(), s, proc);
+    Peer peer = new Peer(nextId.getAsLong(), s, proc, v2);
     peers.put(peer.id, peer);
     door.admitted();
     opener.opened(
         peer.id,
         new PeerIdentity(PeerIdentity.Kind.PMI, proc, t.uid(), -1, p.pid(), WireFormat.V41)
             .encode());
+    if (v2) {
+      channel.send(peer.id, first.getBytes(StandardCharsets.UTF_8));
+      return peer;
+    }
     String cwd = cwdOf(p.pid());
     String initack = "cmd=initack pmiid=" + id;
     if (cwd != null && initack.length() + 10 + 2 * cwd.length() < MAX_LINE) {
@@ -280,18 +287,18 @@ public final class PmiRelay implements AutoCloseable {
     return peer;
   }
 
-  /** The {@code pmiid} of a {@code cmd=initack pmiid=N} line, or {@code null}. */
-  static Integer pmiid(String line) {
-    String[] words = line.split(" ");
-    if (words.length != 2 || !words[0].equals("cmd=initack") || !words[1].startsWith("pmiid=")) {
-      return null;
-    }
-    String n = words[1].substring(6);
-    if (n.isEmpty() || n.length() > 10 || !n.chars().allMatch(Character::isDigit)) {
-      return null;
-    }
-    long v = Long.parseLong(n);
-    return v > Integer.MAX_VALUE ? null : (int) v;
+  /** Closes {@code s} after {@code ms} unless the returned thread is interrupted first. */
+  private static Thread closeAfter(SocketChannel s, long ms) {
+    return Thread.ofVirtual()
+        .start(
+            () -> {
+              try {
+                Thread.sleep(ms);
+                RelayDoor.closeQuietly(s);
+              } catch (InterruptedException e) {
+                // in time
+              }
+            });
   }
 
   private static String cwdOf(long pid) {
@@ -340,7 +347,10 @@ public final class PmiRelay implements AutoCloseable {
             .filter(r -> r != c.proc.rank())
             .map(String::valueOf)
             .collect(Collectors.joining(","));
-    String line = others.isEmpty() ? "cmd=barrier_in" : "cmd=barrier_in jdvm_for=" + others;
+    String line =
+        c.v2
+            ? "cmd=kvs-fence;" + (others.isEmpty() ? "" : "jdvm_for=" + others + ";")
+            : others.isEmpty() ? "cmd=barrier_in" : "cmd=barrier_in jdvm_for=" + others;
     sends.add(() -> channel.send(c.id, line.getBytes(StandardCharsets.UTF_8)));
   }
 
@@ -353,7 +363,7 @@ public final class PmiRelay implements AutoCloseable {
       return;
     }
     List<Peer> to = List.of(peer);
-    if (startsWith(frame, "cmd=barrier_out")) {
+    if (startsWith(frame, peer.v2 ? "cmd=kvs-fence-response" : "cmd=barrier_out")) {
       synchronized (this) {
         Gather g = gathers.get(peer.proc.nspace());
         if (g != null && g.carrier == peer) {
@@ -365,7 +375,8 @@ public final class PmiRelay implements AutoCloseable {
     for (Peer p : to) {
       if (!p.closed) {
         try {
-          write(p.socket, new String(frame, StandardCharsets.UTF_8));
+          String text = new String(frame, StandardCharsets.UTF_8);
+          write(p.socket, p.v2 ? RelayWire.framed(text) : text);
         } catch (IOException e) {
           RelayDoor.closeQuietly(p.socket);
         }

@@ -63,4 +63,16 @@ interface PmiBackend {
 
   /** {@code MPI_Unpublish_name}: {@code null} when withdrawn, else why not. */
   String unpublish(Proc self, String service);
+
+  /**
+   * PMI-2's {@code info-putnodeattr}: keeps {@code key=value} for the ranks of {@code self}'s job
+   * on its node; {@code null} when kept, else why not.
+   */
+  String putNodeAttr(Proc self, String key, String value);
+
+  /**
+   * PMI-2's {@code info-getnodeattr}: the value a rank of {@code self}'s job on its node put under
+   * {@code key}; with {@code wait}, completes once one is put (or the job ends).
+   */
+  CompletableFuture<Got> nodeAttr(Proc self, String key, boolean wait);
 }

@@ -31,6 +31,9 @@ final class PmiEngine {
    */
   static final int VALLEN_MAX = PmiLine.MAX_LINE - KVSNAME_MAX - KEYLEN_MAX - 30;
 
+  /** The longest value over PMI-2 ({@code PMI2_MAX_VALLEN} of its clients). */
+  static final int VALLEN_MAX_PMI2 = 1024;
+
   /** The key every rank finds preloaded: where the job's ranks are. */
   static final String PROCESS_MAPPING = "PMI_process_mapping";
 
@@ -195,7 +198,7 @@ final class PmiEngine {
   }
 
   /** {@code r,r,...} as ranks, at most {@link PmiSpawn#MAX_PROCS}; {@code null} if not that. */
-  private static List<Integer> ranks(String list) {
+  static List<Integer> ranks(String list) {
     String[] parts = list.isEmpty() ? new String[0] : list.split(",", -1);
     if (parts.length > PmiSpawn.MAX_PROCS) {
       return null;
@@ -390,7 +393,7 @@ final class PmiEngine {
     }
   }
 
-  private static Integer number(String s) {
+  static Integer number(String s) {
     if (s == null || s.isEmpty() || s.length() > 11) {
       return null;
     }

@@ -138,14 +138,16 @@ public final class PmiServer implements AutoCloseable {
         // another user's socket, or one the kernel does not name: not one of the DVM's processes
         return;
       }
+      LineReader in = new LineReader(c, PmiLine.MAX_LINE, Pmi2Wire.MAX_COMMAND);
+      String line = in.next();
+      if (line != null && PMI2_INIT.matcher(line).matches()) {
+        write(c, "cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
+        servePmi2(c, in, transport);
+        return;
+      }
       PmiEngine engine = new PmiEngine(backend, id -> identify(transport, id));
-      Thread.ofVirtual().name("jdvm-pmi-deadline").start(() -> closeUnidentified(c, engine));
-      LineReader in = new LineReader(c, PmiLine.MAX_LINE);
-      while (!closed) {
-        String line = in.next();
-        if (line == null) {
-          return;
-        }
+      Thread.ofVirtual().name("jdvm-pmi-deadline").start(() -> closeUnidentified(c, engine::self));
+      for (; line != null && !closed; line = in.next()) {
         PmiEngine.Reply reply = engine.handle(line).join();
         for (String out : reply.lines()) {
           write(c, out);
@@ -164,17 +166,53 @@ public final class PmiServer implements AutoCloseable {
     }
   }
 
+  /** The first line of a PMI-2 client (docs/protocol.md "Simple PMI"). */
+  static final java.util.regex.Pattern PMI2_INIT =
+      java.util.regex.Pattern.compile("cmd=init pmi_version=2 pmi_subversion=\\d+");
+
+  /** A PMI-2 connection after its first line: commands in frames ({@link Pmi2Wire}). */
+  private void servePmi2(SocketChannel c, LineReader in, PeerProof.Transport transport)
+      throws IOException {
+    Pmi2Engine engine = new Pmi2Engine(backend, id -> identify(transport, id), false);
+    Thread.ofVirtual().name("jdvm-pmi-deadline").start(() -> closeUnidentified(c, engine::self));
+    while (!closed) {
+      byte[] prefix = in.read(Pmi2Wire.LENGTH_BYTES);
+      int n = prefix == null ? -1 : Pmi2Wire.length(prefix);
+      byte[] body = n < 0 ? null : in.read(n);
+      if (body == null) {
+        if (prefix != null) {
+          c.write(
+              ByteBuffer.wrap(
+                  Pmi2Wire.frame(
+                      Pmi2Wire.command(
+                          "error-response", "rc", "1", "errmsg", "a_bad_command_length"))));
+        }
+        return;
+      }
+      PmiEngine.Reply reply = engine.handle(new String(body, StandardCharsets.UTF_8)).join();
+      for (String out : reply.lines()) {
+        ByteBuffer b = ByteBuffer.wrap(Pmi2Wire.frame(out));
+        while (b.hasRemaining()) {
+          c.write(b);
+        }
+      }
+      if (reply.close()) {
+        return;
+      }
+    }
+  }
+
   /**
    * Closes {@code c} if its peer has not proved who it is within {@link #IDENTIFY_MS}: a connection
    * that never identifies must not hold one of the {@link #MAX_CONNECTIONS} slots.
    */
-  private static void closeUnidentified(SocketChannel c, PmiEngine engine) {
+  private static void closeUnidentified(SocketChannel c, java.util.function.Supplier<Proc> self) {
     try {
       Thread.sleep(IDENTIFY_MS);
     } catch (InterruptedException e) {
       return;
     }
-    if (engine.self() == null) {
+    if (self.get() == null) {
       closeQuietly(c);
     }
   }
@@ -220,19 +258,27 @@ public final class PmiServer implements AutoCloseable {
       close.run();
       return null;
     }
-    PmiEngine engine = new PmiEngine(backend, id -> identifyCarried(node, proc, id), true);
     carriedCounts.incrementAndGet(0);
-    return new Carried(engine, send, close);
+    return new Carried(
+        new PmiEngine(backend, id -> identifyCarried(node, proc, id), true),
+        new Pmi2Engine(backend, id -> identifyCarried(node, proc, id), true),
+        send,
+        close);
   }
 
   /** A carried peer's lines, answered one at a time in order. */
   private final class Carried implements Tunnel {
     private final PmiEngine engine;
+    private final Pmi2Engine engine2;
     private final Consumer<byte[]> send;
     private final Runnable close;
 
-    Carried(PmiEngine engine, Consumer<byte[]> send, Runnable close) {
+    /** Whether the peer speaks PMI-2: its first frame is a {@code fullinit}. */
+    private Boolean v2;
+
+    Carried(PmiEngine engine, Pmi2Engine engine2, Consumer<byte[]> send, Runnable close) {
       this.engine = engine;
+      this.engine2 = engine2;
       this.send = send;
       this.close = close;
     }
@@ -246,7 +292,13 @@ public final class PmiServer implements AutoCloseable {
       if (ended) {
         return;
       }
-      if (frame.length >= PmiLine.MAX_LINE || ++backlog > MAX_CARRIED_BACKLOG) {
+      if (v2 == null) {
+        v2 =
+            new String(frame, 0, Math.min(frame.length, 13), StandardCharsets.UTF_8)
+                .equals("cmd=fullinit;");
+      }
+      int most = v2 ? Pmi2Wire.MAX_COMMAND : PmiLine.MAX_LINE - 1;
+      if (frame.length > most || ++backlog > MAX_CARRIED_BACKLOG) {
         send.accept(
             PmiLine.error("error", "a line too long, or too many unanswered")
                 .getBytes(StandardCharsets.UTF_8));
@@ -254,7 +306,7 @@ public final class PmiServer implements AutoCloseable {
         return;
       }
       String line = new String(frame, StandardCharsets.UTF_8);
-      if (line.startsWith("cmd=barrier_in")) {
+      if (line.startsWith("cmd=barrier_in") || line.startsWith("cmd=kvs-fence;")) {
         carriedCounts.incrementAndGet(1);
         int at = line.indexOf("jdvm_for=");
         if (at > 0) {
@@ -267,7 +319,7 @@ public final class PmiServer implements AutoCloseable {
     private void answer(String line) {
       PmiEngine.Reply reply;
       try {
-        reply = engine.handle(line).join();
+        reply = (v2 ? engine2.handle(line) : engine.handle(line)).join();
       } catch (RuntimeException e) {
         reply = new PmiEngine.Reply(List.of(), true);
       }

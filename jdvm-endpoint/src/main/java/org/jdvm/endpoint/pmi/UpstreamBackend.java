@@ -299,8 +299,86 @@ final class UpstreamBackend implements PmiBackend {
         .thenApply(m -> m.isEmpty() ? "no live process " + self : then.apply(m.get()));
   }
 
+  /** At most this many node attributes per job and node. */
+  static final int NODE_ATTRS = 1024;
+
+  /** PMI-2 node attributes: by job and node, key to value. */
+  private final Map<String, Map<String, String>> nodeAttrs = new HashMap<>();
+
+  /** Gets of node attributes waiting for a put, by job and node, then key. */
+  private final Map<String, Map<String, List<CompletableFuture<Got>>>> nodeWaits = new HashMap<>();
+
+  @Override
+  public String putNodeAttr(Proc self, String key, String value) {
+    Optional<Member> m = upstream.member(self).join();
+    if (m.isEmpty()) {
+      return "no live process " + self;
+    }
+    String where = self.nspace() + "\n" + m.get().node();
+    List<CompletableFuture<Got>> woken;
+    synchronized (this) {
+      Map<String, String> attrs = nodeAttrs.computeIfAbsent(where, k -> new HashMap<>());
+      if (!attrs.containsKey(key) && attrs.size() >= NODE_ATTRS) {
+        return "a job may put at most " + NODE_ATTRS + " attributes per node";
+      }
+      attrs.put(key, value);
+      Map<String, List<CompletableFuture<Got>>> w = nodeWaits.get(where);
+      woken = w == null ? null : w.remove(key);
+    }
+    if (woken != null) {
+      woken.forEach(f -> f.complete(new Got(value, null)));
+    }
+    return null;
+  }
+
+  @Override
+  public CompletableFuture<Got> nodeAttr(Proc self, String key, boolean wait) {
+    return upstream
+        .member(self)
+        .thenCompose(
+            m -> {
+              if (m.isEmpty()) {
+                return CompletableFuture.completedFuture(Got.refused("no live process " + self));
+              }
+              String where = self.nspace() + "\n" + m.get().node();
+              synchronized (this) {
+                String v = nodeAttrs.getOrDefault(where, Map.of()).get(key);
+                if (v != null || !wait) {
+                  return CompletableFuture.completedFuture(
+                      v != null ? new Got(v, null) : Got.refused("no rank put " + key));
+                }
+                // one request in flight per connection bounds the waiting gets
+                CompletableFuture<Got> f = new CompletableFuture<>();
+                nodeWaits
+                    .computeIfAbsent(where, k -> new HashMap<>())
+                    .computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(f);
+                return f;
+              }
+            });
+  }
+
   /** Forgets which rank put which key of {@code nspace} (the job ended). */
-  synchronized void forget(String nspace) {
+  void forget(String nspace) {
+    List<CompletableFuture<Got>> ended = new ArrayList<>();
+    synchronized (this) {
+      nodeAttrs.keySet().removeIf(k -> k.startsWith(nspace + "\n"));
+      nodeWaits
+          .entrySet()
+          .removeIf(
+              e -> {
+                if (!e.getKey().startsWith(nspace + "\n")) {
+                  return false;
+                }
+                e.getValue().values().forEach(ended::addAll);
+                return true;
+              });
+      forgetKeys(nspace);
+    }
+    ended.forEach(f -> f.complete(Got.refused("the job ended")));
+  }
+
+  private synchronized void forgetKeys(String nspace) {
     owners.remove(nspace);
     preputs.remove(nspace);
     keysOf.keySet().removeIf(p -> p.nspace().equals(nspace));

@@ -107,6 +107,21 @@ class PmiEngineProtocolTest {
               : new Got(port, null));
     }
 
+    final Map<String, String> nodeAttrs = new HashMap<>();
+
+    @Override
+    public String putNodeAttr(Proc self, String key, String value) {
+      nodeAttrs.put(key, value);
+      return null;
+    }
+
+    @Override
+    public CompletableFuture<Got> nodeAttr(Proc self, String key, boolean wait) {
+      String v = nodeAttrs.get(key);
+      return CompletableFuture.completedFuture(
+          v == null ? Got.refused("no rank put " + key) : new Got(v, null));
+    }
+
     @Override
     public String unpublish(Proc self, String service) {
       return names.remove(service) == null ? "unpublish refused, PMIX_ERR_NOT_FOUND" : null;
@@ -163,6 +178,44 @@ class PmiEngineProtocolTest {
     assertThat(job.names).containsExactly(Map.entry("other-service", "port-B"));
     // the refused puts changed nothing
     assertThat(job.kvs).containsEntry("bc1", "from-rank-1").doesNotContainKey("k");
+  }
+
+  /** The PMI-2 engine against {@code src/test/resources/pmi/simple-pmi2.txt}, the same way. */
+  @Test
+  void everyCommandOfThePmi2FileIsAnsweredAsWritten() throws IOException {
+    String text;
+    try (InputStream in = getClass().getResourceAsStream("/pmi/simple-pmi2.txt")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    FakeJob job = new FakeJob();
+    Pmi2Engine engine = null;
+    List<String> pending = new ArrayList<>();
+    String section = null;
+    int exchanges = 0;
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("== ")) {
+        assertThat(pending).as("replies left unread in: " + section).isEmpty();
+        section = line.substring(3);
+        engine = new Pmi2Engine(job, PmiEngineProtocolTest::identify, false);
+      } else if (line.startsWith("> ")) {
+        assertThat(pending).as(section + ": replies before " + line).isEmpty();
+        pending.addAll(engine.handle(line.substring(2)).join().lines());
+        exchanges++;
+      } else if (line.startsWith("< ")) {
+        assertThat(pending).as(section + ": no reply left for " + line).isNotEmpty();
+        assertThat(pending.remove(0)).as(section).isEqualTo(line.substring(2));
+      }
+    }
+    assertThat(pending).isEmpty();
+    assertThat(exchanges).isGreaterThan(25);
+    assertThat(job.kvs)
+        .containsEntry("bc0", "card;with;semicolons")
+        .containsEntry("bc1", "from-rank-1");
+    assertThat(Pmi2Wire.frame("cmd=x;")).isEqualTo("6     cmd=x;".getBytes(StandardCharsets.UTF_8));
+    assertThat(Pmi2Wire.length("36    ".getBytes(StandardCharsets.US_ASCII))).isEqualTo(36);
+    assertThat(Pmi2Wire.length("    36".getBytes(StandardCharsets.US_ASCII))).isEqualTo(36);
+    assertThat(Pmi2Wire.length("99999x".getBytes(StandardCharsets.US_ASCII))).isEqualTo(-1);
+    assertThat(Pmi2Wire.length("999999".getBytes(StandardCharsets.US_ASCII))).isEqualTo(-1);
   }
 
   /**

@@ -119,7 +119,7 @@ final class PmiEngine {
       return CompletableFuture.completedFuture(initack(in));
     }
     if (cmd.equals("init") && !"1".equals(in.get("pmi_version"))) {
-      // MPICH's PMI-2 client says hello this way first, without an initack: refuse it clearly
+      // a PMI-2 hello begins its own connection (PmiServer); any other version is refused clearly
       return CompletableFuture.completedFuture(new Reply(List.of(init(in)), true));
     }
     if (self == null) {
@@ -312,7 +312,7 @@ final class PmiEngine {
           "pmi_subversion",
           "1",
           "msg",
-          "only_PMI-1_is_served_here");
+          "PMI-1_and_PMI-2_are_served");
     }
     return PmiLine.reply("response_to_init", 0, "pmi_version", "1", "pmi_subversion", "1");
   }

@@ -5,7 +5,8 @@
  * PmiBackend}) run over the PMIx endpoint's own {@code Upstream} and wire-up state, so a job has
  * one modex and one fence whichever protocol its ranks speak; {@code mcmd=spawn} ({@link
  * org.jdvm.endpoint.pmi.PmiSpawn}) is a spawn of the caller, and names are published into the store
- * {@code PMIx_Publish} uses. Peers claim a {@code PMI_ID} ({@link org.jdvm.endpoint.pmi.PmiIds})
- * that the kernel proves.
+ * {@code PMIx_Publish} uses. A connection that opens with PMI-2's hello goes on in PMI-2 ({@link
+ * org.jdvm.endpoint.pmi.Pmi2Wire}, {@code Pmi2Engine}) over the same callbacks. Peers claim a
+ * {@code PMI_ID} ({@link org.jdvm.endpoint.pmi.PmiIds}) that the kernel proves.
  */
 package org.jdvm.endpoint.pmi;

@@ -53,7 +53,7 @@ final class MpiRows {
       MpiFamily f, int n, String cli, Map<String, Stats> stats, String launcherMissing) {
     String at = f.name() + " -n " + n + ": ";
     Stats floor = stats.get("floor");
-    Double floorMs = floor.ok() ? floor.medianMs() : null;
+    Stats floorOk = floor.ok() ? floor : null;
     List<Row> rows = new ArrayList<>();
     rows.add(
         timeRow(
@@ -62,19 +62,20 @@ final class MpiRows {
       rows.add(MpiLaunchBench.skipped(at + f.launcherName(), f, n, launcherMissing));
     } else {
       rows.add(
-          timeRow(at + f.launcherName(), f, f.launcher(), n, stats.get(f.launcherName()), floorMs));
+          timeRow(at + f.launcherName(), f, f.launcher(), n, stats.get(f.launcherName()), floorOk));
     }
-    rows.add(timeRow(at + CLI, f, "jdvm run, " + cli, n, stats.get(CLI), floorMs));
-    rows.add(timeRow(at + CLIENT, f, "jdvm client library", n, stats.get(CLIENT), floorMs));
-    rows.add(ratioRow(at, f, n, stats, floorMs, launcherMissing));
+    rows.add(timeRow(at + CLI, f, "jdvm run, " + cli, n, stats.get(CLI), floorOk));
+    rows.add(timeRow(at + CLIENT, f, "jdvm client library", n, stats.get(CLIENT), floorOk));
+    rows.add(ratioRow(at, f, n, stats, floorOk, launcherMissing));
     return rows;
   }
 
   /**
-   * A way's median and min; with a floor, its overhead: the median less the floor's median. A way
-   * with a failed run has no time.
+   * A way's median and min; with a floor, its overhead: the median less the floor's median (and,
+   * less swayed by a loaded machine, the min less the floor's min). A way with a failed run has no
+   * time.
    */
-  static Row timeRow(String what, MpiFamily f, String launcher, int n, Stats s, Double floorMs) {
+  static Row timeRow(String what, MpiFamily f, String launcher, int n, Stats s, Stats floor) {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("family", f.name());
     data.put("launcher", launcher);
@@ -90,10 +91,12 @@ final class MpiRows {
     data.put("minMs", s.minMs());
     String figure =
         String.format(Locale.ROOT, "median %.0f ms, min %.0f ms", s.medianMs(), s.minMs());
-    if (floorMs != null) {
-      double overhead = round(s.medianMs() - floorMs);
-      data.put("floorMs", floorMs);
+    if (floor != null) {
+      double overhead = round(s.medianMs() - floor.medianMs());
+      data.put("floorMs", floor.medianMs());
       data.put("overheadMs", overhead);
+      data.put("floorMinMs", floor.minMs());
+      data.put("minOverheadMs", round(s.minMs() - floor.minMs()));
       figure += String.format(Locale.ROOT, ", overhead %.0f ms", overhead);
     }
     return new Row(what, figure, "", data);
@@ -104,7 +107,7 @@ final class MpiRows {
    * at most half ({@value #GOAL}). Unknown when a way failed or the launcher is missing.
    */
   private static Row ratioRow(
-      String at, MpiFamily f, int n, Map<String, Stats> stats, Double floorMs, String missing) {
+      String at, MpiFamily f, int n, Map<String, Stats> stats, Stats floor, String missing) {
     String what = at + "jdvm overhead / " + f.launcherName() + " overhead";
     Stats theirs = missing == null ? stats.get(f.launcherName()) : null;
     Stats cli = stats.get(CLI);
@@ -116,35 +119,51 @@ final class MpiRows {
     String whyNot =
         missing != null
             ? missing
-            : floorMs == null ? "the floor failed" : !theirs.ok() ? f.launcher() + " failed" : null;
+            : floor == null ? "the floor failed" : !theirs.ok() ? f.launcher() + " failed" : null;
     if (whyNot == null && !cli.ok()) {
       whyNot = "jdvm run failed";
     }
-    if (whyNot == null && theirs.medianMs() - floorMs <= 0) {
+    if (whyNot == null && theirs.medianMs() - floor.medianMs() <= 0) {
       whyNot = f.launcher() + " has no overhead above the floor";
     }
     if (whyNot != null) {
       data.put("skipped", whyNot);
       return new Row(what, "n/a: " + whyNot, GOAL, data);
     }
+    double floorMs = floor.medianMs();
     double their = theirs.medianMs() - floorMs;
     double ratio = (cli.medianMs() - floorMs) / their;
     data.put("floorMs", floorMs);
     data.put("launcherOverheadMs", round(their));
     data.put("jdvmOverheadMs", round(cli.medianMs() - floorMs));
-    data.put("ratio", round(ratio));
+    data.put("ratio", twoDecimals(ratio));
     String figure = String.format(Locale.ROOT, "%.2f (jdvm run)", ratio);
     if (client.ok()) {
       double clientRatio = (client.medianMs() - floorMs) / their;
       data.put("clientOverheadMs", round(client.medianMs() - floorMs));
-      data.put("clientRatio", round(clientRatio));
+      data.put("clientRatio", twoDecimals(clientRatio));
       figure += String.format(Locale.ROOT, ", %.2f (client library)", clientRatio);
+    }
+    double theirMin = theirs.minMs() - floor.minMs();
+    if (theirMin > 0) {
+      double ofMins = (cli.minMs() - floor.minMs()) / theirMin;
+      data.put("ratioOfMins", twoDecimals(ofMins));
+      figure += String.format(Locale.ROOT, "; of the mins %.2f", ofMins);
+      if (client.ok()) {
+        double clientOfMins = (client.minMs() - floor.minMs()) / theirMin;
+        data.put("clientRatioOfMins", twoDecimals(clientOfMins));
+        figure += String.format(Locale.ROOT, ", %.2f", clientOfMins);
+      }
     }
     return new Row(what, figure, GOAL, data);
   }
 
   private static double ms(double ns) {
     return round(ns / 1e6);
+  }
+
+  private static double twoDecimals(double v) {
+    return Math.round(v * 100) / 100.0;
   }
 
   private static double round(double v) {

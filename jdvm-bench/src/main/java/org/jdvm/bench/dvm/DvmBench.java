@@ -30,15 +30,15 @@ import org.jdvm.server.journal.FsyncPolicy;
  * job throughput with 1, 8 and 32 concurrent clients, allocation NEW+RELEASE round trips, and a
  * fresh {@code jdvm run -n 1 /bin/true} command from start to exit; and the wire-up ({@link
  * WireupBench}, docs/wireup.md §c.11): a fence with data over 8 ranks, as a libpmix client times
- * its own put+commit+fence rounds, and {@code jdvm run -n N ./mpi_hello} (N = 2, 4, 8) side by side
- * with Debian's {@code mpirun --oversubscribe -n N} on the same program, in the same run; beside
- * the spawn figures, the machine's floor, measured in the same run by a C program ({@link
- * SpawnFloor}) that {@code posix_spawn}s and reaps {@code /bin/true}, and jdvm's ratio to it
- * ({@link TurnsWithFloor}). It starts its own DVM in a scratch directory as {@code jdvm start
- * --detach} does (its own process, with the JVM's default compilers; {@link Settings#inProcess}
- * runs it inside this JVM) and shows progress while it runs. The clients run in this JVM. {@link
- * #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks are not tests:
- * nothing here asserts a time.
+ * its own put+commit+fence rounds; an MPI hello of each family under {@code jdvm run} and under its
+ * own launcher beside singletons with no launcher ({@link MpiLaunchBench}, alone with {@link
+ * Settings#only} {@code mpi}); beside the spawn figures, the machine's floor, measured in the same
+ * run by a C program ({@link SpawnFloor}) that {@code posix_spawn}s and reaps {@code /bin/true},
+ * and jdvm's ratio to it ({@link TurnsWithFloor}). It starts its own DVM in a scratch directory as
+ * {@code jdvm start --detach} does (its own process, with the JVM's default compilers; {@link
+ * Settings#inProcess} runs it inside this JVM) and shows progress while it runs. The clients run in
+ * this JVM. {@link #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks
+ * are not tests: nothing here asserts a time.
  */
 public final class DvmBench {
   /** How many clients share the warm-up's first half: as many as the rate target is set for. */

@@ -72,9 +72,33 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--mpi-runs",
       paramLabel = "N",
       description =
-          "Runs of each 'jdvm run -n N ./mpi_hello' and 'mpirun -n N ./mpi_hello' (default 10; 0"
-              + " skips the wire-up measures).")
+          "Timed turns of the MPI launch measures, after --mpi-warm-up turns: each turn runs an MPI"
+              + " hello of each family as singletons with no launcher, under its own launcher"
+              + " (mpiexec.mpich, mpirun.openmpi), under 'jdvm run' and through the client library"
+              + " (default 10; 0 skips them and the fence measure).")
   int mpiRuns = 10;
+
+  @Option(
+      names = "--mpi-warm-up",
+      paramLabel = "N",
+      description = "Untimed turns before the MPI launch measures' timed ones (default 2).")
+  int mpiWarmUp = 2;
+
+  @Option(
+      names = "--mpi-ranks",
+      paramLabel = "N,...",
+      split = ",",
+      description = "The numbers of ranks of the MPI launch measures (default 2,4,8).")
+  List<Integer> mpiRanks = List.of(2, 4, 8);
+
+  @Option(
+      names = "--only",
+      paramLabel = "SECTION",
+      description =
+          "Only one section: 'mpi', the MPI launch measures (jdvm beside each MPI family's own"
+              + " launcher and the singleton floor), without the spawn, allocation, CLI and fence"
+              + " measures and their warm-up.")
+  String only;
 
   @Option(
       names = "--agents",
@@ -105,6 +129,15 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (only != null && !only.equals(DvmBench.Settings.MPI)) {
+      System.err.println("jdvm bench: --only takes " + DvmBench.Settings.MPI);
+      return Main.EXIT_USAGE;
+    }
+    if (mpiWarmUp < 0 || mpiRanks.isEmpty() || mpiRanks.stream().anyMatch(n -> n < 1)) {
+      System.err.println(
+          "jdvm bench: --mpi-ranks takes numbers of ranks of at least 1, --mpi-warm-up a count");
+      return Main.EXIT_USAGE;
+    }
     if (agents != null) {
       for (AgentScaleBench.Result r : DvmBench.agents(agents, progress)) {
         out.println(
@@ -135,6 +168,9 @@ public final class BenchCommand implements Callable<Integer> {
                 rateWarmUp,
                 cliRuns,
                 mpiRuns,
+                mpiWarmUp,
+                mpiRanks,
+                only,
                 fsync,
                 inProcess,
                 jdvmInChildJvm()),

@@ -39,6 +39,11 @@ class BenchRunTest {
       }
     }
     started.forEach(Process::destroyForcibly);
+    // A bench ended forcibly leaves its detached DVM (and its contact file) behind.
+    Optional<Path> left = contactFile();
+    if (left.isPresent()) {
+      dvmPids.add(dvmPid(left.get()));
+    }
     dvmPids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
   }
 
@@ -54,6 +59,68 @@ class BenchRunTest {
     assertThat(measures).isNotEmpty();
     measures.forEach(
         (what, m) -> assertThat(((Map<?, ?>) m).containsKey("target")).as(what).isTrue());
+  }
+
+  /**
+   * {@code --only mpi} with one timed turn of 2 ranks and no warm-up: for each MPI family, the
+   * floor, the family's launcher, {@code jdvm run}, the client library and the ratio, each with its
+   * family, N and either figures or why there are none; or one row saying why the family was
+   * skipped (its compiler missing). jdvm's own rows have figures whenever the program was built:
+   * its failing to run an MPI hello is a failure here (no time is asserted).
+   */
+  @Test
+  void theMpiSectionPrintsOneRowPerWayForEachFamily() throws Exception {
+    List<String> cmd = ChildJdvm.command();
+    cmd.add(1, "-Djava.io.tmpdir=" + tmp);
+    cmd.addAll(
+        List.of(
+            "bench",
+            "--only",
+            "mpi",
+            "--in-process",
+            "--mpi-runs",
+            "1",
+            "--mpi-warm-up",
+            "0",
+            "--mpi-ranks",
+            "2",
+            "--json"));
+    Process p = new ProcessBuilder(cmd).redirectError(tmp.resolve("bench.err").toFile()).start();
+    started.add(p);
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the bench ends").isTrue();
+    assertThat(p.exitValue()).as("status; stdout: " + out).isZero();
+
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, Object>> rows =
+        (Map<String, Map<String, Object>>) Json.parse(out.strip());
+    for (String family : List.of("MPICH", "Open MPI")) {
+      Map<String, Object> skipped = rows.get(family + ": MPI launch measures");
+      if (skipped != null) {
+        assertThat(skipped.get("skipped")).as(family + " skipped, saying why").isNotNull();
+        continue;
+      }
+      String at = family + " -n 2: ";
+      List<String> ways = rows.keySet().stream().filter(k -> k.startsWith(at)).toList();
+      assertThat(ways).as(family + "'s rows in " + rows.keySet()).hasSize(5);
+      for (String way : ways) {
+        Map<String, Object> row = rows.get(way);
+        assertThat(row).as(way).containsKeys("family", "launcher", "ranks", "target");
+        assertThat(((Number) row.get("ranks")).intValue()).as(way).isEqualTo(2);
+        assertThat(
+                row.containsKey("ratio")
+                    || row.containsKey("medianMs")
+                    || row.containsKey("skipped")
+                    || row.containsKey("failed"))
+            .as(way + ": figures, or why not: " + row)
+            .isTrue();
+      }
+      for (String jdvm : List.of("jdvm run (CLI process)", "jdvm client library, spawn to exit")) {
+        assertThat(rows.get(at + jdvm))
+            .as(at + jdvm)
+            .containsKeys("medianMs", "minMs", "floorMs", "overheadMs");
+      }
+    }
   }
 
   @Test

@@ -30,15 +30,15 @@ import org.jdvm.server.journal.FsyncPolicy;
  * job throughput with 1, 8 and 32 concurrent clients, allocation NEW+RELEASE round trips, and a
  * fresh {@code jdvm run -n 1 /bin/true} command from start to exit; and the wire-up ({@link
  * WireupBench}, docs/wireup.md §c.11): a fence with data over 8 ranks, as a libpmix client times
- * its own put+commit+fence rounds, and {@code jdvm run -n N ./mpi_hello} (N = 2, 4, 8) side by side
- * with Debian's {@code mpirun --oversubscribe -n N} on the same program, in the same run; beside
- * the spawn figures, the machine's floor, measured in the same run by a C program ({@link
- * SpawnFloor}) that {@code posix_spawn}s and reaps {@code /bin/true}, and jdvm's ratio to it
- * ({@link TurnsWithFloor}). It starts its own DVM in a scratch directory as {@code jdvm start
- * --detach} does (its own process, with the JVM's default compilers; {@link Settings#inProcess}
- * runs it inside this JVM) and shows progress while it runs. The clients run in this JVM. {@link
- * #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks are not tests:
- * nothing here asserts a time.
+ * its own put+commit+fence rounds; an MPI hello of each family under {@code jdvm run} and under its
+ * own launcher beside singletons with no launcher ({@link MpiLaunchBench}, alone with {@link
+ * Settings#only} {@code mpi}); beside the spawn figures, the machine's floor, measured in the same
+ * run by a C program ({@link SpawnFloor}) that {@code posix_spawn}s and reaps {@code /bin/true},
+ * and jdvm's ratio to it ({@link TurnsWithFloor}). It starts its own DVM in a scratch directory as
+ * {@code jdvm start --detach} does (its own process, with the JVM's default compilers; {@link
+ * Settings#inProcess} runs it inside this JVM) and shows progress while it runs. The clients run in
+ * this JVM. {@link #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks
+ * are not tests: nothing here asserts a time.
  */
 public final class DvmBench {
   /** How many clients share the warm-up's first half: as many as the rate target is set for. */
@@ -58,11 +58,23 @@ public final class DvmBench {
       int rateWarmUp,
       int cliRuns,
       int mpiRuns,
+      int mpiWarmUp,
+      List<Integer> mpiRanks,
+      String only,
       String fsync,
       boolean inProcess,
       List<String> jdvm) {
+    /** {@link #only}'s section: the MPI launch measures alone ({@link MpiLaunchBench}). */
+    public static final String MPI = "mpi";
+
     public Settings {
+      mpiRanks = List.copyOf(mpiRanks);
       jdvm = List.copyOf(jdvm);
+    }
+
+    /** Whether every measure runs, not only one section. */
+    boolean all() {
+      return only == null;
     }
   }
 
@@ -122,25 +134,52 @@ public final class DvmBench {
 
   private List<Row> measure() throws Exception {
     List<Row> rows = new ArrayList<>();
-    SpawnFloor floor = SpawnFloor.build(home, progress);
+    SpawnFloor floor = s.all() ? SpawnFloor.build(home, progress) : null;
     Row floorLatency = floor == null ? null : floor.latency(s.spawns());
     DvmConfig config =
         DvmConfig.embedded("bench", 4, 16, 8, home).withFsync(FsyncPolicy.parse(s.fsync()));
     try (AutoCloseable dvm = s.inProcess() ? DvmServer.start(config) : detached()) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
-      rows.addAll(spawnRows(contact, floor, floorLatency));
-      rows.add(allocationRoundTrips(contact));
-      if (s.cliRuns() > 0) {
-        Row cli = freshRun();
-        if (cli != null) {
-          rows.add(cli);
+      if (s.all()) {
+        rows.addAll(spawnRows(contact, floor, floorLatency));
+        rows.add(allocationRoundTrips(contact));
+        if (s.cliRuns() > 0) {
+          Row cli = freshRun();
+          if (cli != null) {
+            rows.add(cli);
+          }
+        }
+        if (s.mpiRuns() > 0) {
+          rows.addAll(new WireupBench(home, contact, progress).rows());
         }
       }
       if (s.mpiRuns() > 0) {
-        rows.addAll(new WireupBench(home, contact, s.mpiRuns(), progress).rows());
+        rows.addAll(mpiLaunch(contact));
       }
     }
     return rows;
+  }
+
+  /**
+   * The MPI launch measures, {@code jdvm run} as a user types it: {@code ./jdvm} when the bench was
+   * started through it ({@code JDVM_HOME}), otherwise this class path's JVM with the launcher's
+   * start-up flags but without its AOT cache.
+   */
+  private List<Row> mpiLaunch(Contact contact) throws Exception {
+    String checkout = System.getenv("JDVM_HOME");
+    List<String> jdvm;
+    String cli;
+    if (checkout != null && Files.isExecutable(Path.of(checkout, "jdvm"))) {
+      jdvm = List.of(Path.of(checkout, "jdvm").toString());
+      cli = "./jdvm";
+    } else {
+      jdvm = new ArrayList<>(s.jdvm());
+      jdvm.addAll(1, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+      cli = "java -cp, no AOT cache";
+    }
+    return new MpiLaunchBench(
+            home, contact, jdvm, cli, s.mpiRanks(), s.mpiWarmUp(), s.mpiRuns(), progress)
+        .rows();
   }
 
   /** Spawn latency and job throughput, each beside the floor's when it could be built. */

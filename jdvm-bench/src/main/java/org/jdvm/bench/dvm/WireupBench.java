@@ -7,12 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdvm.client.Contact;
@@ -22,12 +20,11 @@ import org.jdvm.client.Role;
 import org.jdvm.client.SpawnRequest;
 
 /**
- * The wire-up's part of {@code jdvm bench} (docs/wireup.md §c.11, §f): a fence with data over 8
- * ranks inside the DVM, timed by the libpmix client {@code pmix_fence_bench} itself, and {@code
- * jdvm run -n N ./mpi_hello} start to exit beside Debian's {@code mpirun --oversubscribe -n N},
- * alternating run by run so both see the same load. The programs are compiled from the checkout
- * ({@code JDVM_HOME}, as the launcher sets it) with {@code gcc} and {@code mpicc}; whatever cannot
- * be built or run is skipped, saying why.
+ * The wire-up's part of {@code jdvm bench} (docs/wireup.md §c.11): a fence with data over 8 ranks
+ * inside the DVM, timed by the libpmix client {@code pmix_fence_bench} itself, compiled from the
+ * checkout ({@code JDVM_HOME}, as the launcher sets it) with {@code gcc}; skipped, saying why, when
+ * it cannot be built. MPI programs under jdvm beside their own launchers are {@link
+ * MpiLaunchBench}'s.
  */
 final class WireupBench {
   private static final Pattern FENCE =
@@ -35,13 +32,11 @@ final class WireupBench {
 
   private final Path home;
   private final Contact contact;
-  private final int runs;
   private final PrintStream progress;
 
-  WireupBench(Path home, Contact contact, int runs, PrintStream progress) {
+  WireupBench(Path home, Contact contact, PrintStream progress) {
     this.home = home;
     this.contact = contact;
-    this.runs = runs;
     this.progress = progress;
   }
 
@@ -73,18 +68,6 @@ final class WireupBench {
       if (row != null) {
         rows.add(row);
       }
-    }
-    Path hello = home.resolve("mpi_hello");
-    if (output(
-            List.of(
-                "mpicc.openmpi", "-o", hello.toString(), sources.resolve("mpi_hello.c").toString()))
-        == null) {
-      progress.println(
-          "  (skipping the mpi_hello measures: mpicc.openmpi (libopenmpi-dev) is missing)");
-      return rows;
-    }
-    for (int n : new int[] {2, 4, 8}) {
-      rows.add(helloSideBySide(Path.of(checkout, "jdvm"), hello, n));
     }
     return rows;
   }
@@ -141,80 +124,6 @@ final class WireupBench {
         String.format(Locale.ROOT, "median %.0f us, p99 %.0f us", median, p99),
         "< 1 ms",
         data);
-  }
-
-  /** {@code runs} of each launcher, alternating; medians and their ratio. */
-  private Row helloSideBySide(Path jdvm, Path hello, int np)
-      throws IOException, InterruptedException {
-    List<String> ours =
-        List.of(
-            jdvm.toString(),
-            "run",
-            "--dvm",
-            home.resolve(Contact.CONTACT_FILE).toString(),
-            "-n",
-            "" + np,
-            hello.toString());
-    List<String> theirs = new ArrayList<>(List.of("mpirun.openmpi", "--oversubscribe"));
-    if ("root".equals(System.getProperty("user.name"))) {
-      theirs.add("--allow-run-as-root");
-    }
-    theirs.addAll(List.of("-n", "" + np, hello.toString()));
-    timed(ours);
-    timed(theirs);
-    long[] a = new long[runs];
-    long[] b = new long[runs];
-    int failures = 0;
-    for (int i = 0; i < runs; i++) {
-      a[i] = timed(ours);
-      b[i] = timed(theirs);
-      failures += (a[i] < 0 ? 1 : 0) + (b[i] < 0 ? 1 : 0);
-      progress.printf("\r  mpi_hello -n %d: %d/%d", np, i + 1, runs);
-    }
-    progress.println();
-    double mine = median(a);
-    double mpirun = median(b);
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("ranks", np);
-    data.put("runs", runs);
-    data.put("jdvmMedianMs", mine);
-    data.put("mpirunMedianMs", mpirun);
-    data.put("ratio", Math.round(mine / mpirun * 100) / 100.0);
-    data.put("failedRuns", failures);
-    return new Row(
-        "'jdvm run -n " + np + " ./mpi_hello' vs mpirun, start to exit",
-        String.format(
-            Locale.ROOT,
-            "median %.0f ms vs %.0f ms (%.2fx)%s",
-            mine,
-            mpirun,
-            mine / mpirun,
-            failures > 0 ? ", " + failures + " failed" : ""),
-        "<= 0.5x mpirun",
-        data);
-  }
-
-  /** Milliseconds from start to exit; negative when the command failed. */
-  private static long timed(List<String> cmd) throws IOException, InterruptedException {
-    long t0 = System.nanoTime();
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    boolean done = p.waitFor(60, TimeUnit.SECONDS);
-    long ms = (System.nanoTime() - t0) / 1_000_000;
-    if (!done) {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-      return -1;
-    }
-    return p.exitValue() == 0 ? ms : -ms;
-  }
-
-  private static double median(long[] ms) {
-    long[] ok = Arrays.stream(ms).map(Math::abs).sorted().toArray();
-    return ok.length == 0 ? 0 : ok[ok.length / 2];
   }
 
   /** A command's output, or {@code null} when it could not run or failed. */

@@ -46,6 +46,17 @@ final class MpiJobs {
     }
   }
 
+  /**
+   * Builds {@code source} into {@code out} with {@code compiler} ({@code mpicc.mpich}, {@code gcc},
+   * ...; always a family's own), {@code flags} after the source; whether it built.
+   */
+  static boolean build(String compiler, Path source, Path out, String... flags)
+      throws InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(compiler, "-o", out.toString(), source.toString()));
+    cmd.addAll(List.of(flags));
+    return succeeds(cmd);
+  }
+
   /** {@code jdvm run -n np CMD...}; then checks that the job left no process and no directory. */
   CliRun run(int np, String... cmd) throws Exception {
     List<String> args = new ArrayList<>(List.of("run", "--dir", dir.toString(), "-n", "" + np));

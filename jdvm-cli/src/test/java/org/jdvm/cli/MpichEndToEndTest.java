@@ -41,58 +41,34 @@ class MpichEndToEndTest {
   static void compileAndStart() throws Exception {
     // a missing source is this checkout's fault, not a missing package: fail, do not skip
     assertThat(PROGRAMS.resolve("mpi_hello.c")).exists();
-    for (String program : List.of("mpi_hello", "mpi_allreduce", "mpi_abort", "mpi_ring")) {
-      List<String> cmd =
-          List.of(
-              "mpicc.mpich",
-              "-o",
-              bin.resolve(program).toString(),
-              PROGRAMS.resolve(program + ".c").toString());
-      if (!succeeds(cmd)) {
+    for (String program :
+        List.of("mpi_hello", "mpi_allreduce", "mpi_abort", "mpi_ring", "mpi_names")) {
+      if (!MpiJobs.build("mpicc.mpich", PROGRAMS.resolve(program + ".c"), bin.resolve(program))) {
         noMpi = "mpicc.mpich (libmpich-dev) could not build " + program;
         break;
       }
     }
-    if (noMpi == null
-        && !succeeds(
-            List.of(
-                "mpicc.mpich",
-                "-o",
-                bin.resolve("mpi_names").toString(),
-                PROGRAMS.resolve("mpi_names.c").toString()))) {
-      noMpi = "mpicc.mpich (libmpich-dev) could not build mpi_names";
-    }
     // MPICH's own simple PMI client, from libmpich.a (the shared library hides PMI_*)
     if (noMpi == null
-        && !succeeds(
-            List.of(
-                "gcc",
-                "-o",
-                bin.resolve("pmi_spawn").toString(),
-                PROGRAMS.resolve("pmi_spawn.c").toString(),
-                "-Wl,-Bstatic",
-                "-lmpich",
-                "-Wl,-Bdynamic"))) {
+        && !MpiJobs.build(
+            "gcc",
+            PROGRAMS.resolve("pmi_spawn.c"),
+            bin.resolve("pmi_spawn"),
+            "-Wl,-Bstatic",
+            "-lmpich",
+            "-Wl,-Bdynamic")) {
       noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
     }
     // Slurm's PMI-2 client (libpmi2-0-dev)
-    if (!succeeds(
-        List.of(
-            "gcc",
-            "-o",
-            bin.resolve("pmi2_hello").toString(),
-            PROGRAMS.resolve("pmi2_hello.c").toString(),
-            "-lpmi2"))) {
+    if (!MpiJobs.build(
+        "gcc", PROGRAMS.resolve("pmi2_hello.c"), bin.resolve("pmi2_hello"), "-lpmi2")) {
       noPmi2 = "gcc could not build pmi2_hello against Slurm's libpmi2 (libpmi2-0-dev)";
     }
     for (String program : List.of("mpi_hello", "mpi_names")) {
-      List<String> ompi =
-          List.of(
-              "mpicc.openmpi",
-              "-o",
-              bin.resolve("ompi_" + program.substring(4)).toString(),
-              PROGRAMS.resolve(program + ".c").toString());
-      if (!succeeds(ompi)) {
+      if (!MpiJobs.build(
+          "mpicc.openmpi",
+          PROGRAMS.resolve(program + ".c"),
+          bin.resolve("ompi_" + program.substring(4)))) {
         noOpenMpi = "mpicc.openmpi (libopenmpi-dev) could not build " + program;
       }
     }
@@ -104,10 +80,6 @@ class MpichEndToEndTest {
     if (server != null) {
       server.close();
     }
-  }
-
-  private static boolean succeeds(List<String> cmd) throws InterruptedException {
-    return MpiJobs.succeeds(cmd);
   }
 
   /** {@code jdvm run -n np CMD...}; then checks that the job left no process and no directory. */

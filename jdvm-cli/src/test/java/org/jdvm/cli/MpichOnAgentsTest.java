@@ -38,34 +38,22 @@ class MpichOnAgentsTest {
   static void startDvm() throws Exception {
     assertThat(PROGRAMS.resolve("mpi_ring.c")).exists();
     for (String program : List.of("mpi_hello", "mpi_ring", "mpi_names", "mpi_abort")) {
-      if (!MpiJobs.succeeds(
-          List.of(
-              "mpicc.mpich",
-              "-o",
-              bin.resolve(program).toString(),
-              PROGRAMS.resolve(program + ".c").toString()))) {
+      if (!MpiJobs.build("mpicc.mpich", PROGRAMS.resolve(program + ".c"), bin.resolve(program))) {
         noMpi = "mpicc.mpich (libmpich-dev) could not build " + program;
       }
     }
     if (noMpi == null
-        && !MpiJobs.succeeds(
-            List.of(
-                "gcc",
-                "-o",
-                bin.resolve("pmi_spawn").toString(),
-                PROGRAMS.resolve("pmi_spawn.c").toString(),
-                "-Wl,-Bstatic",
-                "-lmpich",
-                "-Wl,-Bdynamic"))) {
+        && !MpiJobs.build(
+            "gcc",
+            PROGRAMS.resolve("pmi_spawn.c"),
+            bin.resolve("pmi_spawn"),
+            "-Wl,-Bstatic",
+            "-lmpich",
+            "-Wl,-Bdynamic")) {
       noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
     }
-    if (!MpiJobs.succeeds(
-        List.of(
-            "gcc",
-            "-o",
-            bin.resolve("pmi2_hello").toString(),
-            PROGRAMS.resolve("pmi2_hello.c").toString(),
-            "-lpmi2"))) {
+    if (!MpiJobs.build(
+        "gcc", PROGRAMS.resolve("pmi2_hello.c"), bin.resolve("pmi2_hello"), "-lpmi2")) {
       noPmi2 = "gcc could not build pmi2_hello against Slurm's libpmi2 (libpmi2-0-dev)";
     }
     RemoteHosts remote =

@@ -19,12 +19,14 @@ import org.jdvm.pmix.Value;
  * Namespace termination and what it sets off (spec §8.2.1.9.2–§8.2.1.9.3; decisions.md #11, #12).
  *
  * <p>When a namespace terminates: requests still waiting to create an allocation for it are
- * cancelled; its spawner hears {@code PMIX_EVENT_JOB_END}; each allocation it owns meets its
- * disposition (NONE and DEFAULT at once; CHILD and CHILD_DEFAULT once it has no live descendant);
- * and every ancestor whose live-descendant count has just reached zero, being itself terminated,
- * lets its CHILD-flavoured allocations go. The ancestor walk is the only loop over the genealogy: a
- * termination costs O(depth), never a walk of a subtree. A session whose last job ended completes
- * if it was auto-completing or terminating.
+ * cancelled; its spawner hears {@code PMIX_EVENT_JOB_END}, marked {@code PMIX_EVENT_NON_DEFAULT}
+ * (only a handler registered for that code, or a spawn with {@code PMIX_NOTIFY_COMPLETION}, takes
+ * it: Open MPI's default handler aborts on any event it is given, docs/wireup.md "Dynamic
+ * processes"); each allocation it owns meets its disposition (NONE and DEFAULT at once; CHILD and
+ * CHILD_DEFAULT once it has no live descendant); and every ancestor whose live-descendant count has
+ * just reached zero, being itself terminated, lets its CHILD-flavoured allocations go. The ancestor
+ * walk is the only loop over the genealogy: a termination costs O(depth), never a walk of a
+ * subtree. A session whose last job ended completes if it was auto-completing or terminating.
  */
 public final class Lifecycle {
   private Lifecycle() {}
@@ -94,6 +96,7 @@ public final class Lifecycle {
     }
     List<Info> infos =
         List.of(
+            Info.of(PmixKeys.EVENT_NON_DEFAULT, Value.bool(true)),
             Info.of(PmixKeys.EVENT_AFFECTED_PROC, Value.proc(Proc.wildcard(job.namespace()))),
             Info.of(PmixKeys.JOB_TERM_STATUS, Value.status(status)),
             Info.of(PmixKeys.EXIT_CODE, Value.integer(exitCode)));

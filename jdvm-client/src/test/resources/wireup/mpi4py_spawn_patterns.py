@@ -7,7 +7,7 @@ own test_spawn.py uses them, in one program, every spawn disconnected before the
             "wdir"=WDIR, app 1 (2 processes) info "env"="SPAWN_PATTERN_ENV=app1";
   many      NMANY (argv[1], default 5) more spawns of 1 child from COMM_WORLD.
 A child ("child TAG [WDIR|-] [ENV|-]") checks its working directory and SPAWN_PATTERN_ENV when
-given, and sends (TAG, rank, appnum) (TAG -1 if a check failed) to the parents' root through the
+given, and under jdvm that its shared-memory segment directory is its own, and sends (TAG, rank, appnum) (TAG -1 if a check failed) to the parents' root through the
 intercommunicator, which checks every child's answer. Parent ranks print
 "OK mpi4py_spawn_patterns <pattern> rank=R children=C" per pattern and
 "OK mpi4py_spawn_patterns done rank=R spawns=S"; anything wrong prints FAIL and exits 1.
@@ -39,6 +39,14 @@ def child(argv):
     env = os.environ.get("SPAWN_PATTERN_ENV")
     if len(argv) > 4 and argv[4] != "-" and env != argv[4]:
         print("FAIL %s child tag=%s env=%s wanted=%s" % (NAME, argv[2], env, argv[4]), flush=True)
+        msg[0] = -1
+    # under jdvm: Open MPI's shared-memory segment in the child's own directory, whatever directory
+    # the parent's environment passed on (two children of a job on two virtual nodes would
+    # otherwise share one segment file)
+    shm = os.environ.get("OMPI_MCA_btl_vader_backing_directory")
+    ns = os.environ.get("PMIX_NAMESPACE")
+    if shm and ns and "JDVM_NODE" in os.environ and not shm.endswith("/%s/%d" % (ns, rank)):
+        print("FAIL %s child tag=%s segment directory=%s" % (NAME, argv[2], shm), flush=True)
         msg[0] = -1
     parent.send(msg, dest=0, tag=21)
     parent.Disconnect()

@@ -8,7 +8,7 @@
  *             info "wdir"=WDIR, app 1 (2 processes) info "env"="SPAWN_PATTERN_ENV=app1";
  *   many      NMANY (argv[1], default 5) more spawns of 1 child from MPI_COMM_WORLD.
  * A child ("child TAG [WDIR|-] [ENV|-]") checks its working directory and SPAWN_PATTERN_ENV when
- * given, and sends {TAG, rank, appnum} (TAG -1 if a check failed) to the parents' root through the
+ * given, and under jdvm that its shared-memory segment directory is its own, and sends {TAG, rank, appnum} (TAG -1 if a check failed) to the parents' root through the
  * intercommunicator, which checks every child's answer. Parent ranks print
  * "OK mpi_spawn_patterns <pattern> rank=R children=C" per pattern and
  * "OK mpi_spawn_patterns done rank=R spawns=S"; anything wrong prints FAIL and exits 1.
@@ -48,6 +48,20 @@ static int child(int argc, char **argv)
         printf("FAIL mpi_spawn_patterns child tag=%s env=%s wanted=%s\n", argv[2],
                env ? env : "(unset)", argv[4]);
         msg[0] = -1;
+    }
+    /* under jdvm: Open MPI's shared-memory segment in the child's own directory, whatever
+     * directory the parent's environment passed on (two children of a job on two virtual nodes
+     * would otherwise share one segment file) */
+    const char *shm = getenv("OMPI_MCA_btl_vader_backing_directory");
+    const char *ns = getenv("PMIX_NAMESPACE");
+    if (shm != NULL && ns != NULL && getenv("JDVM_NODE") != NULL) {
+        char own[512];
+        snprintf(own, sizeof own, "/%s/%d", ns, rank);
+        size_t n = strlen(shm), k = strlen(own);
+        if (n < k || strcmp(shm + n - k, own) != 0) {
+            printf("FAIL mpi_spawn_patterns child tag=%s segment directory=%s\n", argv[2], shm);
+            msg[0] = -1;
+        }
     }
     fflush(stdout);
     MPI_Send(msg, 3, MPI_INT, 0, 21, parent);

@@ -23,8 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * apps with their own argv and {@code wdir} / {@code env} info, and five more spawns, each
  * disconnected before the next; the children answer through the intercommunicator. Checked: every
  * parent rank's line per pattern, the exit status, one child job per spawn of the right size with
- * every process exited 0, and no process left. On a DVM of two nodes of eight slots. Skipped,
- * saying why, without Debian's {@code mpicc.openmpi} or {@code python3-mpi4py}.
+ * every process exited 0, and no process left. On a DVM of four nodes of four slots, so that child
+ * jobs span virtual nodes of one host (their processes must not share Open MPI's shared-memory
+ * segment, whatever directory the parent's environment names). Skipped, saying why, without
+ * Debian's {@code mpicc.openmpi} or {@code python3-mpi4py}.
  */
 class MpiSpawnPatternsTest {
   private static final Path PROGRAMS = Path.of("../jdvm-client/src/test/resources/wireup");
@@ -59,7 +61,9 @@ class MpiSpawnPatternsTest {
     if (!MpiJobs.succeeds(List.of(PYTHON, "-c", "import mpi4py"))) {
       noMpi4py = PYTHON + " cannot import mpi4py (python3-mpi4py)";
     }
-    server = DvmServer.start(DvmConfig.embedded("spawntest", 2, 8, 0, dir).withShrinkGrace(300));
+    // nodes of four slots: child jobs share the parents' node and span the next ones, with a
+    // local rank 0 on each
+    server = DvmServer.start(DvmConfig.embedded("spawntest", 4, 4, 0, dir).withShrinkGrace(300));
   }
 
   @AfterAll

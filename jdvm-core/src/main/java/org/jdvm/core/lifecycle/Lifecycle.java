@@ -19,14 +19,18 @@ import org.jdvm.pmix.Value;
  * Namespace termination and what it sets off (spec §8.2.1.9.2–§8.2.1.9.3; decisions.md #11, #12).
  *
  * <p>When a namespace terminates: requests still waiting to create an allocation for it are
- * cancelled; its spawner hears {@code PMIX_EVENT_JOB_END}, marked {@code PMIX_EVENT_NON_DEFAULT}
- * (only a handler registered for that code, or a spawn with {@code PMIX_NOTIFY_COMPLETION}, takes
- * it: Open MPI's default handler aborts on any event it is given, docs/wireup.md "Dynamic
- * processes"); each allocation it owns meets its disposition (NONE and DEFAULT at once; CHILD and
- * CHILD_DEFAULT once it has no live descendant); and every ancestor whose live-descendant count has
- * just reached zero, being itself terminated, lets its CHILD-flavoured allocations go. The ancestor
- * walk is the only loop over the genealogy: a termination costs O(depth), never a walk of a
- * subtree. A session whose last job ended completes if it was auto-completing or terminating.
+ * cancelled; its spawner hears {@code PMIX_EVENT_JOB_END}; each allocation it owns meets its
+ * disposition (NONE and DEFAULT at once; CHILD and CHILD_DEFAULT once it has no live descendant);
+ * and every ancestor whose live-descendant count has just reached zero, being itself terminated,
+ * lets its CHILD-flavoured allocations go. The ancestor walk is the only loop over the genealogy: a
+ * termination costs O(depth), never a walk of a subtree. A session whose last job ended completes
+ * if it was auto-completing or terminating.
+ *
+ * <p>The job's end is marked {@code PMIX_EVENT_NON_DEFAULT}, as PRRTE marks it: only a handler
+ * registered for that code, or a spawn with {@code PMIX_NOTIFY_COMPLETION}, takes it, never a
+ * default handler, and Open MPI's aborts on any event it is given.
+ *
+ * <p>docs/wireup.md "Dynamic processes" tells of the -62 this ended.
  */
 public final class Lifecycle {
   private Lifecycle() {}

@@ -194,6 +194,32 @@ class EventProtocolTest {
     assertThat(otherSeen.statuses()).containsExactly(MARKER);
   }
 
+  /**
+   * {@code PMIX_EVENT_NON_DEFAULT}: an event so marked reaches a peer that registered its code,
+   * never one through a default handler alone (docs/wireup.md "Dynamic processes").
+   */
+  @Test
+  void aNonDefaultEventPassesADefaultHandlerBy() throws Exception {
+    JdvmClient sender = t.tool();
+    JdvmClient byDefault = t.tool();
+    JdvmClient byCode = t.tool();
+    Events defaultSeen = new Events();
+    Events codeSeen = new Events();
+    byDefault.onEvents(defaultSeen);
+    byCode.onEvents(codeSeen, -3400);
+    Info range =
+        Info.of(
+            PmixKeys.EVENT_CUSTOM_RANGE,
+            Value.array(DataArray.of(DataType.PROC, List.of(byDefault.self(), byCode.self()))));
+    Info nonDefault = Info.of(PmixKeys.EVENT_NON_DEFAULT, Value.bool(true));
+    sender.notifyEvent(-3400, DataRange.CUSTOM, List.of(range, nonDefault));
+    codeSeen.await(-3400);
+    flush(sender, byDefault, defaultSeen);
+    assertThat(defaultSeen.statuses()).containsExactly(MARKER);
+    sender.notifyEvent(-3400, DataRange.CUSTOM, List.of(range));
+    defaultSeen.await(-3400);
+  }
+
   @Test
   void aDeregisteredCodeIsNoLongerDelivered() throws Exception {
     JdvmClient sender = t.tool();

@@ -48,6 +48,23 @@ public final class JobDirectories {
     return nsdir(nspace).resolve(Integer.toUnsignedString(rank));
   }
 
+  /**
+   * Whether {@code path} is inside the scratch directory (a job's or a process's directory): one
+   * jdvm chose, never a user. Open MPI's {@code MPI_Comm_spawn} passes the parent's choice on to
+   * its children in their environment (docs/wireup.md "Dynamic processes").
+   */
+  public boolean contains(String path) {
+    if (path == null || path.isEmpty()) {
+      return false;
+    }
+    try {
+      Path p = Path.of(path).toAbsolutePath().normalize();
+      return p.startsWith(root) && !p.equals(root);
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
+  }
+
   /** Creates the job's and the process's directories (owner only); logs a failure. */
   public void create(String nspace, int rank) {
     try {

@@ -54,6 +54,7 @@ public final class PmixKeys {
   public static final String ADD_HOSTFILE = "pmix.addhostfile";
   public static final String PERSONALITY = "pmix.pers";
   public static final String MAPBY = "pmix.mapby";
+  public static final String WDIR = "pmix.wdir";
   public static final String SERVER_SCHEDULER = "pmix.srv.sched";
   public static final String CONNECT_TO_SCHEDULER = "pmix.cnct.sched";
 
@@ -62,6 +63,7 @@ public final class PmixKeys {
   public static final String JOB_TERM_STATUS = "pmix.job.term.status";
   public static final String JOB_INFO_ARRAY = "pmix.job.arr";
   public static final String EVENT_AFFECTED_PROC = "pmix.evproc";
+  public static final String EVENT_NON_DEFAULT = "pmix.evnondef";
   public static final String EXIT_CODE = "pmix.exit.code";
 
   // Job-level information a launched process reads at PMIx init

@@ -147,6 +147,64 @@ class SpawnFromAJobTest {
     return PmixStatus.name(e.unpackStatus());
   }
 
+  /**
+   * A child job's end is {@code PMIX_EVENT_NON_DEFAULT}, as PRRTE sends it (state_dvm.c): a rank
+   * with only a default handler (Open MPI's, which aborts on any event it is given: the -62 of
+   * mpi4py's spawn tests) does not hear it; a spawn with {@code PMIX_NOTIFY_COMPLETION} does, and
+   * the event says it is for no default handler.
+   */
+  @Test
+  void aChildJobsEndPassesADefaultHandlerByAndReachesOnlyWhoAskedForIt() throws IOException {
+    try (RawPeer tool = RawPeer.tool(f.endpoint.tcpAddress())) {
+      String parent = spawn(tool, List.of(), app("sleep", "60"));
+      try (RawPeer p0 = rank0(parent)) {
+        int reg = p0.request(Commands.REGEVENTS_CMD, p -> p.packSize(0).packSize(0));
+        assertThat(p0.reply(reg).body().unpackStatus()).isEqualTo(PmixStatus.SUCCESS);
+        String unasked = spawn(p0, List.of(), app("true"));
+        Await.until(() -> state(unasked) == JobView.State.TERMINATED, "the first child's end");
+        int tag =
+            p0.request(
+                Commands.SPAWNNB_CMD,
+                p ->
+                    p.packInfos(List.of(Info.of(PmixKeys.NOTIFY_COMPLETION, Value.bool(true))))
+                        .packApps(List.of(app("true"))));
+        String asked = null;
+        List<List<Info>> ends = new ArrayList<>();
+        while (asked == null || !ended(ends).contains(asked)) {
+          RawPeer.Frame frame = p0.read();
+          if (frame.tag() == tag) {
+            Unpacker r = frame.body();
+            assertThat(r.unpackStatus()).isEqualTo(PmixStatus.SUCCESS);
+            asked = r.unpackString();
+          } else if (frame.tag() == Tags.NOTIFY) {
+            Unpacker e = frame.body();
+            assertThat(e.unpackCommand()).isEqualTo(Commands.NOTIFY_CMD);
+            assertThat(e.unpackStatus()).isEqualTo(PmixStatus.EVENT_JOB_END);
+            e.unpackProc();
+            ends.add(e.unpackInfos());
+          }
+        }
+        assertThat(ends).as("the only end heard: the one asked for").hasSize(1);
+        assertThat(ends.get(0))
+            .contains(Info.of(PmixKeys.EVENT_AFFECTED_PROC, Value.proc(Proc.wildcard(asked))))
+            .contains(Info.of(PmixKeys.EVENT_NON_DEFAULT, Value.bool(true)));
+      }
+    }
+  }
+
+  /** The namespaces whose end these events announce. */
+  private static List<String> ended(List<List<Info>> events) {
+    List<String> out = new ArrayList<>();
+    for (List<Info> infos : events) {
+      for (Info i : infos) {
+        if (i.key().equals(PmixKeys.EVENT_AFFECTED_PROC)) {
+          out.add(((Proc) i.value().data()).nspace());
+        }
+      }
+    }
+    return out;
+  }
+
   @Test
   void aChildJobsRanksKnowTheProcessThatSpawnedThem() throws IOException {
     try (RawPeer tool = RawPeer.tool(f.endpoint.tcpAddress())) {

@@ -25,6 +25,12 @@ import org.jdvm.pmix.Value;
  * lets its CHILD-flavoured allocations go. The ancestor walk is the only loop over the genealogy: a
  * termination costs O(depth), never a walk of a subtree. A session whose last job ended completes
  * if it was auto-completing or terminating.
+ *
+ * <p>The job's end is marked {@code PMIX_EVENT_NON_DEFAULT}, as PRRTE marks it: only a handler
+ * registered for that code, or a spawn with {@code PMIX_NOTIFY_COMPLETION}, takes it, never a
+ * default handler, and Open MPI's aborts on any event it is given.
+ *
+ * <p>docs/wireup.md "Dynamic processes" tells of the -62 this ended.
  */
 public final class Lifecycle {
   private Lifecycle() {}
@@ -94,6 +100,7 @@ public final class Lifecycle {
     }
     List<Info> infos =
         List.of(
+            Info.of(PmixKeys.EVENT_NON_DEFAULT, Value.bool(true)),
             Info.of(PmixKeys.EVENT_AFFECTED_PROC, Value.proc(Proc.wildcard(job.namespace()))),
             Info.of(PmixKeys.JOB_TERM_STATUS, Value.status(status)),
             Info.of(PmixKeys.EXIT_CODE, Value.integer(exitCode)));

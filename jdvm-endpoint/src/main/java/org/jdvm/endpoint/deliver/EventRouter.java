@@ -48,8 +48,12 @@ public final class EventRouter {
     private boolean defaultHandler;
     private volatile boolean feed;
 
-    synchronized boolean wants(int status) {
-      return defaultHandler || codes.contains(status);
+    /**
+     * Whether it takes an event of this code: registered for the code, or a default handler unless
+     * the event is {@code PMIX_EVENT_NON_DEFAULT} (which a default handler never sees).
+     */
+    synchronized boolean wants(int status, boolean nonDefault) {
+      return (defaultHandler && !nonDefault) || codes.contains(status);
     }
   }
 
@@ -211,10 +215,20 @@ public final class EventRouter {
     for (Connection c : actingFor(target)) {
       Registration r = registration(c);
       boolean completion = ended != null && r.completionWanted.remove(ended);
-      if (completion || r.wants(status)) {
+      if (completion || r.wants(status, nonDefault(infos))) {
         send(c, status, source, withRange(infos, c.peer().proc()), DataRange.CUSTOM);
       }
     }
+  }
+
+  /** {@code PMIX_EVENT_NON_DEFAULT} true among the infos: no default handler may take it. */
+  private static boolean nonDefault(List<Info> infos) {
+    for (Info i : infos) {
+      if (i.key().equals(PmixKeys.EVENT_NON_DEFAULT) && Boolean.TRUE.equals(i.value().data())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String affected(List<Info> infos) {
@@ -346,8 +360,12 @@ public final class EventRouter {
       clean.add(new Info(i.key(), i.flags() & Info.REQUIRED, i.value()));
     }
     List<Connection> done = new ArrayList<>();
+    boolean nonDefault = nonDefault(infos);
     for (Connection c : targets) {
-      if (c != sender && !done.contains(c) && !c.isClosed() && registration(c).wants(status)) {
+      if (c != sender
+          && !done.contains(c)
+          && !c.isClosed()
+          && registration(c).wants(status, nonDefault)) {
         done.add(c);
         send(c, status, source, clean, range);
       }

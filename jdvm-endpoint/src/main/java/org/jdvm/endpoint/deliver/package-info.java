@@ -13,10 +13,12 @@
  * endpoint's packages. It decodes no requests; the serving half calls it.
  *
  * <p>Invariants: called on the controller thread (output: on an agent's reader), it only packs and
- * queues, never blocks; a directed event reaches only connections acting for its target; a {@code
- * v41} peer never receives type 75; each output chunk reaches each (connection, id) once; a job's
- * output is paced by its slowest receiving connection ({@code holdOutput}: the host stops reading
- * its pipes), never dropped for being slow; what a job logs is bounded by its {@link
+ * queues, never blocks; a directed event reaches only connections acting for its target; an event
+ * marked {@code PMIX_EVENT_NON_DEFAULT} (a job's end) never reaches a connection through its
+ * default handler alone (docs/wireup.md "Dynamic processes"); a {@code v41} peer never receives
+ * type 75; each output chunk reaches each (connection, id) once; a job's output is paced by its
+ * slowest receiving connection ({@code holdOutput}: the host stops reading its pipes), never
+ * dropped for being slow; what a job logs is bounded by its {@link
  * org.jdvm.endpoint.deliver.LogBudget}, and text nobody receives goes to the peers' logger ({@link
  * org.jdvm.endpoint.deliver.OutputRouter#PEER_LOGGER}), apart from the DVM's own lines.
  */

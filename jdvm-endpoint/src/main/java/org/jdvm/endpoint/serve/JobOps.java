@@ -118,7 +118,7 @@ public final class JobOps {
       }
     }
     checkApps(apps);
-    apps = mergeStderr(apps, merge);
+    apps = workingDirectories(mergeStderr(apps, merge));
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
     }
@@ -159,6 +159,32 @@ public final class JobOps {
         rest.add(Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.bool(true)));
       }
       out.add(new App(a.cmd(), a.argv(), a.env(), a.cwd(), a.maxprocs(), rest));
+    }
+    return out;
+  }
+
+  /**
+   * {@code PMIX_WDIR} in an app's info is its processes' working directory, over the app's own
+   * {@code cwd}, as PRRTE takes it ({@code pmix_server_dyn.c}): Open MPI's {@code MPI_Comm_spawn}
+   * never fills {@code cwd} but sends {@code PMIX_WDIR} with every app, the {@code "wdir"} info
+   * key's value or else the spawning process's own directory ({@code dpm.c}), so without this a
+   * child would not start where {@code mpirun} starts it (docs/wireup.md "Dynamic processes"). A
+   * relative path is taken from the launching side's directory, as PRRTE's daemon takes it from its
+   * own.
+   */
+  static List<App> workingDirectories(List<App> apps) throws BadRequest {
+    List<App> out = new ArrayList<>(apps.size());
+    for (App a : apps) {
+      String cwd = a.cwd();
+      for (Info i : a.info()) {
+        if (i.key().equals(PmixKeys.WDIR)) {
+          cwd = Values.string(i);
+        }
+      }
+      out.add(
+          java.util.Objects.equals(cwd, a.cwd())
+              ? a
+              : new App(a.cmd(), a.argv(), a.env(), cwd, a.maxprocs(), a.info()));
     }
     return out;
   }

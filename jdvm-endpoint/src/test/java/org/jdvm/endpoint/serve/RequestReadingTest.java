@@ -223,6 +223,37 @@ class RequestReadingTest {
     assertThat(fromApp.channels()).as("an application forwards only what it asks for").isZero();
   }
 
+  /**
+   * Open MPI's MPI_Comm_spawn sends each app's working directory as {@code PMIX_WDIR} in the app's
+   * info, never in its cwd: it is the app's cwd, as PRRTE takes it.
+   */
+  @Test
+  void anAppsWdirInfoIsItsWorkingDirectory() throws Exception {
+    App plain = app();
+    App withWdir = app(Info.of(PmixKeys.WDIR, Value.string("/var/tmp")));
+    App both =
+        new App(
+            "true",
+            List.of("true"),
+            List.of(),
+            "/srv",
+            1,
+            List.of(Info.of(PmixKeys.WDIR, Value.string("/opt"))));
+    List<App> apps =
+        JobOps.spawn(ID, TOOL, false, List.of(), List.of(plain, withWdir, both)).request().apps();
+    assertThat(apps).extracting(App::cwd).containsExactly(null, "/var/tmp", "/opt");
+    assertThat(
+            refusal(
+                () ->
+                    JobOps.spawn(
+                        ID,
+                        TOOL,
+                        false,
+                        List.of(),
+                        List.of(app(Info.of(PmixKeys.WDIR, Value.integer(1)))))))
+        .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+  }
+
   /** How many times the app's info says merge (as the launch reads it: the current name, true). */
   private static long merges(App a) {
     return a.info().stream()

@@ -136,8 +136,13 @@ public final class LaunchEnvironment {
       String nspace, int rank, String node, List<String> appEnv, List<String> coreEnv) {
     Map<String, String> env = new HashMap<>(base);
     // before the app's entries, so a user's own choice wins (see JobDirectories)
-    env.put(OMPI_VADER_BACKING_DIRECTORY, jobDirectories.procdir(nspace, rank).toString());
+    String own = jobDirectories.procdir(nspace, rank).toString();
+    env.put(OMPI_VADER_BACKING_DIRECTORY, own);
     putAll(env, appEnv);
+    if (jobDirectories.contains(env.get(OMPI_VADER_BACKING_DIRECTORY))) {
+      // jdvm's own choice for the spawning process, which MPI_Comm_spawn passes on to its children
+      env.put(OMPI_VADER_BACKING_DIRECTORY, own);
+    }
     putAll(env, coreEnv);
     String r = Integer.toUnsignedString(rank);
     String mode = env.getOrDefault(MPI_MODE, "");

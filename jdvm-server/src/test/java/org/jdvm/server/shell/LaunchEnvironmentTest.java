@@ -110,6 +110,30 @@ class LaunchEnvironmentTest {
         .containsEntry("JDVM_ALLOC", "a1");
   }
 
+  /**
+   * Open MPI 4.1's MPI_Comm_spawn passes the parent's {@code OMPI_MCA_*} to the children, the
+   * parent's own shared-memory directory among them: a child keeps its segment in its own directory
+   * all the same, or two children of one job on two virtual nodes, each local rank 0, would share
+   * one segment file and crash (docs/wireup.md "Dynamic processes"). A directory the user chose
+   * outside jdvm's scratch directory still wins.
+   */
+  @Test
+  void aChildKeepsItsSharedMemorySegmentInItsOwnDirectoryNotItsParents() {
+    String dir = LaunchEnvironment.OMPI_VADER_BACKING_DIRECTORY;
+    LaunchEnvironment env = environment(Map.of());
+    List<String> fromParent = List.of(dir + "=/tmp/jdvm-test/jdvm@1/0", "OMPI_MCA_ess=pmi");
+    assertThat(env.of("jdvm@7", 0, "n0", fromParent, List.of()))
+        .containsEntry(dir, "/tmp/jdvm-test/jdvm@7/0");
+    assertThat(env.of("jdvm@7", 3, "n1", fromParent, List.of()))
+        .containsEntry(dir, "/tmp/jdvm-test/jdvm@7/3");
+    assertThat(env.of("jdvm@7", 0, "n0", List.of(dir + "=/var/tmp/mine"), List.of()))
+        .as("the user's own choice")
+        .containsEntry(dir, "/var/tmp/mine");
+    assertThat(env.of("jdvm@7", 0, "n0", List.of(dir + "=/tmp/jdvm-test-other/x"), List.of()))
+        .as("a path that only starts like the scratch directory")
+        .containsEntry(dir, "/tmp/jdvm-test-other/x");
+  }
+
   @Test
   void aMarkerInheritedFromTheControllerOrRequestedByTheAppIsReplacedByJdvms() {
     Map<String, String> e =

@@ -57,6 +57,29 @@ final class MpiJobs {
     return succeeds(cmd);
   }
 
+  /**
+   * Builds the suite's simple PMI client programs into {@code bin}: {@code pmi_spawn} against
+   * MPICH's own PMI-1 client in {@code libmpich.a} (the shared library hides {@code PMI_*}) and
+   * {@code pmi2_hello} against Slurm's {@code libpmi2}. Why each could not be built, or {@code
+   * null} for each that was: {@code [pmi_spawn, pmi2_hello]}.
+   */
+  static String[] buildPmiClients(Path programs, Path bin) throws InterruptedException {
+    String[] why = new String[2];
+    if (!build(
+        "gcc",
+        programs.resolve("pmi_spawn.c"),
+        bin.resolve("pmi_spawn"),
+        "-Wl,-Bstatic",
+        "-lmpich",
+        "-Wl,-Bdynamic")) {
+      why[0] = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
+    }
+    if (!build("gcc", programs.resolve("pmi2_hello.c"), bin.resolve("pmi2_hello"), "-lpmi2")) {
+      why[1] = "gcc could not build pmi2_hello against Slurm's libpmi2 (libpmi2-0-dev)";
+    }
+    return why;
+  }
+
   /** {@code jdvm run -n np CMD...}; then checks that the job left no process and no directory. */
   CliRun run(int np, String... cmd) throws Exception {
     List<String> args = new ArrayList<>(List.of("run", "--dir", dir.toString(), "-n", "" + np));

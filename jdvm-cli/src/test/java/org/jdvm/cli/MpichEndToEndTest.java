@@ -49,21 +49,9 @@ class MpichEndToEndTest {
       }
     }
     // MPICH's own simple PMI client, from libmpich.a (the shared library hides PMI_*)
-    if (noMpi == null
-        && !MpiJobs.build(
-            "gcc",
-            PROGRAMS.resolve("pmi_spawn.c"),
-            bin.resolve("pmi_spawn"),
-            "-Wl,-Bstatic",
-            "-lmpich",
-            "-Wl,-Bdynamic")) {
-      noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
-    }
-    // Slurm's PMI-2 client (libpmi2-0-dev)
-    if (!MpiJobs.build(
-        "gcc", PROGRAMS.resolve("pmi2_hello.c"), bin.resolve("pmi2_hello"), "-lpmi2")) {
-      noPmi2 = "gcc could not build pmi2_hello against Slurm's libpmi2 (libpmi2-0-dev)";
-    }
+    String[] pmiClients = MpiJobs.buildPmiClients(PROGRAMS, bin);
+    noMpi = noMpi != null ? noMpi : pmiClients[0];
+    noPmi2 = pmiClients[1];
     for (String program : List.of("mpi_hello", "mpi_names")) {
       if (!MpiJobs.build(
           "mpicc.openmpi",

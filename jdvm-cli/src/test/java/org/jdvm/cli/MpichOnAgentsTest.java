@@ -42,20 +42,9 @@ class MpichOnAgentsTest {
         noMpi = "mpicc.mpich (libmpich-dev) could not build " + program;
       }
     }
-    if (noMpi == null
-        && !MpiJobs.build(
-            "gcc",
-            PROGRAMS.resolve("pmi_spawn.c"),
-            bin.resolve("pmi_spawn"),
-            "-Wl,-Bstatic",
-            "-lmpich",
-            "-Wl,-Bdynamic")) {
-      noMpi = "gcc could not link pmi_spawn against libmpich.a (libmpich-dev)";
-    }
-    if (!MpiJobs.build(
-        "gcc", PROGRAMS.resolve("pmi2_hello.c"), bin.resolve("pmi2_hello"), "-lpmi2")) {
-      noPmi2 = "gcc could not build pmi2_hello against Slurm's libpmi2 (libpmi2-0-dev)";
-    }
+    String[] pmiClients = MpiJobs.buildPmiClients(PROGRAMS, bin);
+    noMpi = noMpi != null ? noMpi : pmiClients[0];
+    noPmi2 = pmiClients[1];
     RemoteHosts remote =
         new RemoteHosts(
             HostList.parseHosts("a1:2,a2:2"),

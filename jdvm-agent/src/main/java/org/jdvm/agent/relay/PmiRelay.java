@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -132,7 +131,7 @@ public final class PmiRelay implements AutoCloseable {
       throw e;
     }
     PmiRelay relay = new PmiRelay(channel, opener, nextId, credentials, pids, s);
-    Thread.ofPlatform().daemon().name("jdvm-relay-accept-pmi").start(relay::acceptLoop);
+    relay.door.acceptLoop(s, false, "jdvm-relay-accept-pmi", () -> relay.closed, relay::serve);
     return relay;
   }
 
@@ -177,26 +176,6 @@ public final class PmiRelay implements AutoCloseable {
   /** Whether {@code id} is one of this relay's peers. */
   boolean carries(long id) {
     return peers.containsKey(id);
-  }
-
-  private void acceptLoop() {
-    while (!closed) {
-      SocketChannel s;
-      try {
-        s = server.accept();
-      } catch (ClosedChannelException e) {
-        return;
-      } catch (IOException e) {
-        if (!closed) {
-          LOG.log(System.Logger.Level.WARNING, "pmi relay accept failed: " + e);
-        }
-        continue;
-      }
-      ConnectionGate.Ticket ticket = door.enter(s, false);
-      if (ticket != null) {
-        Thread.ofVirtual().name("jdvm-relay-pmi").start(() -> serve(s, ticket));
-      }
-    }
   }
 
   private void serve(SocketChannel s, ConnectionGate.Ticket ticket) {

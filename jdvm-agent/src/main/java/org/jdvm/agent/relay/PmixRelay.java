@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -262,30 +261,12 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   }
 
   private void accept(ServerSocketChannel server, boolean overUnix) {
-    Thread.ofPlatform()
-        .daemon()
-        .name(overUnix ? "jdvm-relay-accept-unix" : "jdvm-relay-accept-tcp")
-        .start(
-            () -> {
-              while (!closed) {
-                SocketChannel s;
-                try {
-                  s = server.accept();
-                } catch (ClosedChannelException e) {
-                  return;
-                } catch (IOException e) {
-                  if (!closed) {
-                    LOG.log(System.Logger.Level.WARNING, "relay accept failed: " + e);
-                  }
-                  continue;
-                }
-                ConnectionGate.Ticket ticket = door.enter(s, overUnix);
-                if (ticket == null) {
-                  continue;
-                }
-                Thread.ofVirtual().name("jdvm-relay-peer").start(() -> admit(s, overUnix, ticket));
-              }
-            });
+    door.acceptLoop(
+        server,
+        overUnix,
+        overUnix ? "jdvm-relay-accept-unix" : "jdvm-relay-accept-tcp",
+        () -> closed,
+        (s, ticket) -> admit(s, overUnix, ticket));
   }
 
   /** Reads the peer's handshake, authenticates it here and announces it to the controller. */

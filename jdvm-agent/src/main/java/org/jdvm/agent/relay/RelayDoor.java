@@ -1,6 +1,7 @@
 package org.jdvm.agent.relay;
 
 import java.io.IOException;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jdvm.host.identity.ConnectionGate;
@@ -59,6 +60,47 @@ final class RelayDoor {
               + why.replace('"', '\'')
               + "\" (logged once until a peer is admitted again)");
     }
+  }
+
+  /** What to do with a connection the door let in, with its place in its user's counts. */
+  interface Entered {
+    void serve(SocketChannel s, ConnectionGate.Ticket ticket);
+  }
+
+  /**
+   * Accepts on {@code server} on a platform thread named {@code name} until {@code closed} says so
+   * (or the listener closes), passing each connection through this door and serving each one it
+   * lets in on a virtual thread.
+   */
+  void acceptLoop(
+      ServerSocketChannel server,
+      boolean overUnix,
+      String name,
+      java.util.function.BooleanSupplier closed,
+      Entered entered) {
+    Thread.ofPlatform()
+        .daemon()
+        .name(name)
+        .start(
+            () -> {
+              while (!closed.getAsBoolean()) {
+                SocketChannel s;
+                try {
+                  s = server.accept();
+                } catch (java.nio.channels.ClosedChannelException e) {
+                  return;
+                } catch (IOException e) {
+                  if (!closed.getAsBoolean()) {
+                    LOG.log(System.Logger.Level.WARNING, name + " failed: " + e);
+                  }
+                  continue;
+                }
+                ConnectionGate.Ticket ticket = enter(s, overUnix);
+                if (ticket != null) {
+                  Thread.ofVirtual().name(name + "-peer").start(() -> entered.serve(s, ticket));
+                }
+              }
+            });
   }
 
   static void closeQuietly(SocketChannel s) {

@@ -9,8 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -257,7 +255,7 @@ public final class PmiRelay implements AutoCloseable {
       channel.send(peer.id, first.getBytes(StandardCharsets.UTF_8));
       return peer;
     }
-    String cwd = cwdOf(p.pid());
+    String cwd = PeerProof.cwdOf(p.pid());
     String initack = "cmd=initack pmiid=" + id;
     if (cwd != null && initack.length() + 10 + 2 * cwd.length() < MAX_LINE) {
       initack += " jdvm_cwd=" + HexFormat.of().formatHex(cwd.getBytes(StandardCharsets.UTF_8));
@@ -278,14 +276,6 @@ public final class PmiRelay implements AutoCloseable {
                 // in time
               }
             });
-  }
-
-  private static String cwdOf(long pid) {
-    try {
-      return Files.readSymbolicLink(Path.of("/proc/" + pid + "/cwd")).toString();
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
   }
 
   // ---- barriers --------------------------------------------------------------------------------

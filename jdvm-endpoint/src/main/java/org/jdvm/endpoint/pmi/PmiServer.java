@@ -396,17 +396,7 @@ public final class PmiServer implements AutoCloseable {
               + claimed.map(Proc::toString).orElse("a live process"));
       return Optional.empty();
     }
-    return Optional.of(new PmiEngine.Identified(claimed.get(), cwdOf(proved.pid())));
-  }
-
-  /** The working directory of local process {@code pid}, or {@code null} if it cannot be read. */
-  static String cwdOf(long pid) {
-    try {
-      return java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/" + pid + "/cwd"))
-          .toString();
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+    return Optional.of(new PmiEngine.Identified(claimed.get(), PeerProof.cwdOf(proved.pid())));
   }
 
   private static void write(SocketChannel c, String line) throws IOException {

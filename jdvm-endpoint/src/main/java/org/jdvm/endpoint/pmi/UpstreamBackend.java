@@ -191,20 +191,7 @@ final class UpstreamBackend implements PmiBackend {
       return upstream.fence(self, all, false, 0);
     }
     List<Proc> others = represented.stream().map(r -> new Proc(self.nspace(), r)).toList();
-    return upstream
-        .placedWith(self, others)
-        .thenCompose(
-            together -> {
-              if (!together) {
-                return CompletableFuture.completedFuture(PmixStatus.ERR_NO_PERMISSIONS);
-              }
-              List<CompletableFuture<Integer>> entries = new ArrayList<>();
-              entries.add(upstream.fence(self, all, false, 0));
-              others.forEach(p -> entries.add(upstream.fence(p, all, false, 0)));
-              // every entrant of a fence is answered with one status at once
-              return CompletableFuture.anyOf(entries.toArray(CompletableFuture[]::new))
-                  .thenApply(status -> (Integer) status);
-            });
+    return upstream.fenceFor(self, all, false, 0, others);
   }
 
   @Override

@@ -14,6 +14,7 @@ import org.jdvm.endpoint.wireup.ModexStore;
 import org.jdvm.host.Cleanup;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.KVal;
+import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Query;
 
@@ -120,6 +121,30 @@ public interface Upstream {
    * @param timeoutMs the caller's {@code pmix.timeout}, 0 for none
    */
   CompletableFuture<Integer> fence(Proc caller, List<Proc> procs, boolean collect, long timeoutMs);
+
+  /**
+   * A node agent's single entry for its local participants (docs/protocol.md "Node agents"): the
+   * caller and every {@code represented} rank enter {@link #fence}, once the DVM confirmed they all
+   * run on the caller's node ({@code PMIX_ERR_NO_PERMISSIONS} otherwise); completes when the fence
+   * completes for any of them (every entrant of a fence is answered with the same status at once).
+   */
+  default CompletableFuture<Integer> fenceFor(
+      Proc caller, List<Proc> procs, boolean collect, long timeoutMs, List<Proc> represented) {
+    return placedWith(caller, represented)
+        .thenCompose(
+            together -> {
+              if (!together) {
+                return CompletableFuture.completedFuture(PmixStatus.ERR_NO_PERMISSIONS);
+              }
+              List<CompletableFuture<Integer>> entries = new java.util.ArrayList<>();
+              entries.add(fence(caller, procs, collect, timeoutMs));
+              for (Proc p : represented) {
+                entries.add(fence(p, procs, collect, timeoutMs));
+              }
+              return CompletableFuture.anyOf(entries.toArray(CompletableFuture[]::new))
+                  .thenApply(status -> (Integer) status);
+            });
+  }
 
   /**
    * An application namespace as a collective sees it: how many ranks it has and which of them

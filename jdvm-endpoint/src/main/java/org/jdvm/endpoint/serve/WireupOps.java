@@ -2,13 +2,11 @@ package org.jdvm.endpoint.serve;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.jdvm.endpoint.transport.Peer;
 import org.jdvm.endpoint.wireup.ModexStore;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
-import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.body.CommitRequest;
 import org.jdvm.pmix.body.FenceRequest;
@@ -71,39 +69,12 @@ public final class WireupOps {
       throw BadRequest.param(self + " is not a participant of the fence over " + procs);
     }
     if (fenceFor != null) {
-      fenceFor(x, procs, collect, timeoutMs, represented(x, fenceFor));
+      x.await(
+          x.upstream().fenceFor(self, procs, collect, timeoutMs, represented(x, fenceFor)),
+          x::replyStatus);
       return;
     }
     x.await(x.upstream().fence(self, procs, collect, timeoutMs), x::replyStatus);
-  }
-
-  /**
-   * A node agent's single entry for its local participants (docs/protocol.md "Node agents"): the
-   * caller and every represented rank enter, once the DVM confirmed they all run on the caller's
-   * node; the one reply goes out when the fence completes for any of them (every entrant of a fence
-   * is answered with the same status at once), and the agent answers the others.
-   */
-  private static void fenceFor(
-      Exchange x, List<Proc> procs, boolean collect, long timeoutMs, List<Proc> represented)
-      throws BadRequest {
-    Proc self = x.self();
-    Upstream up = x.upstream();
-    CompletableFuture<Integer> done =
-        up.placedWith(self, represented)
-            .thenCompose(
-                together -> {
-                  if (!together) {
-                    return CompletableFuture.completedFuture(PmixStatus.ERR_NO_PERMISSIONS);
-                  }
-                  List<CompletableFuture<Integer>> entries = new ArrayList<>();
-                  entries.add(up.fence(self, procs, collect, timeoutMs));
-                  for (Proc p : represented) {
-                    entries.add(up.fence(p, procs, collect, timeoutMs));
-                  }
-                  return CompletableFuture.anyOf(entries.toArray(CompletableFuture[]::new))
-                      .thenApply(status -> (Integer) status);
-                });
-    x.await(done, x::replyStatus);
   }
 
   /** The ranks a FENCE_FOR names, of the caller's namespace; only a node agent may name any. */

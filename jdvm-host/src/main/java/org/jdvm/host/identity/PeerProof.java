@@ -183,4 +183,17 @@ public final class PeerProof {
     }
     return null;
   }
+
+  /**
+   * The working directory of local process {@code pid} (a proved peer's, whose children run there
+   * unless told otherwise), or {@code null} if it cannot be read.
+   */
+  public static String cwdOf(long pid) {
+    try {
+      return java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/" + pid + "/cwd"))
+          .toString();
+    } catch (java.io.IOException | RuntimeException e) {
+      return null;
+    }
+  }
 }

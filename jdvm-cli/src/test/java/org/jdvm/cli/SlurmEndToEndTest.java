@@ -112,9 +112,26 @@ class SlurmEndToEndTest {
   @Test
   void aSlurmJobCancelledByAnAdministratorEndsTheAllocationAndItsCommand() throws Exception {
     Set<String> before = runningJobs();
-    Process holding = jdvm("alloc", "new", "--nodes", "1", "--", "sleep", "60");
+    // The command marks that it started: an scancel between the grant and the command's spawn
+    // would test a different path (the spawn refused), and did, once in a clean-clone run.
+    Path started = tmp.resolve("cancelled-started");
+    Process holding =
+        jdvm(
+            "alloc",
+            "new",
+            "--nodes",
+            "1",
+            "--",
+            "sh",
+            "-c",
+            "touch " + started + " && exec sleep 60");
     try {
       String job = newRunningJob(before);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!Files.exists(started)) {
+        assertThat(System.nanoTime()).as("the command started").isLessThan(deadline);
+        Thread.sleep(20);
+      }
       slurm("scancel", job);
       assertThat(holding.waitFor(30, TimeUnit.SECONDS)).as("the holding command ended").isTrue();
       assertThat(new String(holding.getErrorStream().readAllBytes()))

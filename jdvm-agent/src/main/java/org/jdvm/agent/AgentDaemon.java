@@ -251,7 +251,7 @@ public final class AgentDaemon {
       List<LinkMessage.Exited> ended;
       synchronized (outbox) { // an exit is in one list or the other, never in neither
         still = stillRunning();
-        ended = outbox.heldExits();
+        ended = outbox.exitsForHello();
       }
       l.send(
           new LinkMessage.Hello(

@@ -25,6 +25,18 @@ final class Outbox {
   private static final System.Logger LOG = System.getLogger("org.jdvm.server.remote");
 
   private final ArrayDeque<LinkMessage> held = new ArrayDeque<>();
+
+  /**
+   * The last exits sent on a link, at most {@link #RECENT_EXITS}: a link can take a write and die
+   * before the controller read it (its process killed), so each hello names them again with the
+   * held ones. A controller ignores an exit of a process it no longer counts (it had the report),
+   * so naming one twice is harmless; not naming one lost it (the process then counted as killed).
+   */
+  private final ArrayDeque<LinkMessage.Exited> recentExits = new ArrayDeque<>();
+
+  /** How many sent exits the next hello names again. */
+  static final int RECENT_EXITS = 4096;
+
   private Link current;
   private long heldOutputBytes;
   private long droppedOutputBytes;
@@ -36,6 +48,10 @@ final class Outbox {
       spent(m);
       return;
     }
+    hold(m);
+  }
+
+  private void hold(LinkMessage m) {
     if (m instanceof LinkMessage.Output o) {
       if (heldOutputBytes + o.chunk().length > AgentDaemon.MAX_HELD_OUTPUT_BYTES) {
         droppedOutputBytes += o.chunk().length;
@@ -47,6 +63,16 @@ final class Outbox {
       return;
     }
     held.add(m);
+  }
+
+  /**
+   * What the next hello says ended: the exits sent on a link that may have died before the
+   * controller read them, then the ones held, in order.
+   */
+  synchronized List<LinkMessage.Exited> exitsForHello() {
+    List<LinkMessage.Exited> out = new ArrayList<>(recentExits);
+    out.addAll(heldExits());
+    return out;
   }
 
   /** The exit reports held for the next link, in order. */
@@ -65,11 +91,18 @@ final class Outbox {
     Set<LinkMessage> gone = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     gone.addAll(sent);
     held.removeIf(gone::contains);
+    recentExits.removeIf(gone::contains);
   }
 
+  /** Counts what went out on the current link: output against its job's credit, exits as recent. */
   private void spent(LinkMessage m) {
     if (m instanceof LinkMessage.Output o) {
       uncredited.merge(o.nspace(), (long) o.chunk().length, Long::sum);
+    } else if (m instanceof LinkMessage.Exited x) {
+      if (recentExits.size() == RECENT_EXITS) {
+        recentExits.poll();
+      }
+      recentExits.add(x);
     }
   }
 

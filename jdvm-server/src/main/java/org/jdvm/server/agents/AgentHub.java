@@ -354,7 +354,8 @@ public final class AgentHub implements AutoCloseable {
       byte[] nonce = Handshake.nonce();
       l.send(new LinkMessage.Challenge(LinkMessage.VERSION, nonce));
       LinkMessage first = l.readNow();
-      if (!proved(l, first, nonce, from)) {
+      if (!proved(l, first, nonce, from) || closed) {
+        close(s); // a closed (or abandoned, as if killed) hub completes no handshake
         return;
       }
       slot.release();

@@ -85,7 +85,11 @@ final class AllocEvents {
     if (how == null && refusal.status() != PmixStatus.ERR_NOT_FOUND) {
       return refusal;
     }
-    told.add(allocId);
+    if (!told.add(allocId)) { // its end event said how already
+      return new PmixException(
+          refusal.status(),
+          "allocation " + allocId + " had ended before its command started; nothing ran");
+    }
     String what =
         how == null || how.equals("RECLAIMED") || how.isEmpty()
             ? "reclaimed by the scheduler"

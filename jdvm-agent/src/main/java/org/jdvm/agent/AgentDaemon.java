@@ -110,6 +110,10 @@ public final class AgentDaemon {
   private final Outbox outbox = new Outbox();
   private final RelayPort relayPort = new RelayPort();
   private final UnaryOperator<LaunchRequest> prepare;
+
+  /** The Slurm step this agent runs as, whose variables its processes see ({@link SlurmStep}). */
+  private final SlurmStep step = SlurmStep.of(System.getenv());
+
   private volatile Link link;
   private volatile Exit ending;
   private final CountDownLatch ended = new CountDownLatch(1);
@@ -408,6 +412,7 @@ public final class AgentDaemon {
             m.workingDirectory().isEmpty() ? null : Path.of(m.workingDirectory()),
             m.stdin(),
             m.mergeStderr());
+    request = step.over(request);
     LaunchWatcher watcher = prepare instanceof LaunchWatcher w ? w : null;
     long started = -1;
     try {

@@ -3,7 +3,6 @@ package org.jdvm.cli;
 import static org.jdvm.cli.DvmCommand.ifGiven;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,15 +11,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.jdvm.client.AllocationRequest;
 import org.jdvm.client.AllocationResult;
-import org.jdvm.client.Event;
 import org.jdvm.client.JdvmClient;
 import org.jdvm.client.Job;
 import org.jdvm.client.OutputHandler;
 import org.jdvm.client.PmixException;
 import org.jdvm.client.Role;
 import org.jdvm.pmix.AllocInheritance;
-import org.jdvm.pmix.JdvmProtocol;
-import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.json.Json;
 import picocli.CommandLine.ArgGroup;
@@ -286,12 +282,18 @@ public final class AllocCommand implements Runnable {
           + " run inside it.";
     }
 
+    /** A test's seam: runs once the grant is printed, before CMD is spawned. */
+    static volatile Runnable afterGrant = () -> {};
+
     /** salloc-style: run CMD inside the new allocation and hold it until CMD ends. */
     private int holding(JdvmClient client, AllocationResult r)
         throws PmixException, InterruptedException {
       print(r, "granted");
       out.flush();
-      client.onEvents(this::event, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);
+      afterGrant.run();
+      AllocEvents events = new AllocEvents(json, err);
+      client.onEvents(
+          events::event, PmixStatus.ALLOC_TIMEOUT_WARNING, PmixStatus.EVENT_SESSION_END);
       RunCommand run = new RunCommand(out, err);
       run.command = command;
       run.targets = List.of(r.allocId());
@@ -309,44 +311,9 @@ public final class AllocCommand implements Runnable {
             e.getCause() instanceof PmixException p
                 ? p
                 : new PmixException(PmixStatus.ERROR, String.valueOf(e.getCause()));
-        return RunCommand.spawnRefused(why, command, out, err);
+        return RunCommand.spawnRefused(events.beforeStart(r.allocId(), why), command, out, err);
       }
       return Reattach.awaitEnd(dvm, client, job, OutputHandler.STDIO, err);
-    }
-
-    private void event(Event e) {
-      if (json) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("event", PmixStatus.name(e.status()));
-        m.put("allocId", e.info(PmixKeys.ALLOC_ID));
-        m.put("reqId", e.info(PmixKeys.ALLOC_REQ_ID));
-        m.put("timeRemaining", e.info(PmixKeys.TIME_REMAINING));
-        m.put("end", e.info(JdvmProtocol.ALLOCATION_END));
-        m.values().removeIf(java.util.Objects::isNull);
-        err.println(Json.write(m));
-      } else if (e.status() == PmixStatus.ALLOC_TIMEOUT_WARNING) {
-        err.println(
-            "jdvm: allocation "
-                + e.info(PmixKeys.ALLOC_ID)
-                + " expires in "
-                + e.info(PmixKeys.TIME_REMAINING)
-                + " s (timeout warning)");
-      } else {
-        err.println(
-            "jdvm: allocation "
-                + e.info(PmixKeys.ALLOC_ID)
-                + " ended: "
-                + endText(e.info(JdvmProtocol.ALLOCATION_END)));
-      }
-    }
-
-    private static String endText(String how) {
-      return switch (how == null ? "" : how) {
-        case "RELEASED" -> "released, its nodes returned to the scheduler";
-        case "UNRESERVED" -> "unreserved, its nodes stay in the DVM's default session";
-        case "RECLAIMED" -> "reclaimed by the scheduler (its time is up)";
-        default -> "ended";
-      };
     }
   }
 

@@ -2,8 +2,6 @@ package org.jdvm.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,8 +22,6 @@ import org.jdvm.server.DvmConfig;
 import org.jdvm.server.agents.AgentHub;
 import org.jdvm.server.agents.HostList;
 import org.jdvm.server.agents.RemoteHosts;
-import org.jdvm.server.agents.SrunAgentStarter;
-import org.jdvm.server.agents.SshAgentStarter;
 import org.jdvm.server.assembly.DvmServer;
 import org.jdvm.server.home.DvmHome;
 import org.jdvm.server.home.DvmLogging;
@@ -310,11 +306,25 @@ public final class StartCommand implements Callable<Integer> {
   /**
    * The hosts of a DVM across hosts, or {@code null} for one on this machine: {@code --hosts} or
    * {@code --hostfile} with agents started by ssh, else the nodes of the Slurm allocation this runs
-   * in with agents started by {@code srun --overlap} ({@link #config} must have run).
+   * in with agents started by {@code srun --overlap}, else, under {@code --scheduler slurm}, no
+   * start-up hosts but agents for the nodes Slurm grants ({@link #config} must have run).
    */
   RemoteHosts remote() {
+    StartAgents agents =
+        new StartAgents(
+            listen,
+            agentCommand,
+            new AgentHub.Settings(heartbeatMillis, missedHeartbeats),
+            joinTimeoutMillis,
+            line -> {
+              out.println(line);
+              out.flush();
+            });
     if (hosts == null && hostfile == null) {
-      return slurm == null ? null : inSlurm(slurm);
+      if (slurm != null) {
+        return agents.inSlurm(slurm);
+      }
+      return schedulerKind() == DvmConfig.SchedulerKind.SLURM ? agents.slurmGrants() : null;
     }
     if (hosts != null && hostfile != null) {
       throw new IllegalArgumentException("give --hosts or --hostfile, not both");
@@ -332,72 +342,7 @@ public final class StartCommand implements Callable<Integer> {
         throw new IllegalArgumentException("cannot read " + hostfile + ": " + e.getMessage());
       }
     }
-    return new RemoteHosts(
-        list,
-        new SshAgentStarter(words(launcher, "--launcher")),
-        listenAddress(),
-        agentCommand != null ? words(agentCommand, "--agent-command") : thisJdvm(),
-        new AgentHub.Settings(heartbeatMillis, missedHeartbeats),
-        joinTimeoutMillis,
-        line -> {
-          out.println(line);
-          out.flush();
-        });
-  }
-
-  /** One agent per node of the allocation, each an {@code srun --overlap} step of its job. */
-  private RemoteHosts inSlurm(SlurmAllocation allocation) {
-    return new RemoteHosts(
-        allocation.nodes().stream().map(n -> new HostList.Host(n.name(), n.slots())).toList(),
-        SrunAgentStarter.inJob(SlurmSchedulerPort.systemCommands(Map.of()), allocation.jobId()),
-        listenAddress(),
-        agentCommand != null ? words(agentCommand, "--agent-command") : thisJdvm(),
-        new AgentHub.Settings(heartbeatMillis, missedHeartbeats),
-        joinTimeoutMillis,
-        line -> {
-          out.println(line);
-          out.flush();
-        });
-  }
-
-  private static List<String> words(String command, String option) {
-    List<String> w = new ArrayList<>();
-    for (String s : command.trim().split("\\s+")) {
-      if (!s.isEmpty()) {
-        w.add(s);
-      }
-    }
-    if (w.isEmpty()) {
-      throw new IllegalArgumentException(option + " is empty");
-    }
-    return w;
-  }
-
-  /** This JVM with this class path: hosts that share this file system run the same jdvm. */
-  private static List<String> thisJdvm() {
-    return List.of(
-        ProcessHandle.current().info().command().orElse("java"),
-        "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC",
-        "-Xmx256m",
-        "-cp",
-        System.getProperty("java.class.path"),
-        Main.class.getName());
-  }
-
-  private InetSocketAddress listenAddress() {
-    try {
-      InetAddress a = listen != null ? InetAddress.getByName(listen) : InetAddress.getLocalHost();
-      if (a.isLoopbackAddress() && listen == null) {
-        throw new IllegalArgumentException(
-            "this host's name resolves to "
-                + a.getHostAddress()
-                + ", which other hosts cannot reach; give --listen ADDR");
-      }
-      return new InetSocketAddress(a, 0);
-    } catch (java.net.UnknownHostException e) {
-      throw new IllegalArgumentException("--listen: unknown host " + e.getMessage());
-    }
+    return agents.bySsh(list, StartAgents.words(launcher, "--launcher"));
   }
 
   private int foreground(DvmConfig config, RemoteHosts remote) {

@@ -59,7 +59,7 @@ class MultiHostTest {
   private static DvmServer server;
   private static final List<String> progress = new CopyOnWriteArrayList<>();
 
-  private static Path multihostDir() {
+  static Path multihostDir() {
     String p = System.getProperty("multihost.dir");
     if (p != null) {
       return Path.of(p);
@@ -71,7 +71,7 @@ class MultiHostTest {
     return at == null ? Path.of("scripts/multihost") : at.resolve("scripts/multihost");
   }
 
-  private static String mh(String script, String... args) throws Exception {
+  static String mh(String script, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(MH.resolve(script).toString()));
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

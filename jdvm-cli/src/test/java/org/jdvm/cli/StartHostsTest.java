@@ -35,6 +35,21 @@ class StartHostsTest {
   }
 
   @Test
+  void withoutListenAHostThatDoesNotResolveIsAUsageErrorAskingForListen() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.net.InetAddress.getLocalHost().isLoopbackAddress(),
+        "this host's name does not resolve to loopback: its own address is taken");
+    CliRun r = start("--hosts", "nowhere.invalid:1", "--launcher", "/bin/false");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.err().strip().lines().toList())
+        .containsExactly(
+            "jdvm start: this host's name resolves to a loopback address and nowhere.invalid does"
+                + " not resolve, so the address the hosts reach this host by is unknown; give"
+                + " --listen ADDR");
+    assertThat(dir.resolve("dvm.json")).doesNotExist();
+  }
+
+  @Test
   void aHostThatCannotBeReachedFailsTheStartWithOneLineNamingIt() {
     // A launcher that fails at once, as ssh does for a host it cannot reach.
     CliRun r =

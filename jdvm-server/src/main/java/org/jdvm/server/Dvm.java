@@ -341,7 +341,10 @@ public final class Dvm implements AutoCloseable {
    */
   public record AgentFacts(String host, String state, Long lastHeartbeatMillis) {}
 
-  /** Every node's agent facts, by node name; nodes that went down stay listed. */
+  /**
+   * Every node's agent facts, by node name; start-up nodes that went down stay listed, but a node a
+   * scheduler granted has left the DVM with its agent (its Slurm job ended, or it was lost).
+   */
   public java.util.Map<String, AgentFacts> agentFacts() {
     java.util.Map<String, AgentFacts> out = new java.util.LinkedHashMap<>();
     String self = org.jdvm.server.agents.RemoteHosts.thisHost();
@@ -351,7 +354,12 @@ public final class Dvm implements AutoCloseable {
       }
     }
     if (hub != null) {
+      java.util.Set<String> startup = new java.util.HashSet<>();
+      config.startupNodes().forEach(n -> startup.add(n.name()));
       for (RemoteNodeAgent r : hub.all()) {
+        if (r.state() == org.jdvm.server.agents.NodeState.DOWN && !startup.contains(r.node())) {
+          continue;
+        }
         long heard = r.lastHeartbeatMillis();
         out.put(
             r.node(),

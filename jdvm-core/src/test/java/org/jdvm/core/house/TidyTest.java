@@ -53,11 +53,6 @@ class TidyTest {
                   + " and snapshots share its monitor and the segment being written; the files"
                   + " themselves are JournalFiles"),
           Map.entry(
-              "StartCommand.java",
-              "jdvm start's options are its documentation: each is a field with its picocli"
-                  + " description (under 10 lines over); the work is in DvmConfig, DvmServer and"
-                  + " DetachedStart"),
-          Map.entry(
               "AgentHub.java",
               "the controller's side of every agent: the listener and handshake, the roster of"
                   + " expected and joined nodes, heartbeats (up, suspect, down) and the rejoin"

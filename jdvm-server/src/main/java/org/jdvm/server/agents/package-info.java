@@ -20,9 +20,10 @@
  * ({@link org.jdvm.server.agents.SshAgentStarter}, quoting with {@link
  * org.jdvm.server.agents.ShellQuote}) or srun ({@link org.jdvm.server.agents.SrunAgentStarter}: in
  * the allocation {@code jdvm start} runs in, or in the job a scheduler port granted a node in,
- * asking the port only {@code jobOf(node)}). The link carries the PMIx frames of the agent's local
- * processes for the relay ({@link org.jdvm.agent.link.RelayChannel}); each side's {@link
- * org.jdvm.agent.link.RelayPort} stays the same while links come and go. {@link
+ * asking the port only {@code jobOf(node)}); {@link org.jdvm.server.agents.ListenAddress} picks the
+ * address agents connect back to when this host's name is loopback. The link carries the PMIx
+ * frames of the agent's local processes for the relay ({@link org.jdvm.agent.link.RelayChannel});
+ * each side's {@link org.jdvm.agent.link.RelayPort} stays the same while links come and go. {@link
  * org.jdvm.agent.AgentRelay} is {@code jdvm agent}'s relay hook: it opens the agent's relay and
  * points each launch at it, and makes and removes job directories on the agent's host; {@link
  * org.jdvm.server.agents.AgentRelays} serves every agent's relay at the controller. {@link

@@ -134,7 +134,7 @@ public final class DvmServer implements AutoCloseable {
       throws IOException {
     AgentRoster roster = recovering ? AgentRoster.read(config.home()) : null;
     if (roster != null) {
-      if (remote != null) {
+      if (remote != null && !remote.hosts().isEmpty()) {
         LOG.log(
             System.Logger.Level.WARNING,
             "recovering: the agents of the DVM that died rejoin; the hosts given are ignored");
@@ -172,10 +172,16 @@ public final class DvmServer implements AutoCloseable {
     }
   }
 
-  /** The configuration across {@code remote}'s hosts, written to the roster if the DVM journals. */
+  /**
+   * The configuration across {@code remote}'s hosts, written to the roster if the DVM journals.
+   * With no hosts (Slurm outside an allocation: only granted nodes get agents) the start-up nodes
+   * stay this host's virtual nodes.
+   */
   private static DvmConfig startedAgents(
       DvmConfig config, RemoteHosts remote, AgentHub hub, DvmHome home) throws IOException {
-    config = acrossHosts(config, remote, hub, home);
+    if (!remote.hosts().isEmpty()) {
+      config = acrossHosts(config, remote, hub, home);
+    }
     if (config.fsync() != FsyncPolicy.OFF) {
       new AgentRoster(
               new InetSocketAddress(remote.listen().getAddress(), hub.address().getPort()),

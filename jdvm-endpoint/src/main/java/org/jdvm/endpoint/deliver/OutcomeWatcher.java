@@ -47,9 +47,14 @@ public final class OutcomeWatcher {
    * @param conn the requester's connection; {@code null} for a process's spawn that came by no PMIx
    *     connection (simple PMI's {@code mcmd=spawn}), which inherits its parent's forwarding
    */
-  public record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {
+  public record SpawnIntent(
+      Connection conn, int channels, boolean notifyCompletion, OutputFiles.Spec files) {
     /** An application's spawn over simple PMI: the parent job's forwarding goes on. */
     public static final SpawnIntent INHERIT = new SpawnIntent(null, 0, false);
+
+    public SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {
+      this(conn, channels, notifyCompletion, null);
+    }
   }
 
   private final EventRouter events;
@@ -85,7 +90,10 @@ public final class OutcomeWatcher {
           life.spawned(js.namespace(), js.spawner());
           jobSpawned(js);
         }
-        case Change.ProcsEnded pe -> life.procsEnded(pe.namespace(), pe.ranks());
+        case Change.ProcsEnded pe -> {
+          output.procsEnded(pe.namespace(), pe.ranks());
+          life.procsEnded(pe.namespace(), pe.ranks());
+        }
         case Change.JobRetired jr -> output.jobRetired(jr.namespace());
         case Change.JobTerminated jt -> {
           life.ended(jt.namespace());
@@ -113,6 +121,7 @@ public final class OutcomeWatcher {
       return;
     }
     if (intent.channels() == 0
+        && intent.files() == null
         && (intent.conn() == null
             || (intent.conn().peer() != null && !intent.conn().peer().role().isToolClass()))) {
       inherit(js, intent);
@@ -125,7 +134,8 @@ public final class OutcomeWatcher {
         js.namespace(),
         intent.channels() == 0
             ? OutputRouter.Forward.NONE
-            : new OutputRouter.Forward(intent.conn(), intent.channels()));
+            : new OutputRouter.Forward(intent.conn(), intent.channels()),
+        intent.files());
   }
 
   /** An application's spawn without forwarding: the parent job's forwarding goes on. */

@@ -10,6 +10,7 @@ import org.jdvm.core.MapBy;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
 import org.jdvm.endpoint.deliver.OutcomeWatcher;
+import org.jdvm.endpoint.deliver.OutputFiles;
 import org.jdvm.endpoint.deliver.OutputRouter;
 import org.jdvm.host.Cleanup;
 import org.jdvm.pmix.App;
@@ -52,7 +53,9 @@ public final class JobOps {
     RequestId id = x.nextId();
     Spawn s = spawn(id, x.self(), x.peer().role().isToolClass(), jobInfos, apps);
     outcomes.expectSpawn(
-        id, new OutcomeWatcher.SpawnIntent(x.connection(), s.channels(), s.notifyCompletion()));
+        id,
+        new OutcomeWatcher.SpawnIntent(
+            x.connection(), s.channels(), s.notifyCompletion(), s.files()));
     try {
       x.submit(
           id,
@@ -71,7 +74,8 @@ public final class JobOps {
   }
 
   /** A spawn as the core takes it, and what the requester asked to hear of the job. */
-  record Spawn(Request.Spawn request, int channels, boolean notifyCompletion) {}
+  record Spawn(
+      Request.Spawn request, int channels, boolean notifyCompletion, OutputFiles.Spec files) {}
 
   /**
    * {@code PMIx_Spawn}: targeting (decisions.md #15), the mapping policy, output forwarding,
@@ -119,6 +123,7 @@ public final class JobOps {
     }
     checkApps(apps);
     apps = workingDirectories(mergeStderr(apps, merge));
+    OutputFiles.Spec files = IofOptions.files(jobInfos, apps, Boolean.TRUE.equals(merge));
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
     }
@@ -126,7 +131,7 @@ public final class JobOps {
         new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy)
             .withRecoverable(recoverable)
             .withStdin(stdinRank);
-    return new Spawn(request, channels, notify);
+    return new Spawn(request, channels, notify, files);
   }
 
   /**

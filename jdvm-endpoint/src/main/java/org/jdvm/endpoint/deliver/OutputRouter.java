@@ -107,18 +107,19 @@ public final class OutputRouter {
 
   /** The core accepted the spawn of {@code nspace}: from now on its output goes here. */
   public void jobSpawned(String nspace, Forward forward) {
-    jobSpawned(nspace, forward, null);
+    jobSpawned(nspace, forward, JobOutput.PLAIN);
   }
 
-  /**
-   * As {@link #jobSpawned(String, Forward)}, and its output is written to files too ({@code files},
-   * or {@code null} for none).
-   */
-  public void jobSpawned(String nspace, Forward forward, OutputFiles.Spec files) {
+  /** As {@link #jobSpawned(String, Forward)}, with what the spawn asked of the output. */
+  public void jobSpawned(String nspace, Forward forward, JobOutput asked) {
     List<Runnable> due;
     synchronized (this) {
       forwards.put(nspace, forward);
-      lines.put(nspace, new JobLines(files == null ? null : new OutputFiles(nspace, files)));
+      lines.put(
+          nspace,
+          new JobLines(
+              asked.raw() ? null : new LineCutter(),
+              asked.files() == null ? null : new OutputFiles(nspace, asked.files())));
       retired.remove(nspace);
       earlyByJob.remove(nspace);
       List<Chunk> held = early.remove(nspace);
@@ -157,7 +158,7 @@ public final class OutputRouter {
     synchronized (this) {
       JobLines jl = lines.remove(nspace);
       if (jl != null) {
-        for (LineCutter.Piece p : jl.cutter.endAll()) {
+        for (LineCutter.Piece p : jl.endAll()) {
           send(nspace, jl, p);
         }
         if (jl.files != null) {
@@ -296,7 +297,7 @@ public final class OutputRouter {
       return;
     }
     for (int rank : ranks) {
-      for (LineCutter.Piece p : jl.cutter.end(rank)) {
+      for (LineCutter.Piece p : jl.end(rank)) {
         send(nspace, jl, p);
       }
       if (jl.files != null) {
@@ -305,10 +306,20 @@ public final class OutputRouter {
     }
   }
 
-  /** One job's line cutting and files. */
+  /** One job's line cutting ({@code null}: raw) and files ({@code null}: none). */
   private record JobLines(LineCutter cutter, OutputFiles files) {
-    JobLines(OutputFiles files) {
-      this(new LineCutter(), files);
+    List<LineCutter.Piece> accept(int rank, int channel, byte[] chunk) {
+      return cutter == null
+          ? List.of(new LineCutter.Piece(rank, channel, chunk))
+          : cutter.accept(rank, channel, chunk);
+    }
+
+    List<LineCutter.Piece> end(int rank) {
+      return cutter == null ? List.of() : cutter.end(rank);
+    }
+
+    List<LineCutter.Piece> endAll() {
+      return cutter == null ? List.of() : cutter.endAll();
     }
   }
 
@@ -319,7 +330,7 @@ public final class OutputRouter {
       route(nspace, rank, channel, chunk);
       return;
     }
-    for (LineCutter.Piece p : jl.cutter.accept(rank, channel, chunk)) {
+    for (LineCutter.Piece p : jl.accept(rank, channel, chunk)) {
       send(nspace, jl, p);
     }
   }

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
+import org.jdvm.endpoint.deliver.JobOutput;
 import org.jdvm.endpoint.deliver.OutputFiles;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
@@ -28,11 +29,32 @@ final class IofOptions {
   private IofOptions() {}
 
   /**
-   * The files a spawn asks for, or {@code null} for none.
+   * What a spawn asks of its output: files, raw forwarding, formatting by its library.
    *
    * @param merged the job's stderr is merged into its stdout
    */
-  static OutputFiles.Spec files(List<Info> jobInfos, List<App> apps, boolean merged)
+  static JobOutput read(List<Info> jobInfos, List<App> apps, boolean merged) throws BadRequest {
+    boolean raw = false;
+    boolean formatted = false;
+    for (Info i : jobInfos) {
+      switch (i.key()) {
+        case PmixKeys.IOF_OUTPUT_RAW -> raw = Values.bool(i);
+        case PmixKeys.IOF_TAG_OUTPUT,
+            PmixKeys.IOF_TAG_DETAILED_OUTPUT,
+            PmixKeys.IOF_TAG_FULLNAME_OUTPUT,
+            PmixKeys.IOF_RANK_OUTPUT,
+            PmixKeys.IOF_TIMESTAMP_OUTPUT,
+            PmixKeys.IOF_XML_OUTPUT,
+            JdvmProtocol.IOF_LABEL ->
+            formatted |= Values.bool(i);
+        default -> {}
+      }
+    }
+    return new JobOutput(files(jobInfos, apps, merged), raw, formatted);
+  }
+
+  /** The files a spawn asks for, or {@code null} for none. */
+  private static OutputFiles.Spec files(List<Info> jobInfos, List<App> apps, boolean merged)
       throws BadRequest {
     String dir = null;
     String file = null;

@@ -9,8 +9,8 @@ import java.util.function.Function;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.endpoint.deliver.JobOutput;
 import org.jdvm.endpoint.deliver.OutcomeWatcher;
-import org.jdvm.endpoint.deliver.OutputFiles;
 import org.jdvm.endpoint.deliver.OutputRouter;
 import org.jdvm.host.Cleanup;
 import org.jdvm.pmix.App;
@@ -55,7 +55,7 @@ public final class JobOps {
     outcomes.expectSpawn(
         id,
         new OutcomeWatcher.SpawnIntent(
-            x.connection(), s.channels(), s.notifyCompletion(), s.files()));
+            x.connection(), s.channels(), s.notifyCompletion(), s.output()));
     try {
       x.submit(
           id,
@@ -66,6 +66,9 @@ public final class JobOps {
             x.reply(
                 new SpawnReply(answer.status(), ok ? answer.info(PmixKeys.NSPACE) : null)
                     .write(x.format()));
+            if (ok && s.output().formatted()) {
+              outcomes.spawnReplied(id);
+            }
           });
     } catch (BadRequest e) {
       outcomes.spawnAnswered(id);
@@ -74,8 +77,7 @@ public final class JobOps {
   }
 
   /** A spawn as the core takes it, and what the requester asked to hear of the job. */
-  record Spawn(
-      Request.Spawn request, int channels, boolean notifyCompletion, OutputFiles.Spec files) {}
+  record Spawn(Request.Spawn request, int channels, boolean notifyCompletion, JobOutput output) {}
 
   /**
    * {@code PMIx_Spawn}: targeting (decisions.md #15), the mapping policy, output forwarding,
@@ -123,7 +125,7 @@ public final class JobOps {
     }
     checkApps(apps);
     apps = workingDirectories(mergeStderr(apps, merge));
-    OutputFiles.Spec files = IofOptions.files(jobInfos, apps, Boolean.TRUE.equals(merge));
+    JobOutput output = IofOptions.read(jobInfos, apps, Boolean.TRUE.equals(merge));
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
     }
@@ -131,7 +133,7 @@ public final class JobOps {
         new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy)
             .withRecoverable(recoverable)
             .withStdin(stdinRank);
-    return new Spawn(request, channels, notify, files);
+    return new Spawn(request, channels, notify, output);
   }
 
   /**

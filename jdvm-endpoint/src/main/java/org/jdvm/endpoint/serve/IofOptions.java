@@ -103,7 +103,8 @@ final class IofOptions {
   /** A name of one path element, or empty for none (Open MPI 4.1's {@code nojobid}). */
   private static String jobDir(String s) throws BadRequest {
     if (s.contains("/") || s.equals(".") || s.equals("..")) {
-      throw BadRequest.param("jdvm.iof.jobdir must be one directory name, or empty: " + s);
+      throw BadRequest.param(
+          JdvmProtocol.IOF_JOBDIR + " must be one directory name, or empty: " + s);
     }
     return s;
   }

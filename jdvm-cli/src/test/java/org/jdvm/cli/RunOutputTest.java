@@ -101,6 +101,20 @@ class RunOutputTest {
   }
 
   @Test
+  void mpirunFivesOutputListHasRankFullnameAndMerge() {
+    CliRun r =
+        run("--output", "rank,merge-stderr-to-stdout", "-n", "2", "--", BOTH[0], BOTH[1], BOTH[2]);
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(sorted(r.out()))
+        .containsExactly(
+            "[0]<stdout>: e 0", "[0]<stdout>: o 0", "[1]<stdout>: e 1", "[1]<stdout>: o 1");
+    assertThat(r.err()).isEmpty();
+    CliRun f = run("--output", "tag-fullname", "--", "echo", "x");
+    assertThat(f.status()).as(f.err()).isZero();
+    assertThat(f.out()).matches("\\[outopts@\\d+,0\\]<stdout>: x\n");
+  }
+
+  @Test
   void outputFilenameWritesEachRanksLinesToOpenMpi41sLayoutAndTheTerminalToo() throws Exception {
     CliRun r = run("--output-filename", out.toString(), "-n", "3", "--", BOTH[0], BOTH[1], BOTH[2]);
     assertThat(r.status()).as(r.err()).isZero();

@@ -157,17 +157,19 @@ public final class OutcomeWatcher {
   }
 
   /**
-   * The successful answer to a spawn whose requester formats its output ({@link
-   * JobOutput#formatted}) is queued on its connection: the job's output may follow it now. libpmix
+   * The answer to a spawn whose requester formats its output ({@link JobOutput#formatted}) is
+   * queued on its connection ({@code ok}: a success): the job's output may follow it now. libpmix
    * 4.2.2 learns what to format by only from that answer; the core answers a spawn once its
    * processes are launched, after they may have written.
    */
-  public void spawnReplied(RequestId id) {
+  public void spawnReplied(RequestId id, boolean ok) {
     Runnable start;
     synchronized (deferred) {
       start = deferred.remove(id.value());
       if (start == null) {
-        replied.add(id.value());
+        if (ok) {
+          replied.add(id.value()); // its JobSpawned is still to be observed
+        }
         return;
       }
     }

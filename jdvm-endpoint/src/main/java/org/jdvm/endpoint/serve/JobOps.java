@@ -66,8 +66,8 @@ public final class JobOps {
             x.reply(
                 new SpawnReply(answer.status(), ok ? answer.info(PmixKeys.NSPACE) : null)
                     .write(x.format()));
-            if (ok && s.output().formatted()) {
-              outcomes.spawnReplied(id);
+            if (s.output().formatted()) {
+              outcomes.spawnReplied(id, ok);
             }
           });
     } catch (BadRequest e) {

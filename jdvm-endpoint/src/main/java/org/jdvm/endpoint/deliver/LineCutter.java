@@ -12,9 +12,10 @@ import java.util.Map;
  * as the ranks' pipes were read, of any size; complete lines go out at once, whole, and a rank's
  * partial last line is held until its newline or the rank's end, as libpmix 4.2.2 holds it ({@code
  * pmix_iof_write_output} keeps a "residual" unless {@code PMIX_IOF_OUTPUT_RAW}), so a prompt
- * without a newline shows once the line is complete, as under {@code prterun}. Bound: a partial
- * line past {@link #MAX_HELD} bytes goes out as it is. Not thread-safe: its {@link OutputRouter}
- * calls it under its lock.
+ * without a newline shows once the line is complete, as under {@code prterun}. Bounds: a partial
+ * line past {@link #MAX_HELD} bytes goes out as it is, and so does one that would take what the job
+ * holds past {@link #MAX_HELD_PER_JOB} (many ranks' progress bars, which end no line). Not
+ * thread-safe: its {@link OutputRouter} calls it under its lock.
  */
 final class LineCutter {
   /** What is held per rank and channel before it goes out anyway (64 KiB). */
@@ -23,22 +24,28 @@ final class LineCutter {
   /** A piece to deliver: whole lines, or a partial line at the rank's end or past the bound. */
   record Piece(int rank, int channel, byte[] bytes) {}
 
+  /** What is held for the whole job before a rank's partial line goes out anyway (4 MiB). */
+  static final int MAX_HELD_PER_JOB = 4 << 20;
+
   /** The partial line held per (rank, channel). */
   private final Map<Long, byte[]> held = new HashMap<>();
+
+  /** The bytes in {@link #held}. */
+  private long heldBytes;
 
   /** A chunk of {@code rank} on {@code channel}: what may go out now. */
   List<Piece> accept(int rank, int channel, byte[] bytes) {
     long key = key(rank, channel);
     byte[] before = held.remove(key);
+    heldBytes -= before == null ? 0 : before.length;
     byte[] all = before == null ? bytes : concat(before, bytes);
     int nl = lastNewline(all);
-    if (nl == all.length - 1) {
-      return List.of(new Piece(rank, channel, all));
-    }
-    if (all.length - (nl + 1) > MAX_HELD) {
+    int tail = all.length - (nl + 1);
+    if (tail == 0 || tail > MAX_HELD || heldBytes + tail > MAX_HELD_PER_JOB) {
       return List.of(new Piece(rank, channel, all));
     }
     held.put(key, Arrays.copyOfRange(all, nl + 1, all.length));
+    heldBytes += tail;
     return nl < 0 ? List.of() : List.of(new Piece(rank, channel, Arrays.copyOf(all, nl + 1)));
   }
 
@@ -48,6 +55,7 @@ final class LineCutter {
     for (int channel : new int[] {OutputRouter.STDOUT_CHANNEL, OutputRouter.STDERR_CHANNEL}) {
       byte[] b = held.remove(key(rank, channel));
       if (b != null) {
+        heldBytes -= b.length;
         out.add(new Piece(rank, channel, b));
       }
     }
@@ -61,6 +69,7 @@ final class LineCutter {
       out.add(new Piece((int) (e.getKey() >> 8), (int) (e.getKey() & 0xff), e.getValue()));
     }
     held.clear();
+    heldBytes = 0;
     return out;
   }
 

@@ -52,6 +52,24 @@ class LineCutterTest {
   }
 
   @Test
+  void whatAJobHoldsIsBoundedToo() {
+    LineCutter c = new LineCutter();
+    byte[] part = new byte[LineCutter.MAX_HELD];
+    java.util.Arrays.fill(part, (byte) 'P');
+    int ranks = LineCutter.MAX_HELD_PER_JOB / LineCutter.MAX_HELD;
+    for (int r = 0; r < ranks; r++) {
+      assertThat(c.accept(r, OUT, part)).as("rank %d held", r).isEmpty();
+    }
+    assertThat(c.accept(ranks, OUT, b("x")))
+        .singleElement()
+        .satisfies(p -> assertThat(p.bytes()).hasSize(1));
+    assertThat(c.end(0))
+        .singleElement()
+        .satisfies(p -> assertThat(p.bytes()).hasSize(LineCutter.MAX_HELD));
+    assertThat(c.accept(ranks, OUT, b("y"))).isEmpty();
+  }
+
+  @Test
   void randomChunksOfManyRanksNeverInterleaveMidLine() {
     Random random = new Random(42);
     LineCutter c = new LineCutter();

@@ -95,6 +95,8 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
               + " file instead of two, so about twice as many of them.")
   boolean mergeStderr;
 
+  @picocli.CommandLine.Mixin RunOutputOptions outputOptions = new RunOutputOptions();
+
   @Parameters(
       paramLabel = "CMD",
       arity = "1..*",
@@ -367,6 +369,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     if (mergeStderr) {
       b.mergeStderr(true);
     }
+    outputOptions.apply(b);
     return b.forwardOutput(true).notifyCompletion(true).build();
   }
 

@@ -103,6 +103,19 @@ final class Inbox implements Wire.Listener {
     }
   }
 
+  /** How the output of each job this client spawned is shown ({@link OutputFormat}). */
+  private final Map<String, OutputFormat> formats = new ConcurrentHashMap<>();
+
+  /**
+   * A spawned job's format, from its spawn reply on the reading thread, so before any of its output
+   * is decoded (the DVM sends the reply first); {@code null}: as it comes.
+   */
+  void format(String nspace, OutputFormat format) {
+    if (format != null) {
+      formats.put(nspace, format);
+    }
+  }
+
   /**
    * A job this client spawned, from its spawn reply (on the reading thread): from now on its end
    * completes it; if its end came first, it completes now.
@@ -117,6 +130,7 @@ final class Inbox implements Wire.Listener {
   }
 
   private void end(Job job, JobEnd end) {
+    formats.remove(job.nspace());
     // Every earlier output has reached its handler: a waiter may go on at once, one thread
     // hand-off sooner; the job's end() future, if it was asked for, still completes on the
     // delivery thread, and if not, nothing is left to deliver.
@@ -142,7 +156,12 @@ final class Inbox implements Wire.Listener {
       return;
     }
     OutputHandler h = output;
-    deliver(() -> h.output(source, stderr, bytes.toByteArray()));
+    OutputFormat f = formats.get(source.nspace());
+    deliver(
+        () -> {
+          byte[] b = bytes.toByteArray();
+          h.output(source, stderr, f == null ? b : f.apply(source, stderr, b));
+        });
   }
 
   @Override

@@ -162,6 +162,12 @@ public final class JdvmClient implements AutoCloseable {
   }
 
   public CompletableFuture<Job> spawnAsync(SpawnRequest request) {
+    OutputFormat format;
+    try {
+      format = OutputFormat.of(request);
+    } catch (PmixException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     byte[] body = new SpawnNbRequest(forWire(request.infos()), request.apps()).write(wire.format);
     return wire.call(
         body,
@@ -171,6 +177,7 @@ public final class JdvmClient implements AutoCloseable {
             throw new PmixException(reply.status(), "spawn refused");
           }
           Job job = new Job(reply.nspace());
+          inbox.format(job.nspace(), format);
           inbox.spawned(job);
           return job;
         });

@@ -148,6 +148,62 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
       return info(Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.bool(on)));
     }
 
+    // ---- output formats and files (docs/cli.md "Output") ----
+
+    /**
+     * {@code PMIX_IOF_TAG_OUTPUT}: each line of output is shown as {@code [JOB,RANK]<stdout>: ...}
+     * (by this client, as libpmix shows a tool its job's output; {@link OutputFormat}).
+     */
+    public Builder tagOutput(boolean on) {
+      return info(Info.of(PmixKeys.IOF_TAG_OUTPUT, Value.bool(on)));
+    }
+
+    /** {@code PMIX_IOF_TAG_FULLNAME_OUTPUT}: as {@link #tagOutput}, with the whole namespace. */
+    public Builder tagFullnameOutput(boolean on) {
+      return info(Info.of(PmixKeys.IOF_TAG_FULLNAME_OUTPUT, Value.bool(on)));
+    }
+
+    /** {@code PMIX_IOF_RANK_OUTPUT}: each line shown as {@code [RANK]<stdout>: ...}. */
+    public Builder rankOutput(boolean on) {
+      return info(Info.of(PmixKeys.IOF_RANK_OUTPUT, Value.bool(on)));
+    }
+
+    /** {@code PMIX_IOF_TIMESTAMP_OUTPUT}: each line starts with {@code [ctime]}. */
+    public Builder timestampOutput(boolean on) {
+      return info(Info.of(PmixKeys.IOF_TIMESTAMP_OUTPUT, Value.bool(on)));
+    }
+
+    /** srun's {@code -l} ({@code jdvm.iof.label}): each line shown as {@code RANK: ...}. */
+    public Builder labelOutput(boolean on) {
+      return info(Info.of(org.jdvm.pmix.JdvmProtocol.IOF_LABEL, Value.bool(on)));
+    }
+
+    /**
+     * {@code PMIX_IOF_OUTPUT_TO_DIRECTORY}: the DVM writes each rank's output to {@code
+     * DIR/JOB/rank.N/stdout} and {@code stderr}, JOB the namespace, or {@code jobDir} when not
+     * {@code null} ({@code jdvm.iof.jobdir}; Open MPI 4.1's layout with {@code "1"}).
+     */
+    public Builder outputDirectory(String dir, String jobDir) {
+      info(Info.of(PmixKeys.IOF_OUTPUT_TO_DIRECTORY, Value.string(dir)));
+      return jobDir == null
+          ? this
+          : info(Info.of(org.jdvm.pmix.JdvmProtocol.IOF_JOBDIR, Value.string(jobDir)));
+    }
+
+    /**
+     * {@code PMIX_IOF_OUTPUT_TO_FILE}: the DVM writes {@code PREFIX.NSPACE.N.out} and {@code .err}.
+     */
+    public Builder outputFile(String prefix) {
+      return info(Info.of(PmixKeys.IOF_OUTPUT_TO_FILE, Value.string(prefix)));
+    }
+
+    /** {@code PMIX_IOF_FILE_ONLY}: the output goes to the files only, not to this client. */
+    public Builder fileOnly(boolean on) {
+      return info(Info.of(PmixKeys.IOF_FILE_ONLY, Value.bool(on)));
+    }
+
+    // ---- end of output formats and files ----
+
     /** Whether the DVM tells this client when the job ends (default true). */
     public Builder notifyCompletion(boolean on) {
       this.notify = on;

@@ -23,8 +23,9 @@
  * client announced (each wire-up body by its codec in {@code org.jdvm.pmix.body}, the one the DVM's
  * endpoint reads it with; {@code WireUpReplies} is what the client makes of their replies) ({@code
  * v41} by default, so inheritance travels as UINT8); a job's output is handed to the {@link
- * org.jdvm.client.OutputHandler} before its end is reported; nothing on the connect path uses
- * reflection or loads more than the codec and this package, because the CLI starts a fresh JVM per
- * command.
+ * org.jdvm.client.OutputHandler} before its end is reported, each line prefixed as the spawn's
+ * {@code PMIX_IOF_*} attributes ask, as libpmix prefixes it for a tool ({@code OutputFormat},
+ * docs/cli.md "Output"); nothing on the connect path uses reflection or loads more than the codec
+ * and this package, because the CLI starts a fresh JVM per command.
  */
 package org.jdvm.client;

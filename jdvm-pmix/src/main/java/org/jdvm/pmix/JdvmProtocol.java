@@ -77,4 +77,16 @@ public final class JdvmProtocol {
 
   /** Command code of JDVM_STOP, above PMIx's range: the DVM tears down and exits. */
   public static final int STOP_CMD = 200;
+
+  /**
+   * jdvm's own (STRING): the per-job directory name under {@code PMIX_IOF_OUTPUT_TO_DIRECTORY}
+   * instead of the namespace; {@code jdvm run --output-filename} sends {@code 1}, Open MPI 4.1's
+   * layout.
+   */
+  public static final String IOF_JOBDIR = "jdvm.iof.jobdir";
+
+  /**
+   * jdvm's own (BOOL): the requester's library prefixes each line with {@code RANK: } (srun -l).
+   */
+  public static final String IOF_LABEL = "jdvm.iof.label";
 }

@@ -115,6 +115,20 @@ public final class PmixKeys {
   /** The older name of {@link #IOF_MERGE_STDERR_STDOUT}, still in libpmix 4.2.2's dictionary. */
   public static final String MERGE_STDERR_STDOUT = "pmix.mergeerrout";
 
+  // Output formatting and files (spawn; docs/cli.md "Output"): a tool's library formats what it
+  // receives by the first five (libpmix 4.2.2's pmix_iof_write_output), the DVM writes the files.
+  public static final String IOF_TAG_OUTPUT = "pmix.iof.tag";
+  public static final String IOF_TAG_DETAILED_OUTPUT = "pmix.iof.tagdet";
+  public static final String IOF_TAG_FULLNAME_OUTPUT = "pmix.iof.tagfull";
+  public static final String IOF_RANK_OUTPUT = "pmix.iof.rank";
+  public static final String IOF_TIMESTAMP_OUTPUT = "pmix.iof.ts";
+  public static final String IOF_XML_OUTPUT = "pmix.iof.xml";
+  public static final String IOF_OUTPUT_TO_FILE = "pmix.iof.file";
+  public static final String IOF_OUTPUT_TO_DIRECTORY = "pmix.iof.dir";
+  public static final String IOF_FILE_ONLY = "pmix.iof.fonly";
+  public static final String IOF_FILE_PATTERN = "pmix.iof.fpt";
+  public static final String IOF_OUTPUT_RAW = "pmix.iof.raw";
+
   // Published data, connect, log (docs/wireup.md §c.4–§c.6)
   public static final String RANGE = "pmix.range";
   public static final String PERSISTENCE = "pmix.persist";

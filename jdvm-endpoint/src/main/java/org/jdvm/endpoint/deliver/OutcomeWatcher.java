@@ -47,15 +47,27 @@ public final class OutcomeWatcher {
    * @param conn the requester's connection; {@code null} for a process's spawn that came by no PMIx
    *     connection (simple PMI's {@code mcmd=spawn}), which inherits its parent's forwarding
    */
-  public record SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {
+  public record SpawnIntent(
+      Connection conn, int channels, boolean notifyCompletion, JobOutput output) {
     /** An application's spawn over simple PMI: the parent job's forwarding goes on. */
     public static final SpawnIntent INHERIT = new SpawnIntent(null, 0, false);
+
+    public SpawnIntent(Connection conn, int channels, boolean notifyCompletion) {
+      this(conn, channels, notifyCompletion, JobOutput.PLAIN);
+    }
   }
 
   private final EventRouter events;
   private final OutputRouter output;
   private final JobLife life;
   private final Map<Long, SpawnIntent> spawns = new ConcurrentHashMap<>();
+
+  /** Formatted spawns' forwarding waiting for their answer, by request id (lock: itself). */
+  private final Map<Long, Runnable> deferred = new java.util.HashMap<>();
+
+  /** Formatted spawns answered before their job was seen spawned (lock: {@link #deferred}). */
+  private final java.util.Set<Long> replied = new java.util.HashSet<>();
+
   private final Map<String, CompletableFuture<Void>> started = new ConcurrentHashMap<>();
 
   /** Live jobs that inherited their forwarding, and the job whose tool they report to. */
@@ -85,7 +97,10 @@ public final class OutcomeWatcher {
           life.spawned(js.namespace(), js.spawner());
           jobSpawned(js);
         }
-        case Change.ProcsEnded pe -> life.procsEnded(pe.namespace(), pe.ranks());
+        case Change.ProcsEnded pe -> {
+          output.procsEnded(pe.namespace(), pe.ranks());
+          life.procsEnded(pe.namespace(), pe.ranks());
+        }
         case Change.JobRetired jr -> output.jobRetired(jr.namespace());
         case Change.JobTerminated jt -> {
           life.ended(jt.namespace());
@@ -113,6 +128,7 @@ public final class OutcomeWatcher {
       return;
     }
     if (intent.channels() == 0
+        && intent.output().files() == null
         && (intent.conn() == null
             || (intent.conn().peer() != null && !intent.conn().peer().role().isToolClass()))) {
       inherit(js, intent);
@@ -121,11 +137,43 @@ public final class OutcomeWatcher {
     if (intent.notifyCompletion()) {
       events.wantCompletion(intent.conn(), js.namespace());
     }
-    output.jobSpawned(
-        js.namespace(),
+    OutputRouter.Forward forward =
         intent.channels() == 0
             ? OutputRouter.Forward.NONE
-            : new OutputRouter.Forward(intent.conn(), intent.channels()));
+            : new OutputRouter.Forward(intent.conn(), intent.channels());
+    Runnable start = () -> output.jobSpawned(js.namespace(), forward, intent.output());
+    if (!intent.output().formatted()) {
+      start.run();
+      return;
+    }
+    long id = js.replyTo().value();
+    synchronized (deferred) {
+      if (!replied.remove(id)) {
+        deferred.put(id, start); // held (bounded, OutputRouter.EARLY_HOLD_BYTES) until the answer
+        return;
+      }
+    }
+    start.run();
+  }
+
+  /**
+   * The answer to a spawn whose requester formats its output ({@link JobOutput#formatted}) is
+   * queued on its connection ({@code ok}: a success): the job's output may follow it now. libpmix
+   * 4.2.2 learns what to format by only from that answer; the core answers a spawn once its
+   * processes are launched, after they may have written.
+   */
+  public void spawnReplied(RequestId id, boolean ok) {
+    Runnable start;
+    synchronized (deferred) {
+      start = deferred.remove(id.value());
+      if (start == null) {
+        if (ok) {
+          replied.add(id.value()); // its JobSpawned is still to be observed
+        }
+        return;
+      }
+    }
+    start.run();
   }
 
   /** An application's spawn without forwarding: the parent job's forwarding goes on. */

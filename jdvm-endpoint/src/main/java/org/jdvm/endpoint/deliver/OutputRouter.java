@@ -95,6 +95,7 @@ public final class OutputRouter {
 
   private final LogBudget logBudget = new LogBudget(System::nanoTime);
   private final Map<String, Forward> forwards = new HashMap<>();
+  private final Map<String, JobLines> lines = new HashMap<>();
   private final Map<String, List<Chunk>> early = new HashMap<>();
   private final List<Pull> pulls = new ArrayList<>();
   private final Map<String, List<Runnable>> earlyWaiters = new HashMap<>();
@@ -106,16 +107,28 @@ public final class OutputRouter {
 
   /** The core accepted the spawn of {@code nspace}: from now on its output goes here. */
   public void jobSpawned(String nspace, Forward forward) {
+    jobSpawned(nspace, forward, JobOutput.PLAIN);
+  }
+
+  /** As {@link #jobSpawned(String, Forward)}, with what the spawn asked of the output. */
+  public void jobSpawned(String nspace, Forward forward, JobOutput asked) {
     List<Runnable> due;
     synchronized (this) {
       forwards.put(nspace, forward);
+      lines.put(
+          nspace,
+          new JobLines(
+              asked.raw() ? null : new LineCutter(),
+              asked.files() == null ? null : new OutputFiles(nspace, asked.files())));
       retired.remove(nspace);
       earlyByJob.remove(nspace);
       List<Chunk> held = early.remove(nspace);
       if (held != null) {
         for (Chunk c : held) {
           earlyBytes -= c.bytes.length;
-          if (!route(nspace, c.rank, c.channel, c.bytes) && c.log) {
+          if (!c.log) {
+            cut(nspace, c.rank, c.channel, c.bytes);
+          } else if (!route(nspace, c.rank, c.channel, c.bytes)) {
             toDvmLog(new Proc(nspace, c.rank), c.bytes);
           }
         }
@@ -143,6 +156,15 @@ public final class OutputRouter {
   public void jobRetired(String nspace) {
     List<Runnable> due;
     synchronized (this) {
+      JobLines jl = lines.remove(nspace);
+      if (jl != null) {
+        for (LineCutter.Piece p : jl.endAll()) {
+          send(nspace, jl, p);
+        }
+        if (jl.files != null) {
+          jl.files.closeAll();
+        }
+      }
       forwards.remove(nspace);
       retired.add(nspace);
       if (retired.size() > RETIRED_KEPT) {
@@ -230,7 +252,7 @@ public final class OutputRouter {
       String nspace, int rank, ProcListener.Stream stream, byte[] chunk) {
     int channel = stream == ProcListener.Stream.STDOUT ? STDOUT_CHANNEL : STDERR_CHANNEL;
     if (forwards.containsKey(nspace)) {
-      route(nspace, rank, channel, chunk);
+      cut(nspace, rank, channel, chunk);
       return;
     }
     if (retired.contains(nspace)) {
@@ -263,6 +285,65 @@ public final class OutputRouter {
     PEER_LOG.log(
         System.Logger.Level.WARNING,
         "proc=" + source + " log=" + org.jdvm.pmix.json.Json.quote(text));
+  }
+
+  /**
+   * Processes of a job ended (after their output was handed over): what their lines still hold goes
+   * out, and their files are complete.
+   */
+  public synchronized void procsEnded(String nspace, List<Integer> ranks) {
+    JobLines jl = lines.get(nspace);
+    if (jl == null) {
+      return;
+    }
+    for (int rank : ranks) {
+      for (LineCutter.Piece p : jl.end(rank)) {
+        send(nspace, jl, p);
+      }
+      if (jl.files != null) {
+        jl.files.ended(rank);
+      }
+    }
+  }
+
+  /** One job's line cutting ({@code null}: raw) and files ({@code null}: none). */
+  private record JobLines(LineCutter cutter, OutputFiles files) {
+    List<LineCutter.Piece> accept(int rank, int channel, byte[] chunk) {
+      return cutter == null
+          ? List.of(new LineCutter.Piece(rank, channel, chunk))
+          : cutter.accept(rank, channel, chunk);
+    }
+
+    List<LineCutter.Piece> end(int rank) {
+      return cutter == null ? List.of() : cutter.end(rank);
+    }
+
+    List<LineCutter.Piece> endAll() {
+      return cutter == null ? List.of() : cutter.endAll();
+    }
+  }
+
+  /** A chunk of a known job's pipe: cut at newlines (docs/ARCHITECTURE.md "Output lines"). */
+  private void cut(String nspace, int rank, int channel, byte[] chunk) {
+    JobLines jl = lines.get(nspace);
+    if (jl == null) {
+      route(nspace, rank, channel, chunk);
+      return;
+    }
+    for (LineCutter.Piece p : jl.accept(rank, channel, chunk)) {
+      send(nspace, jl, p);
+    }
+  }
+
+  /** A cut piece: to the job's files, and to its receivers unless it goes to the files only. */
+  private void send(String nspace, JobLines jl, LineCutter.Piece p) {
+    if (jl.files != null) {
+      jl.files.write(p.rank(), p.channel(), p.bytes());
+      if (jl.files.fileOnly()) {
+        return;
+      }
+    }
+    route(nspace, p.rank(), p.channel(), p.bytes());
   }
 
   /** Holds output of a job whose forwarding is not known yet; false when over the bound. */

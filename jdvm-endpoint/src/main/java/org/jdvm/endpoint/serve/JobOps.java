@@ -9,6 +9,7 @@ import java.util.function.Function;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
+import org.jdvm.endpoint.deliver.JobOutput;
 import org.jdvm.endpoint.deliver.OutcomeWatcher;
 import org.jdvm.endpoint.deliver.OutputRouter;
 import org.jdvm.host.Cleanup;
@@ -52,7 +53,9 @@ public final class JobOps {
     RequestId id = x.nextId();
     Spawn s = spawn(id, x.self(), x.peer().role().isToolClass(), jobInfos, apps);
     outcomes.expectSpawn(
-        id, new OutcomeWatcher.SpawnIntent(x.connection(), s.channels(), s.notifyCompletion()));
+        id,
+        new OutcomeWatcher.SpawnIntent(
+            x.connection(), s.channels(), s.notifyCompletion(), s.output()));
     try {
       x.submit(
           id,
@@ -63,6 +66,9 @@ public final class JobOps {
             x.reply(
                 new SpawnReply(answer.status(), ok ? answer.info(PmixKeys.NSPACE) : null)
                     .write(x.format()));
+            if (s.output().formatted()) {
+              outcomes.spawnReplied(id, ok);
+            }
           });
     } catch (BadRequest e) {
       outcomes.spawnAnswered(id);
@@ -71,7 +77,7 @@ public final class JobOps {
   }
 
   /** A spawn as the core takes it, and what the requester asked to hear of the job. */
-  record Spawn(Request.Spawn request, int channels, boolean notifyCompletion) {}
+  record Spawn(Request.Spawn request, int channels, boolean notifyCompletion, JobOutput output) {}
 
   /**
    * {@code PMIx_Spawn}: targeting (decisions.md #15), the mapping policy, output forwarding,
@@ -119,6 +125,7 @@ public final class JobOps {
     }
     checkApps(apps);
     apps = workingDirectories(mergeStderr(apps, merge));
+    JobOutput output = IofOptions.read(jobInfos, apps, Boolean.TRUE.equals(merge));
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
     }
@@ -126,7 +133,7 @@ public final class JobOps {
         new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy)
             .withRecoverable(recoverable)
             .withStdin(stdinRank);
-    return new Spawn(request, channels, notify);
+    return new Spawn(request, channels, notify, output);
   }
 
   /**

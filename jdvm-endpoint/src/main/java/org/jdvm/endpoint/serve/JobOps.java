@@ -96,6 +96,7 @@ public final class JobOps {
     Integer stdinRank = null;
     boolean fwdStdin = false;
     Boolean merge = null;
+    Integer timeout = null;
     for (Info i : jobInfos) {
       switch (i.key()) {
         case PmixKeys.JOB_RECOVERABLE -> recoverable = Values.bool(i);
@@ -109,6 +110,7 @@ public final class JobOps {
         case PmixKeys.ALLOC_ID -> allocId = Values.string(i);
         case PmixKeys.ALLOC_REQ_ID -> allocReqId = Values.string(i);
         case PmixKeys.MAPBY -> mapBy = mapBy(i);
+        case PmixKeys.JOB_TIMEOUT -> timeout = timeout(i);
         case PmixKeys.NOTIFY_COMPLETION -> notify = Values.bool(i);
         case PmixKeys.FWD_STDOUT ->
             channels = flag(channels, OutputRouter.STDOUT_CHANNEL, Values.bool(i));
@@ -118,7 +120,8 @@ public final class JobOps {
       }
     }
     checkApps(apps);
-    apps = workingDirectories(mergeStderr(apps, merge));
+    apps = workingDirectories(mergeStderr(EnvDirectives.apply(jobInfos, apps), merge));
+    apps = withTimeout(apps, timeout);
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
     }
@@ -186,6 +189,32 @@ public final class JobOps {
               ? a
               : new App(a.cmd(), a.argv(), a.env(), cwd, a.maxprocs(), a.info()));
     }
+    return out;
+  }
+
+  /** {@code PMIX_JOB_TIMEOUT}: whole seconds, at least 1. */
+  private static int timeout(Info i) throws BadRequest {
+    int s = Values.signed(i);
+    if (s < 1) {
+      throw BadRequest.param(i.key() + " must be at least 1 second, not " + s);
+    }
+    return s;
+  }
+
+  /**
+   * The job's {@code PMIX_JOB_TIMEOUT} goes to the core in its first app's info, where the core's
+   * {@code job.JobTimeouts} reads it (and the state keeps it with the job's apps).
+   */
+  static List<App> withTimeout(List<App> apps, Integer seconds) {
+    if (seconds == null || apps.isEmpty()) {
+      return apps;
+    }
+    App a = apps.get(0);
+    List<Info> info = new ArrayList<>(a.info());
+    info.removeIf(i -> i.key().equals(PmixKeys.JOB_TIMEOUT));
+    info.add(Info.of(PmixKeys.JOB_TIMEOUT, Value.integer(seconds)));
+    List<App> out = new ArrayList<>(apps);
+    out.set(0, new App(a.cmd(), a.argv(), a.env(), a.cwd(), a.maxprocs(), info));
     return out;
   }
 

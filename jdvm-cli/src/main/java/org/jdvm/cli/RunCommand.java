@@ -319,16 +319,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     int exitCode;
     try {
       exitCode =
-          Reattach.awaitEnd(
-              dvm,
-              client,
-              job,
-              OutputHandler.STDIO,
-              err,
-              end -> {
-                sayHowItEnded(job, end);
-                runEnv.seen(end);
-              });
+          Reattach.awaitEnd(dvm, client, job, OutputHandler.STDIO, err, end -> ended(job, end));
       exitCode = runEnv.exitStatus(exitCode, job.nspace(), err);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -336,6 +327,11 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     }
     closeStdin(stdinChannel);
     return exitCode;
+  }
+
+  private void ended(Job job, org.jdvm.client.JobEnd end) {
+    sayHowItEnded(job, end);
+    runEnv.seen(end);
   }
 
   /** As mpirun says it: a signal nobody asked jdvm for ended a process (and so the job). */

@@ -150,7 +150,7 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
       return info(Info.of(PmixKeys.IOF_MERGE_STDERR_STDOUT, Value.bool(on)));
     }
 
-    // ---- environment, working directory, time limit (docs/cli.md "Environment") ----------
+    // ---- docs/cli.md "Environment, working directory, time limit" ----------------------------
 
     /**
      * {@code PMIX_SET_ENVAR} in the last app's info: the variable is {@code value} in its

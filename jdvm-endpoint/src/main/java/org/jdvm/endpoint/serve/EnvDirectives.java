@@ -9,13 +9,13 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 
 /**
- * A spawn's environment directives (docs/cli.md "jdvm run", "Environment"): {@code PMIX_SET_ENVAR},
- * {@code PMIX_ADD_ENVAR}, {@code PMIX_PREPEND_ENVAR}, {@code PMIX_APPEND_ENVAR}, {@code
- * PMIX_FIRST_ENVAR} (a {@code pmix_envar_t} each) and {@code PMIX_UNSET_ENVAR} (the name, a
- * string), in the job's info or an app's. Each app leaves here with the job's directives in front
- * of its own, in the order they were given, in its info: that is what the launch applies, in that
- * order, to the process's environment before jdvm's own variables ({@code shell.EnvRules}), on
- * whichever node starts it.
+ * A spawn's environment directives (docs/cli.md "Environment, working directory, time limit"):
+ * {@code PMIX_SET_ENVAR}, {@code PMIX_ADD_ENVAR}, {@code PMIX_PREPEND_ENVAR}, {@code
+ * PMIX_APPEND_ENVAR}, {@code PMIX_FIRST_ENVAR} (a {@code pmix_envar_t} each) and {@code
+ * PMIX_UNSET_ENVAR} (the name, a string), in the job's info or an app's. Each app leaves here with
+ * the job's directives in front of its own, in the order they were given, in its info: that is what
+ * the launch applies, in that order, to the process's environment before jdvm's own variables
+ * ({@code shell.EnvRules}), on whichever node starts it.
  *
  * <p>A directive for a variable jdvm sets itself ({@code PMIX_*}, {@code PMI_*}, {@code JDVM_*}:
  * the wire-up and the DVM's contact) is refused {@code PMIX_ERR_BAD_PARAM}, as is one without a

@@ -183,7 +183,7 @@ final class Commands {
   }
 
   private static Request.Spawn spawn(Args a) {
-    List<App> apps = apps(a.get("apps"), a.integer("np"));
+    List<App> apps = withTimeout(apps(a.get("apps"), a.integer("np")), a.integer("timeout"));
     return new Request.Spawn(
         a.req(),
         a.from(),
@@ -253,6 +253,27 @@ final class Commands {
       apps.add(app(cn[0], Integer.parseInt(cn[1])));
     }
     return apps;
+  }
+
+  /** {@code timeout=S}: the job's time limit, in its first app's info as the endpoint puts it. */
+  private static List<App> withTimeout(List<App> apps, Integer seconds) {
+    if (seconds == null) {
+      return apps;
+    }
+    App a = apps.get(0);
+    List<App> out = new ArrayList<>(apps);
+    out.set(
+        0,
+        new App(
+            a.cmd(),
+            a.argv(),
+            a.env(),
+            a.cwd(),
+            a.maxprocs(),
+            List.of(
+                org.jdvm.pmix.Info.of(
+                    org.jdvm.pmix.PmixKeys.JOB_TIMEOUT, org.jdvm.pmix.Value.integer(seconds)))));
+    return out;
   }
 
   static App app(String cmd, int n) {

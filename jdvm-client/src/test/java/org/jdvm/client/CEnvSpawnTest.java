@@ -122,6 +122,16 @@ class CEnvSpawnTest {
                           .info(Info.of(PmixKeys.PREPEND_ENVAR, Value.string("EV=1")))
                           .build()));
       assertThat(type.status()).isEqualTo(PmixStatus.ERR_BAD_PARAM);
+      PmixException wdir =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              PmixException.class,
+              () ->
+                  client.spawn(
+                      SpawnRequest.of("true")
+                          .wdir(home.resolve("no-such-dir").toString())
+                          .build()));
+      // what the controller's launch says of a directory that is not there (docs/cli.md)
+      assertThat(wdir.status()).isEqualTo(PmixStatus.ERR_JOB_FAILED_TO_LAUNCH);
     }
   }
 

@@ -64,6 +64,7 @@ public final class RunEnvOptions {
       names = "--prepend-env",
       paramLabel = "VAR[c] VALUE",
       arity = "2",
+      hideParamSyntax = true,
       description = "PMIX_PREPEND_ENVAR: VALUE, the separator c, then VAR's value (repeatable).",
       parameterConsumer = Ordered.class)
   List<String> prependEnv;
@@ -72,6 +73,7 @@ public final class RunEnvOptions {
       names = "--append-env",
       paramLabel = "VAR[c] VALUE",
       arity = "2",
+      hideParamSyntax = true,
       description = "PMIX_APPEND_ENVAR: VAR's value, the separator c, then VALUE (repeatable).",
       parameterConsumer = Ordered.class)
   List<String> appendEnv;

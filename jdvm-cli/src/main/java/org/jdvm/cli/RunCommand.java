@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -99,9 +98,37 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
 
   @Parameters(
       paramLabel = "CMD",
-      arity = "1..*",
-      description = "The command and its arguments (after --).")
+      arity = "0..*",
+      parameterConsumer = RestIsCommand.class,
+      description =
+          "The command and its arguments (after --); ':' starts another app of the same job,"
+              + " with its own -n, -x, --wdir (mpirun's MPMD form).")
   List<String> command = new ArrayList<>();
+
+  /** Environment, working directory, time limit and several apps (docs/cli.md). */
+  @picocli.CommandLine.Mixin RunEnvOptions runEnv = new RunEnvOptions();
+
+  /**
+   * Everything from the program on is the command line, as mpirun reads it: options after the
+   * program are its own, and after a {@code :} the next app's ({@link RunEnvOptions}), not this
+   * command's (picocli would otherwise take a second {@code -n} as this command's again).
+   */
+  static final class RestIsCommand implements picocli.CommandLine.IParameterConsumer {
+    @Override
+    public void consumeParameters(
+        java.util.Stack<String> args,
+        picocli.CommandLine.Model.ArgSpec argSpec,
+        picocli.CommandLine.Model.CommandSpec spec) {
+      List<String> rest = new ArrayList<>();
+      while (!args.isEmpty()) {
+        rest.add(args.pop());
+      }
+      List<String> all =
+          new ArrayList<>(argSpec.getValue() == null ? List.of() : argSpec.getValue());
+      all.addAll(rest);
+      argSpec.setValue(all);
+    }
+  }
 
   public RunCommand() {}
 
@@ -243,6 +270,10 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       err.println("jdvm run: --target must name an allocation, a session or a namespace");
       return Main.EXIT_USAGE;
     }
+    Integer badApps = runEnv.check(command, procs, err);
+    if (badApps != null) {
+      return badApps;
+    }
     return connected(OutputHandler.STDIO, false, this::run);
   }
 
@@ -290,14 +321,19 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     int exitCode;
     try {
       exitCode =
-          Reattach.awaitEnd(
-              dvm, client, job, OutputHandler.STDIO, err, end -> sayHowItEnded(job, end));
+          Reattach.awaitEnd(dvm, client, job, OutputHandler.STDIO, err, end -> ended(job, end));
+      exitCode = runEnv.exitStatus(exitCode, job.nspace(), err);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       exitCode = Main.EXIT_FAILURE;
     }
     closeStdin(stdinChannel);
     return exitCode;
+  }
+
+  private void ended(Job job, org.jdvm.client.JobEnd end) {
+    sayHowItEnded(job, end);
+    runEnv.seen(end);
   }
 
   /** As mpirun says it: a signal nobody asked jdvm for ended a process (and so the job). */
@@ -340,17 +376,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
    * {@code jdvm run} inside a job does not hand its own wire-up on), targets, mapping.
    */
   SpawnRequest request() {
-    SpawnRequest.Builder b = SpawnRequest.of(command).procs(procs);
-    for (Map.Entry<String, String> e : System.getenv().entrySet()) {
-      String k = e.getKey();
-      if (!k.startsWith("PMIX_") && !k.startsWith("JDVM_") && !k.startsWith("PMI_")) {
-        b.env(k, e.getValue());
-      }
-    }
-    if (mpi != null) {
-      b.env("JDVM_MPI", mpi);
-    }
-    b.cwd(System.getProperty("user.dir"));
+    SpawnRequest.Builder b = runEnv.builder(command, procs, mpi, err);
     List<String> ids = new ArrayList<>();
     for (String t : targets) {
       ids.add(t.equals("default") ? "" : t);

@@ -82,7 +82,15 @@ final class MpiJobs {
 
   /** {@code jdvm run -n np CMD...}; then checks that the job left no process and no directory. */
   CliRun run(int np, String... cmd) throws Exception {
+    return run(List.of(), np, cmd);
+  }
+
+  /**
+   * As {@link #run(int, String...)}, with more of {@code jdvm run}'s options before the command.
+   */
+  CliRun run(List<String> options, int np, String... cmd) throws Exception {
     List<String> args = new ArrayList<>(List.of("run", "--dir", dir.toString(), "-n", "" + np));
+    args.addAll(options);
     args.add("--");
     args.addAll(List.of(cmd));
     List<String> before = namespaces();

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.DataArray;
+import org.jdvm.pmix.Envar;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.Proc;
@@ -58,6 +59,7 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
       final String cmd;
       final List<String> argv = new ArrayList<>();
       final List<String> env = new ArrayList<>();
+      final List<Info> info = new ArrayList<>();
       String cwd = System.getProperty("user.dir");
       int procs = 1;
 
@@ -204,6 +206,52 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
 
     // ---- end of output formats and files ----
 
+    // ---- docs/cli.md "Environment, working directory, time limit" ----------------------------
+
+    /**
+     * {@code PMIX_SET_ENVAR} in the last app's info: the variable is {@code value} in its
+     * processes, whatever the environment had (applied in order with the other directives, on the
+     * node that starts each process, before jdvm's own variables, which always win).
+     */
+    public Builder setEnv(String name, String value) {
+      return appInfo(PmixKeys.SET_ENVAR, new Envar(name, value, (byte) 0));
+    }
+
+    /** {@code PMIX_UNSET_ENVAR}: the variable is not in the last app's processes' environment. */
+    public Builder unsetEnv(String name) {
+      last().info.add(Info.of(PmixKeys.UNSET_ENVAR, Value.string(name)));
+      return this;
+    }
+
+    /** {@code PMIX_PREPEND_ENVAR}: {@code value}, {@code separator}, then what was there. */
+    public Builder prependEnv(String name, String value, char separator) {
+      return appInfo(PmixKeys.PREPEND_ENVAR, new Envar(name, value, (byte) separator));
+    }
+
+    /** {@code PMIX_APPEND_ENVAR}: what was there, {@code separator}, then {@code value}. */
+    public Builder appendEnv(String name, String value, char separator) {
+      return appInfo(PmixKeys.APPEND_ENVAR, new Envar(name, value, (byte) separator));
+    }
+
+    /** {@code PMIX_WDIR} in the last app's info: its processes' working directory. */
+    public Builder wdir(String dir) {
+      last().info.add(Info.of(PmixKeys.WDIR, Value.string(dir)));
+      return this;
+    }
+
+    /**
+     * {@code PMIX_JOB_TIMEOUT}: the DVM ends the job this many seconds after it launched it, with
+     * {@code PMIX_ERR_TIMEOUT} as its status.
+     */
+    public Builder jobTimeout(int seconds) {
+      return info(Info.of(PmixKeys.JOB_TIMEOUT, Value.integer(seconds)));
+    }
+
+    private Builder appInfo(String key, Envar e) {
+      last().info.add(Info.of(key, new Value(org.jdvm.pmix.DataType.ENVAR, e)));
+      return this;
+    }
+
     /** Whether the DVM tells this client when the job ends (default true). */
     public Builder notifyCompletion(boolean on) {
       this.notify = on;
@@ -223,7 +271,7 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
     public SpawnRequest build() {
       List<App> built = new ArrayList<>(apps.size());
       for (MutableApp a : apps) {
-        built.add(new App(a.cmd, a.argv, a.env, a.cwd, a.procs, List.of()));
+        built.add(new App(a.cmd, a.argv, a.env, a.cwd, a.procs, a.info));
       }
       List<Info> all = new ArrayList<>(infos.size() + 4);
       if (targets.size() == 1) {

@@ -55,6 +55,17 @@ public final class PmixKeys {
   public static final String PERSONALITY = "pmix.pers";
   public static final String MAPBY = "pmix.mapby";
   public static final String WDIR = "pmix.wdir";
+
+  // A spawn's environment directives (pmix_envar_t values but UNSET's, a string) and time limits
+  public static final String SET_ENVAR = "pmix.envar.set";
+  public static final String ADD_ENVAR = "pmix.envar.add";
+  public static final String UNSET_ENVAR = "pmix.envar.unset";
+  public static final String PREPEND_ENVAR = "pmix.envar.prepnd";
+  public static final String APPEND_ENVAR = "pmix.envar.appnd";
+  public static final String FIRST_ENVAR = "pmix.envar.first";
+  public static final String JOB_TIMEOUT = "pmix.job.time";
+  public static final String SPAWN_TIMEOUT = "pmix.sp.time";
+
   public static final String SERVER_SCHEDULER = "pmix.srv.sched";
   public static final String CONNECT_TO_SCHEDULER = "pmix.cnct.sched";
 

@@ -175,7 +175,8 @@ public final class Core {
       if (!txn.rejected()) {
         Lifecycle.settle(txn);
       }
-      Outcome outcome = txn.outcome(Deadlines.next(state));
+      Outcome outcome =
+          txn.outcome(Math.min(Deadlines.next(state), org.jdvm.core.job.JobTimeouts.next(state)));
       if (command instanceof Request r) {
         checkAnsweredOrPending(r.requestId(), outcome);
       }
@@ -289,7 +290,10 @@ public final class Core {
       case SchedulerTimeoutWarning r -> TimeoutWarnings.relay(r, txn);
       case SchedulerReclaimed r -> Departures.reclaimed(r, txn);
       case ToolDeparted r -> Departures.toolDeparted(r, txn);
-      case Tick r -> Deadlines.tick(txn);
+      case Tick r -> {
+        Deadlines.tick(txn);
+        org.jdvm.core.job.JobTimeouts.tick(txn);
+      }
       case Teardown r -> DvmTeardown.teardown(txn);
     }
   }

@@ -110,6 +110,7 @@ public final class Launches {
     }
     RequestId replyTo = job.replyTo();
     txn.change(new JobLaunched(job.namespace()));
+    JobTimeouts.launched(job, txn);
     List<Info> infos = new ArrayList<>(job.replyInfos());
     infos.add(Info.of(PmixKeys.NSPACE, Value.string(job.namespace())));
     txn.effect(new Reply(replyTo, PmixStatus.SUCCESS, infos));

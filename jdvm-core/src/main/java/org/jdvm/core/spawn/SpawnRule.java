@@ -123,6 +123,7 @@ public final class SpawnRule {
             mapBy,
             policy.recoverable(),
             policy.stdinRank()));
+    org.jdvm.core.job.JobTimeouts.arm(namespace, apps, txn);
     for (Allocation a : targets.reservations()) {
       txn.change(new OwnerAdded(a.allocId(), namespace));
     }

@@ -33,6 +33,7 @@ public final class Job implements JobView {
   private final List<App> apps;
   private final MapBy mapBy;
   boolean recoverable;
+  Long deadlineNs;
   Integer stdinRank;
   Integer abortExitCode;
   RequestId replyTo;
@@ -109,6 +110,11 @@ public final class Job implements JobView {
   @Override
   public Proc spawner() {
     return spawner;
+  }
+
+  /** When the job's time limit ends it ({@code PMIX_JOB_TIMEOUT}), or {@code null}. */
+  public Long deadlineNs() {
+    return deadlineNs;
   }
 
   /** The spawn request still to be answered, or {@code null}. */

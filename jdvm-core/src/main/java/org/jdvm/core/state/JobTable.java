@@ -24,6 +24,10 @@ public final class JobTable {
   private final LinkedHashMap<String, Job> byNamespace = new LinkedHashMap<>();
   private final Set<String> retiredChosenNames = new HashSet<>();
   private final ArrayDeque<Job> retirable = new ArrayDeque<>();
+  private final java.util.TreeSet<Job> deadlines =
+      new java.util.TreeSet<>(
+          java.util.Comparator.comparingLong((Job j) -> j.deadlineNs)
+              .thenComparing(Job::namespace));
   private long lastMinted;
   private Job scheduler;
 
@@ -75,6 +79,22 @@ public final class JobTable {
     return retirable.peekFirst();
   }
 
+  /** The live job with the earliest time limit, or {@code null}. */
+  public Job earliestDeadline() {
+    return deadlines.isEmpty() ? null : deadlines.first();
+  }
+
+  /** Arms ({@code deadlineNs}) or disarms ({@code null}) a job's time limit. */
+  void setDeadline(Job job, Long deadlineNs) {
+    if (job.deadlineNs != null) {
+      deadlines.remove(job);
+    }
+    job.deadlineNs = deadlineNs;
+    if (deadlineNs != null) {
+      deadlines.add(job);
+    }
+  }
+
   void add(Job job) {
     Check.state(byNamespace.putIfAbsent(job.namespace(), job) == null, "namespace reused", job);
     long n = mintedNumber(job.namespace());
@@ -101,6 +121,7 @@ public final class JobTable {
     Check.state(job.liveProcs == 0, "a job terminated with live processes", job);
     job.state = Job.State.TERMINATED;
     job.terminationSeq = seq;
+    setDeadline(job, null);
     if (job == scheduler) {
       scheduler = null;
     }
@@ -155,6 +176,9 @@ public final class JobTable {
     Check.state(byNamespace.isEmpty(), "restored into a used job table");
     for (Job j : table) {
       Check.state(byNamespace.putIfAbsent(j.namespace(), j) == null, "namespace reused", j);
+      if (j.deadlineNs != null) {
+        deadlines.add(j);
+      }
       if (j.kind() == JobKind.SCHEDULER && j.live()) {
         Check.state(scheduler == null, "a second live scheduler", j);
         scheduler = j;

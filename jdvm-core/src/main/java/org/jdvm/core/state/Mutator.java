@@ -63,6 +63,7 @@ final class Mutator {
       case NamespaceRegistered c ->
           jobs.add(new Job(c.namespace(), c.kind(), null, null, null, null, List.of(), null));
       case JobSpawned c -> spawned(c);
+      case Change.JobDeadlineSet c -> jobs.setDeadline(live(c.namespace()), c.deadlineNs());
       case OwnerAdded c -> ownerAdded(allocation(c.allocId()), live(c.namespace()));
       case ProcsPlaced c -> placed(c);
       case ProcsStarted c -> started(c);

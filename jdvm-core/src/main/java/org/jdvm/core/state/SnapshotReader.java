@@ -185,6 +185,7 @@ final class SnapshotReader {
   private void readJobFields(Job j) {
     j.recoverable = in.bool();
     j.stdinRank = (Integer) RecordCodec.read(in, Integer.class);
+    j.deadlineNs = (Long) RecordCodec.read(in, Long.class);
     j.abortExitCode = (Integer) RecordCodec.read(in, Integer.class);
     int infos = in.count(1);
     List<Info> replyInfos = new ArrayList<>(infos);

@@ -172,6 +172,8 @@ public final class StateDigest {
         .append(j.recoverable())
         .append(" stdin=")
         .append(j.stdinRank())
+        .append(" deadline=")
+        .append(j.deadlineNs())
         .append(" stopped=")
         .append(j.stopped())
         .append(" live=")

@@ -160,6 +160,7 @@ public final class StateSnapshot {
     out.i32(j.mapBy() == null ? -1 : j.mapBy().ordinal());
     out.bool(j.recoverable);
     RecordCodec.write(out, Integer.class, j.stdinRank);
+    RecordCodec.write(out, Long.class, j.deadlineNs);
     RecordCodec.write(out, Integer.class, j.abortExitCode);
     out.i32(j.replyInfos.size());
     for (Info info : j.replyInfos) {

@@ -183,7 +183,9 @@ final class Commands {
   }
 
   private static Request.Spawn spawn(Args a) {
-    List<App> apps = apps(a.get("apps"), a.integer("np"));
+    List<App> apps =
+        withTimeouts(
+            apps(a.get("apps"), a.integer("np")), a.integer("timeout"), a.integer("spawn-timeout"));
     return new Request.Spawn(
         a.req(),
         a.from(),
@@ -253,6 +255,31 @@ final class Commands {
       apps.add(app(cn[0], Integer.parseInt(cn[1])));
     }
     return apps;
+  }
+
+  /**
+   * {@code timeout=S}, {@code spawn-timeout=S}: the job's and its launch's time limits, in its
+   * first app's info as the endpoint puts them.
+   */
+  private static List<App> withTimeouts(List<App> apps, Integer seconds, Integer launch) {
+    if (seconds == null && launch == null) {
+      return apps;
+    }
+    List<org.jdvm.pmix.Info> info = new ArrayList<>();
+    if (seconds != null) {
+      info.add(
+          org.jdvm.pmix.Info.of(
+              org.jdvm.pmix.PmixKeys.JOB_TIMEOUT, org.jdvm.pmix.Value.integer(seconds)));
+    }
+    if (launch != null) {
+      info.add(
+          org.jdvm.pmix.Info.of(
+              org.jdvm.pmix.PmixKeys.SPAWN_TIMEOUT, org.jdvm.pmix.Value.integer(launch)));
+    }
+    App a = apps.get(0);
+    List<App> out = new ArrayList<>(apps);
+    out.set(0, new App(a.cmd(), a.argv(), a.env(), a.cwd(), a.maxprocs(), info));
+    return out;
   }
 
   static App app(String cmd, int n) {

@@ -102,6 +102,8 @@ public final class JobOps {
     Integer stdinRank = null;
     boolean fwdStdin = false;
     Boolean merge = null;
+    Integer timeout = null;
+    Integer spawnTimeout = null;
     for (Info i : jobInfos) {
       switch (i.key()) {
         case PmixKeys.JOB_RECOVERABLE -> recoverable = Values.bool(i);
@@ -115,6 +117,8 @@ public final class JobOps {
         case PmixKeys.ALLOC_ID -> allocId = Values.string(i);
         case PmixKeys.ALLOC_REQ_ID -> allocReqId = Values.string(i);
         case PmixKeys.MAPBY -> mapBy = mapBy(i);
+        case PmixKeys.JOB_TIMEOUT -> timeout = timeout(i);
+        case PmixKeys.SPAWN_TIMEOUT -> spawnTimeout = timeout(i);
         case PmixKeys.NOTIFY_COMPLETION -> notify = Values.bool(i);
         case PmixKeys.FWD_STDOUT ->
             channels = flag(channels, OutputRouter.STDOUT_CHANNEL, Values.bool(i));
@@ -124,7 +128,10 @@ public final class JobOps {
       }
     }
     checkApps(apps);
-    apps = workingDirectories(mergeStderr(apps, merge));
+    apps = workingDirectories(mergeStderr(EnvDirectives.apply(jobInfos, apps), merge));
+    apps =
+        withTimeout(
+            withTimeout(apps, PmixKeys.JOB_TIMEOUT, timeout), PmixKeys.SPAWN_TIMEOUT, spawnTimeout);
     JobOutput output = IofOptions.read(jobInfos, apps, Boolean.TRUE.equals(merge));
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
@@ -193,6 +200,33 @@ public final class JobOps {
               ? a
               : new App(a.cmd(), a.argv(), a.env(), cwd, a.maxprocs(), a.info()));
     }
+    return out;
+  }
+
+  /** {@code PMIX_JOB_TIMEOUT}, {@code PMIX_SPAWN_TIMEOUT}: whole seconds, at least 1. */
+  private static int timeout(Info i) throws BadRequest {
+    int s = Values.signed(i);
+    if (s < 1) {
+      throw BadRequest.param(i.key() + " must be at least 1 second, not " + s);
+    }
+    return s;
+  }
+
+  /**
+   * The job's {@code PMIX_JOB_TIMEOUT} or {@code PMIX_SPAWN_TIMEOUT} ({@code key}) goes to the core
+   * in its first app's info, where the core's {@code job.JobTimeouts} reads it (and the state keeps
+   * it with the job's apps).
+   */
+  static List<App> withTimeout(List<App> apps, String key, Integer seconds) {
+    if (seconds == null || apps.isEmpty()) {
+      return apps;
+    }
+    App a = apps.get(0);
+    List<Info> info = new ArrayList<>(a.info());
+    info.removeIf(i -> i.key().equals(key));
+    info.add(Info.of(key, Value.integer(seconds)));
+    List<App> out = new ArrayList<>(apps);
+    out.set(0, new App(a.cmd(), a.argv(), a.env(), a.cwd(), a.maxprocs(), info));
     return out;
   }
 

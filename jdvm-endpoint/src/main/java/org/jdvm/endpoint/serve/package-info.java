@@ -6,17 +6,19 @@
  * read a view, pack the reply in the peer's format on its tag); one file per operation family reads
  * and answers its commands: {@link org.jdvm.endpoint.serve.AllocationOps} (allocation, session
  * control), {@link org.jdvm.endpoint.serve.JobOps} (spawn, job control with cleanup registrations,
- * abort), {@link org.jdvm.endpoint.serve.QueryOps} (query, job data, get), {@link
- * org.jdvm.endpoint.serve.EventOps} (events, I/O forwarding, stdin pushes), {@link
- * org.jdvm.endpoint.serve.WireupOps} (commit, fence), {@link org.jdvm.endpoint.serve.DataOps}
- * (publish, lookup, unpublish), {@link org.jdvm.endpoint.serve.ConnectOps} (connect, disconnect),
- * {@link org.jdvm.endpoint.serve.LogOps} (log), {@link org.jdvm.endpoint.serve.PeerOps} (finalize,
- * stop) and {@link org.jdvm.endpoint.serve.Admission} (the handshake and identity, and the peers a
- * node agent vouches for). {@link org.jdvm.endpoint.serve.MessageServer} is the transport's handler
- * that runs them. Bodies are read and written by their codecs in {@code org.jdvm.pmix.body}, the
- * ones the node agent's relay and the Java client use too; {@link
- * org.jdvm.endpoint.serve.RequestChecks} is what the endpoint checks as a body is read (its limits,
- * the keys a request may name, what a commit may carry).
+ * abort; a spawn's environment directives checked and put in each app's info by {@link
+ * org.jdvm.endpoint.serve.EnvDirectives}), {@link org.jdvm.endpoint.serve.QueryOps} (query, job
+ * data, get), {@link org.jdvm.endpoint.serve.EventOps} (events, I/O forwarding, stdin pushes),
+ * {@link org.jdvm.endpoint.serve.WireupOps} (commit, fence), {@link
+ * org.jdvm.endpoint.serve.DataOps} (publish, lookup, unpublish), {@link
+ * org.jdvm.endpoint.serve.ConnectOps} (connect, disconnect), {@link org.jdvm.endpoint.serve.LogOps}
+ * (log), {@link org.jdvm.endpoint.serve.PeerOps} (finalize, stop) and {@link
+ * org.jdvm.endpoint.serve.Admission} (the handshake and identity, and the peers a node agent
+ * vouches for). {@link org.jdvm.endpoint.serve.MessageServer} is the transport's handler that runs
+ * them. Bodies are read and written by their codecs in {@code org.jdvm.pmix.body}, the ones the
+ * node agent's relay and the Java client use too; {@link org.jdvm.endpoint.serve.RequestChecks} is
+ * what the endpoint checks as a body is read (its limits, the keys a request may name, what a
+ * commit may carry).
  *
  * <p>The seam: everything the serving half needs from the DVM goes through {@link
  * org.jdvm.endpoint.serve.Upstream}, so the same operations run in the controller (against the

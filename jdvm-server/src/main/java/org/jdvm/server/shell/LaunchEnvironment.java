@@ -134,6 +134,21 @@ public final class LaunchEnvironment {
    */
   public Map<String, String> of(
       String nspace, int rank, String node, List<String> appEnv, List<String> coreEnv) {
+    return of(nspace, rank, node, appEnv, List.of(), coreEnv);
+  }
+
+  /**
+   * The complete environment of one process whose app's info may hold environment directives
+   * ({@code PMIX_SET_ENVAR}, ...: {@link EnvRules}), applied after the app's entries and before the
+   * core's and jdvm's own variables, which therefore always win.
+   */
+  public Map<String, String> of(
+      String nspace,
+      int rank,
+      String node,
+      List<String> appEnv,
+      List<org.jdvm.pmix.Info> appInfo,
+      List<String> coreEnv) {
     Map<String, String> env = new HashMap<>(base);
     // before the app's entries, so a user's own choice wins (see JobDirectories)
     String own = jobDirectories.procdir(nspace, rank).toString();
@@ -143,6 +158,7 @@ public final class LaunchEnvironment {
       // jdvm's own choice for the spawning process, which MPI_Comm_spawn passes on to its children
       env.put(OMPI_VADER_BACKING_DIRECTORY, own);
     }
+    EnvRules.apply(env, appInfo);
     putAll(env, coreEnv);
     String r = Integer.toUnsignedString(rank);
     String mode = env.getOrDefault(MPI_MODE, "");

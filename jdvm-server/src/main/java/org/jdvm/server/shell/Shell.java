@@ -251,7 +251,7 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     }
     return new LaunchRequest(
         argv,
-        environment.of(l.namespace(), p.rank(), l.node(), app.env(), p.env()),
+        environment.of(l.namespace(), p.rank(), l.node(), app.env(), app.info(), p.env()),
         app.cwd() == null || app.cwd().isEmpty() ? null : java.nio.file.Path.of(app.cwd()),
         p.stdin(),
         mergesStderr(app));

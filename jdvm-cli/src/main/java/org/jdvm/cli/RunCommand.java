@@ -55,11 +55,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
               + " The job may use the union of the targets' nodes.")
   List<String> targets = new ArrayList<>();
 
-  @Option(
-      names = "--map-by",
-      paramLabel = "slot|node",
-      description = "Fill each node's slots first (slot, the default) or go round the nodes.")
-  String mapBy;
+  @picocli.CommandLine.Mixin RunPlacementOptions placement = new RunPlacementOptions();
 
   @Option(
       names = "--mpi",
@@ -139,7 +135,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
           }
           switch (a) {
             case "--target" -> r.targets.add(value);
-            case "--map-by" -> r.mapBy = value;
+            case "--map-by" -> r.placement.mapBy = value;
             case "--dvm" -> r.dvm.dvm = value;
             case "--stdin" -> r.stdin = value;
             case "--mpi" -> r.mpi = value;
@@ -173,7 +169,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
 
   private boolean valid() {
     return !command.isEmpty()
-        && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"))
+        && (placement.mapBy == null
+            || placement.mapBy.equals("slot")
+            || placement.mapBy.equals("node"))
         && validMpi(mpi)
         && stdinRank(stdin) != null
         && targets.stream().noneMatch(String::isBlank);
@@ -224,8 +222,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       err.println("jdvm run: -n must be at least 1");
       return Main.EXIT_USAGE;
     }
-    if (mapBy != null && !mapBy.equals("slot") && !mapBy.equals("node")) {
-      err.println("jdvm run: --map-by takes slot or node");
+    String placementError = placement.check();
+    if (placementError != null) {
+      err.println("jdvm run: " + placementError);
       return Main.EXIT_USAGE;
     }
     if (!validMpi(mpi)) {
@@ -356,7 +355,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     if (!ids.isEmpty()) {
       b.target(ids.toArray(String[]::new));
     }
-    ifGiven(mapBy, b::mapBy);
+    placement.applyTo(b);
     int rank = stdinRank(stdin);
     if (rank != NO_STDIN && !detach) {
       b.stdin(rank);

@@ -4,7 +4,6 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.Request;
@@ -108,7 +107,6 @@ public final class JobOps {
         case PmixKeys.SESSION_ID -> sessionId = Values.unsigned(i);
         case PmixKeys.ALLOC_ID -> allocId = Values.string(i);
         case PmixKeys.ALLOC_REQ_ID -> allocReqId = Values.string(i);
-        case PmixKeys.MAPBY -> mapBy = mapBy(i);
         case PmixKeys.NOTIFY_COMPLETION -> notify = Values.bool(i);
         case PmixKeys.FWD_STDOUT ->
             channels = flag(channels, OutputRouter.STDOUT_CHANNEL, Values.bool(i));
@@ -118,7 +116,8 @@ public final class JobOps {
       }
     }
     checkApps(apps);
-    apps = workingDirectories(mergeStderr(apps, merge));
+    mapBy = SpawnPlacement.nodeMapBy(jobInfos);
+    apps = workingDirectories(mergeStderr(SpawnPlacement.fold(jobInfos, apps), merge));
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
     }
@@ -209,16 +208,6 @@ public final class JobOps {
 
   private static int flag(int bits, int bit, boolean on) {
     return on ? bits | bit : bits & ~bit;
-  }
-
-  private static MapBy mapBy(Info i) throws BadRequest {
-    String policy = Values.string(i);
-    String base = policy == null ? "" : policy.split(":", 2)[0].toLowerCase(Locale.ROOT);
-    return switch (base) {
-      case "slot" -> MapBy.SLOT;
-      case "node" -> MapBy.NODE;
-      default -> throw BadRequest.notSupported("mapping policy \"" + policy + "\"");
-    };
   }
 
   /** Apps as the core can take them: each has a command and a non-negative process count. */

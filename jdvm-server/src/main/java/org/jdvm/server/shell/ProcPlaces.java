@@ -1,0 +1,41 @@
+package org.jdvm.server.shell;
+
+import java.util.BitSet;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where each launched process was bound, kept from its launch until its job ends, for its job data
+ * ({@code PMIX_LOCALITY_STRING}, {@code PMIX_CPUSET}, {@code PMIX_TOPOLOGY_SIGNATURE}). Written by
+ * the shell before the launch, read by the upstream on the controller thread. Thread-safe.
+ */
+public final class ProcPlaces {
+  /**
+   * Where one process was bound.
+   *
+   * @param cpus its cpus (kernel numbers), {@code null} when not bound
+   * @param description PRRTE's report words ({@code package[0][core:0]}, or "not bound")
+   * @param locality its {@code PMIX_LOCALITY_STRING}, {@code null} when not bound
+   * @param cpuset its {@code PMIX_CPUSET} (a cpu list), {@code null} when not bound
+   * @param signature its node's {@code PMIX_TOPOLOGY_SIGNATURE}
+   */
+  public record Place(
+      BitSet cpus, String description, String locality, String cpuset, String signature) {}
+
+  private final Map<String, Map<Integer, Place>> byJob = new ConcurrentHashMap<>();
+
+  void put(String nspace, Map<Integer, Place> places) {
+    byJob.computeIfAbsent(nspace, k -> new ConcurrentHashMap<>()).putAll(places);
+  }
+
+  /** Where a process was bound, or {@code null} when it was not placed by the binder. */
+  public Place of(String nspace, int rank) {
+    Map<Integer, Place> job = byJob.get(nspace);
+    return job == null ? null : job.get(rank);
+  }
+
+  /** The job ended. */
+  public void forget(String nspace) {
+    byJob.remove(nspace);
+  }
+}

@@ -111,7 +111,7 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
       return info(Info.of(PmixKeys.MAPBY, Value.string(policy)));
     }
 
-    // ---- placement and binding, as PRRTE takes them (issue 23) ------------------------------
+    // ---- placement and binding, as PRRTE takes them ------------------------------------------
 
     /**
      * {@code PMIX_BINDTO}: none, hwthread, core, package (socket), numa; {@code :overload-allowed}.

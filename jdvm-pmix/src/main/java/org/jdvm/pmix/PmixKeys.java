@@ -54,7 +54,7 @@ public final class PmixKeys {
   public static final String ADD_HOSTFILE = "pmix.addhostfile";
   public static final String PERSONALITY = "pmix.pers";
   public static final String MAPBY = "pmix.mapby";
-  // Placement and binding (issue 23): spawn directives, and what each process is told of its place
+  // Placement and binding: spawn directives, and what each process is told of its place
   public static final String RANKBY = "pmix.rankby";
   public static final String BINDTO = "pmix.bindto";
   public static final String PPR = "pmix.ppr";

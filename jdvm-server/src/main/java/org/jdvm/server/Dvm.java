@@ -59,7 +59,8 @@ public final class Dvm implements AutoCloseable {
   private final Cleanup cleanup;
   private volatile GrantedNodes granted;
   private volatile boolean closed;
-  private final org.jdvm.host.topology.Topology hostTopology = readHostTopology();
+  private final org.jdvm.host.topology.Topology hostTopology =
+      org.jdvm.host.topology.TopologyReader.hostOrNull();
   private final java.util.concurrent.atomic.AtomicInteger localNodes =
       new java.util.concurrent.atomic.AtomicInteger();
 
@@ -160,15 +161,6 @@ public final class Dvm implements AutoCloseable {
   /** Where launched processes were bound (their job data says it). */
   public org.jdvm.server.shell.ProcPlaces places() {
     return shell.places();
-  }
-
-  private static org.jdvm.host.topology.Topology readHostTopology() {
-    try {
-      return org.jdvm.host.topology.TopologyReader.host();
-    } catch (IOException | RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "cannot read this host's topology; no binding: " + e);
-      return null;
-    }
   }
 
   /** What the shell hands the controller (reports of what it executed). */

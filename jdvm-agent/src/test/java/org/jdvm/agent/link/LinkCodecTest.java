@@ -37,13 +37,14 @@ class LinkCodecTest {
             List.of(
                 new LinkMessage.Exited("a@1", 1, 3, 0), new LinkMessage.Exited("a@1", 2, 0, 15)),
             B,
-            B),
+            B,
+            "0.0.0.0.0.0.0.0,1.1.0.0.1.0.1.1"),
         new LinkMessage.Welcome("host2", 500, 5, List.of(r), B),
         new LinkMessage.Refused("no"),
         new LinkMessage.Heartbeat(Long.MAX_VALUE),
         new LinkMessage.Bye("stop"),
         new LinkMessage.Launch(
-            7, "d@1", 0, List.of("/bin/echo", "a b"), Map.of("K", "v"), "", true, true),
+            7, "d@1", 0, List.of("/bin/echo", "a b"), Map.of("K", "v"), "", true, true, "0-1"),
         new LinkMessage.Signal("d@1", -1, 9),
         new LinkMessage.Stdin(8, "d@1", 0, B, 100),
         new LinkMessage.Cleanup(9, "d@1", "/tmp/x", true, true, false, false, List.of("a"), false),
@@ -200,7 +201,7 @@ class LinkCodecTest {
         .hasMessageContaining("count");
     byte[] launch =
         LinkCodec.encode(
-            new LinkMessage.Launch(7, "d@1", 0, List.of(), Map.of("K", "v"), "", false, false));
+            new LinkMessage.Launch(7, "d@1", 0, List.of(), Map.of("K", "v"), "", false, false, ""));
     // The environment's count made 2, and its entry written twice.
     ByteBuffer twice = ByteBuffer.allocate(launch.length - 4 + 10);
     int env = 1 + 8 + 4 + 3 + 4 + 4; // kind, id, nspace, rank, argv's count

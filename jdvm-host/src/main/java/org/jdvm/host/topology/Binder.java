@@ -158,27 +158,32 @@ public final class Binder {
     List<Integer> chosen = candidates.subList(0, n);
     for (int o : chosen) {
       if (load[o] >= capacity(t, objs.get(o), level) && !d.overload()) {
-        throw new Refused(
-            "node "
-                + node
-                + " cannot bind "
-                + procs
-                + " processes"
-                + (n > 1 ? " of " + n + " " + plural(level) : "")
-                + " to "
-                + plural(level)
-                + ": it has "
-                + t.count(level)
-                + " "
-                + plural(level)
-                + " with "
-                + t.count(Level.CORE)
-                + " cores (--bind-to "
-                + level.word()
-                + ":overload-allowed lets processes share, --bind-to none leaves them unbound)");
+        throw overloaded(t, node, procs, n, level);
       }
     }
     return new ArrayList<>(chosen);
+  }
+
+  private static Refused overloaded(Topology t, String node, int procs, int n, Level level) {
+    return new Refused(
+        "node "
+            + node
+            + " cannot bind "
+            + procs
+            + " processes"
+            + (n > 1 ? " of " + n + " " + plural(level) : "")
+            + " to "
+            + plural(level)
+            + ": it has "
+            + t.count(level)
+            + " "
+            + plural(level)
+            + (level == Level.PACKAGE || level == Level.NUMA
+                ? " with " + t.count(Level.CORE) + " cores"
+                : "")
+            + " (--bind-to "
+            + level.word()
+            + ":overload-allowed lets processes share, --bind-to none leaves them unbound)");
   }
 
   /** How many processes an object takes bound before it is overloaded: its cores (or threads). */

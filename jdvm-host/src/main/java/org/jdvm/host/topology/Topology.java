@@ -154,6 +154,57 @@ public record Topology(List<Cpu> cpus) {
   }
 
   /**
+   * The topology as one line, for an agent's hello: each cpu as {@code
+   * id.pu.package.numa.core.l3.l2.l1}, comma-separated ({@link #decode} reads it back).
+   */
+  public String encode() {
+    StringBuilder b = new StringBuilder();
+    for (Cpu c : cpus) {
+      if (!b.isEmpty()) {
+        b.append(',');
+      }
+      b.append(c.id()).append('.').append(c.pu()).append('.').append(c.pkg()).append('.');
+      b.append(c.numa()).append('.').append(c.core()).append('.').append(c.l3()).append('.');
+      b.append(c.l2()).append('.').append(c.l1());
+    }
+    return b.toString();
+  }
+
+  /** A topology {@link #encode} wrote, or {@code null} for "" or a text that is not one. */
+  public static Topology decodeOrNull(String text) {
+    try {
+      return text == null || text.isEmpty() ? null : decode(text);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
+   * A topology {@link #encode} wrote.
+   *
+   * @throws IllegalArgumentException when the text is not one
+   */
+  public static Topology decode(String text) {
+    List<Cpu> cpus = new ArrayList<>();
+    try {
+      for (String one : text.split(",")) {
+        String[] f = one.split("\\.");
+        if (f.length != 8) {
+          throw new IllegalArgumentException("not a topology: " + text);
+        }
+        int[] v = new int[8];
+        for (int i = 0; i < 8; i++) {
+          v[i] = Integer.parseInt(f[i]);
+        }
+        cpus.add(new Cpu(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]));
+      }
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a topology: " + text, e);
+    }
+    return new Topology(cpus);
+  }
+
+  /**
    * The signature of this topology, in the form PRRTE's {@code prte_hwloc_base_get_topo_signature}
    * gave {@code PMIX_TOPOLOGY_SIGNATURE} ({@code "%dN:%dS:%dL3:%dL2:%dL1:%dC:%dH:%s:%s"}: NUMA
    * nodes, packages, L3, L2 and L1 caches, cores, hardware threads, architecture, byte order), so

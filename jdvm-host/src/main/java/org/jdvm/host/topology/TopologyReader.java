@@ -33,6 +33,17 @@ public final class TopologyReader {
     return new TopologyReader(Path.of("/")).read();
   }
 
+  /** This host's topology, or {@code null} (logged) when it cannot be read: nothing is bound. */
+  public static Topology hostOrNull() {
+    try {
+      return host();
+    } catch (IOException | RuntimeException e) {
+      System.getLogger("org.jdvm.host")
+          .log(System.Logger.Level.WARNING, "cannot read this host's topology; no binding: " + e);
+      return null;
+    }
+  }
+
   /**
    * The topology.
    *

@@ -63,6 +63,15 @@ class TopologyReaderTest {
   }
 
   @Test
+  void aTopologyCrossesTheAgentLinkAsOneLine() throws Exception {
+    Topology t = new TopologyReader(FakeSys.write(dir, 2, 2, 2, "0-15")).read().share(1, 2);
+    assertEquals(t, Topology.decode(t.encode()));
+    assertEquals(t.signature(), Topology.decodeOrNull(t.encode()).signature());
+    assertEquals(null, Topology.decodeOrNull(""));
+    assertEquals(null, Topology.decodeOrNull("1.2.3"));
+  }
+
+  @Test
   void cpuListsRoundTrip() {
     assertEquals("0-3,8,10-11", CpuList.format(CpuList.parse("0-3,8,10,11")));
     assertEquals("", CpuList.format(CpuList.parse("")));

@@ -261,6 +261,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
           e.getCause() instanceof PmixException p
               ? p
               : new PmixException(PmixStatus.ERROR, String.valueOf(e.getCause()));
+      RunPlacementOptions.outputFirst(client);
       return spawnRefused(why, command, out, err);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -87,6 +87,20 @@ public final class RunPlacementOptions {
     return null;
   }
 
+  /**
+   * Before a refused spawn is reported: what the DVM wrote to the job's stderr first (why it could
+   * not bind the job) reaches this command's stderr, waited for at most a second.
+   */
+  static void outputFirst(org.jdvm.client.JdvmClient client) {
+    try {
+      client.delivered().get(1, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // nothing more to wait for
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** The options as spawn attributes. */
   void applyTo(SpawnRequest.Builder b) {
     if (mapBy != null) {

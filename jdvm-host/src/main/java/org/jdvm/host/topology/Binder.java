@@ -98,7 +98,7 @@ public final class Binder {
   }
 
   /** The binding level a job gets on this node, PRRTE's default when it asked none. */
-  static Bind effective(Topology t, int procs, int jobProcs, Directives d) {
+  public static Bind effective(Topology t, int procs, int jobProcs, Directives d) {
     if (d.bindTo() != null) {
       return d.bindTo();
     }

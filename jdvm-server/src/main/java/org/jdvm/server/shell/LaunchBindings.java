@@ -42,7 +42,8 @@ final class LaunchBindings {
       Map<String, Map<Integer, ProcPlaces.Place>> places,
       Map<String, String> refused,
       java.util.Set<String> report,
-      java.util.Set<String> refusalSaid) {
+      java.util.Set<String> refusalSaid,
+      Map<String, ProcPlaces.Policies> policies) {
     BitSet cpus(String nspace, int rank) {
       ProcPlaces.Place p = places.getOrDefault(nspace, Map.of()).get(rank);
       return p == null ? null : p.cpus();
@@ -65,6 +66,7 @@ final class LaunchBindings {
     Map<String, Map<Integer, ProcPlaces.Place>> places = new HashMap<>();
     Map<String, String> refused = new HashMap<>();
     java.util.Set<String> report = new java.util.HashSet<>();
+    Map<String, ProcPlaces.Policies> policies = new HashMap<>();
     for (var job : byJob.entrySet()) {
       int jobProcs = job.getValue().stream().mapToInt(l -> l.procs().size()).sum();
       Map<Integer, ProcPlaces.Place> mine = new HashMap<>();
@@ -74,14 +76,16 @@ final class LaunchBindings {
           if (d.report()) {
             report.add(job.getKey());
           }
-          bindNode(l, topologyOf.apply(l.node()), jobProcs, d, mine);
+          Topology t = topologyOf.apply(l.node());
+          policies.computeIfAbsent(job.getKey(), k -> policies(t, l, jobProcs, d));
+          bindNode(l, t, jobProcs, d, mine);
         }
         places.put(job.getKey(), mine);
       } catch (Binder.Refused r) {
         refused.put(job.getKey(), r.getMessage());
       }
     }
-    return new Plan(places, refused, report, new java.util.HashSet<>());
+    return new Plan(places, refused, report, new java.util.HashSet<>(), policies);
   }
 
   private static void bindNode(
@@ -109,6 +113,23 @@ final class LaunchBindings {
                   t.signature())
               : new ProcPlaces.Place(null, b.description(), null, null, t.signature()));
     }
+  }
+
+  /** The job's policies in PRRTE's words, the binding the one this node gets. */
+  private static ProcPlaces.Policies policies(
+      Topology t, LaunchProcs l, int jobProcs, Directives d) {
+    String asked = null;
+    for (Info i : l.procs().get(0).app().info()) {
+      if (i.key().equals(PmixKeys.MAPBY)) {
+        asked = text(i);
+      }
+    }
+    boolean byNode = asked != null && asked.toLowerCase(java.util.Locale.ROOT).startsWith("node");
+    String map = d.mapBy() != null ? "BY" + d.mapBy().name() : byNode ? "BYNODE" : "BYSLOT";
+    Directives.Bind bind =
+        t == null ? Directives.Bind.NONE : Binder.effective(t, l.procs().size(), jobProcs, d);
+    return new ProcPlaces.Policies(
+        map, "SLOT", bind.name() + (d.overload() ? ":OVERLOAD-ALLOWED" : ""));
   }
 
   /** The directives an app carries in its info (folded there by the PMIx endpoint). */

@@ -22,7 +22,25 @@ public final class ProcPlaces {
   public record Place(
       BitSet cpus, String description, String locality, String cpuset, String signature) {}
 
+  /**
+   * A job's policies as PRRTE names them in its job data ({@code prte_rmaps_base_print_mapping},
+   * {@code _ranking}, {@code prte_hwloc_base_print_binding}): {@code PMIX_MAPBY} {@code BYCORE},
+   * {@code PMIX_RANKBY} {@code SLOT}, {@code PMIX_BINDTO} {@code CORE:OVERLOAD-ALLOWED}; the
+   * binding is the one its first node got.
+   */
+  public record Policies(String mapBy, String rankBy, String bindTo) {}
+
   private final Map<String, Map<Integer, Place>> byJob = new ConcurrentHashMap<>();
+  private final Map<String, Policies> policies = new ConcurrentHashMap<>();
+
+  void put(String nspace, Policies p) {
+    policies.putIfAbsent(nspace, p);
+  }
+
+  /** A job's policies, or {@code null} when none of its processes was launched here. */
+  public Policies policies(String nspace) {
+    return policies.get(nspace);
+  }
 
   void put(String nspace, Map<Integer, Place> places) {
     byJob.computeIfAbsent(nspace, k -> new ConcurrentHashMap<>()).putAll(places);
@@ -37,5 +55,6 @@ public final class ProcPlaces {
   /** The job ended. */
   public void forget(String nspace) {
     byJob.remove(nspace);
+    policies.remove(nspace);
   }
 }

@@ -218,6 +218,10 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     List<Integer> ranks = l.procs().stream().map(ProcLaunch::rank).toList();
     if (why == null) {
       places.put(l.namespace(), plan.places().getOrDefault(l.namespace(), Map.of()));
+      ProcPlaces.Policies policies = plan.policies().get(l.namespace());
+      if (policies != null) {
+        places.put(l.namespace(), policies);
+      }
       if (plan.report().contains(l.namespace())) {
         BindingReport.report(gateway, l, places);
       }

@@ -42,7 +42,8 @@ import org.jdvm.pmix.Value;
  * pmix.cpuset} (its cpu list), and its node's {@code pmix.toposig}; a process that is not bound has
  * neither, and Open MPI then takes peers of {@code pmix.lpeers} as sharing the node. Local and node
  * ranks follow the order the core placed a node's processes in, which is the order they were bound
- * in.
+ * in. The job level has the job's {@code pmix.mapby}, {@code pmix.rankby} and {@code pmix.bindto}
+ * in PRRTE's words ({@code BYCORE}, {@code SLOT}, {@code CORE}).
  *
  * <p>Everything is computed on the controller thread from the core's views and returned as copies.
  */
@@ -253,6 +254,12 @@ final class ClientData {
     if (parent != null) {
       kvals.add(new KVal(PmixKeys.PARENT_ID, Value.proc(parent)));
       kvals.add(new KVal(PmixKeys.SPAWNED, Value.bool(true)));
+    }
+    var policies = extras.places() == null ? null : extras.places().policies(job.nspace);
+    if (policies != null) {
+      kvals.add(new KVal(PmixKeys.MAPBY, Value.string(policies.mapBy())));
+      kvals.add(new KVal(PmixKeys.RANKBY, Value.string(policies.rankBy())));
+      kvals.add(new KVal(PmixKeys.BINDTO, Value.string(policies.bindTo())));
     }
     return kvals;
   }

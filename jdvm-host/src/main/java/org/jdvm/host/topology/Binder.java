@@ -58,7 +58,34 @@ public final class Binder {
    */
   public static List<Bound> bind(Topology t, String node, int procs, int jobProcs, Directives d)
       throws Refused {
-    Bind bind = effective(t, procs, jobProcs, d);
+    return bind(t, node, procs, jobProcs, d, Neighbours.NONE);
+  }
+
+  /**
+   * What other jobs run on the node when a job is bound there: PRRTE binds a DVM's jobs knowing
+   * each other's processes. They count in the default rule (a node running more processes than
+   * cores, all jobs together, binds none) and steer each process to the least used objects, but an
+   * object full of other jobs' processes does not refuse this job's.
+   *
+   * @param taken the cpu sets the node's other bound processes have
+   * @param procs how many processes of other jobs the node runs, bound or not
+   */
+  public record Neighbours(List<BitSet> taken, int procs) {
+    public static final Neighbours NONE = new Neighbours(List.of(), 0);
+
+    public Neighbours {
+      taken = List.copyOf(taken);
+    }
+  }
+
+  /** The binding of each of the node's processes, with the node's other jobs in mind. */
+  public static List<Bound> bind(
+      Topology t, String node, int procs, int jobProcs, Directives d, Neighbours others)
+      throws Refused {
+    Bind bind =
+        d.bindTo() == null && procs + others.procs() > t.count(Level.CORE)
+            ? (d.pe() > 0 ? effective(t, procs, jobProcs, d) : Bind.NONE)
+            : effective(t, procs, jobProcs, d);
     List<Bound> out = new ArrayList<>(procs);
     if (bind == Bind.NONE) {
       for (int k = 0; k < procs; k++) {
@@ -84,9 +111,16 @@ public final class Binder {
     List<BitSet> where = d.mapBy() == null ? List.of(t.cpuSet()) : t.objects(d.mapBy());
     List<BitSet> objs = t.objects(level);
     int[] load = new int[objs.size()];
+    int[] busy = new int[objs.size()];
+    for (BitSet other : others.taken()) {
+      for (int o = 0; o < objs.size(); o++) {
+        busy[o] += objs.get(o).intersects(other) ? 1 : 0;
+      }
+    }
     for (int k = 0; k < procs; k++) {
       BitSet in = where.get(k % where.size());
-      List<Integer> chosen = choose(t, objs, load, in, Math.max(1, d.pe()), level, d, node, procs);
+      List<Integer> chosen =
+          choose(t, objs, new int[][] {load, busy}, in, Math.max(1, d.pe()), level, d, node, procs);
       BitSet cpus = new BitSet();
       for (int o : chosen) {
         cpus.or(objs.get(o));
@@ -119,11 +153,14 @@ public final class Binder {
     };
   }
 
-  /** The {@code n} least loaded objects touching {@code in}; refused when they are full. */
+  /**
+   * The {@code n} least loaded objects touching {@code in} (this job's load, then the other jobs'),
+   * refused when this job has filled them.
+   */
   private static List<Integer> choose(
       Topology t,
       List<BitSet> objs,
-      int[] load,
+      int[][] loadAndBusy,
       BitSet in,
       int n,
       Level level,
@@ -154,7 +191,10 @@ public final class Binder {
               + " there has "
               + candidates.size());
     }
-    candidates.sort(Comparator.comparingInt(o -> load[o]));
+    int[] load = loadAndBusy[0];
+    int[] busy = loadAndBusy[1];
+    // this job's processes first, the other jobs' next, then logical order
+    candidates.sort(Comparator.comparingInt((Integer o) -> load[o]).thenComparingInt(o -> busy[o]));
     List<Integer> chosen = candidates.subList(0, n);
     for (int o : chosen) {
       if (load[o] >= capacity(t, objs.get(o), level) && !d.overload()) {

@@ -114,6 +114,27 @@ class BinderTest {
   }
 
   @Test
+  void otherJobsOnTheNodeSteerTheBindingButRefuseNothing() throws Exception {
+    java.util.BitSet core0 = CpuList.parse("0,8");
+    Binder.Neighbours one = new Binder.Neighbours(List.of(core0), 1);
+    // a second job's rank goes to a core the first does not use
+    assertEquals(
+        List.of("1,9"),
+        Binder.bind(host, "n0", 1, 1, Directives.DEFAULT, one).stream()
+            .map(b -> CpuList.format(b.cpus()))
+            .toList());
+    // a full node, all jobs together, binds nothing by default, as PRRTE
+    Binder.Neighbours full = new Binder.Neighbours(List.of(), 8);
+    assertFalse(Binder.bind(host, "n0", 1, 1, Directives.DEFAULT, full).get(0).bound());
+    // but an asked binding is made, and other jobs' processes do not make it refused
+    List<java.util.BitSet> all = host.objects(Topology.Level.CORE);
+    Binder.Neighbours busy = new Binder.Neighbours(all, 8);
+    assertTrue(
+        Binder.bind(host, "n0", 8, 8, Directives.parse(null, "core", 0, false), busy).stream()
+            .allMatch(Binder.Bound::bound));
+  }
+
+  @Test
   void directivesAreRefusedWhenNotUnderstood() {
     assertThrows(IllegalArgumentException.class, () -> Directives.parse("board", null, 0, false));
     assertThrows(IllegalArgumentException.class, () -> Directives.parse(null, "l9cache", 0, false));

@@ -26,7 +26,8 @@ import org.jdvm.pmix.PmixKeys;
  * host's topology comes from its agent ({@code NodeAgent.topology}); the node's processes of a job
  * are numbered in the order the core placed them, and the directives are those the PMIx endpoint
  * folded into each app's info ({@code SpawnPlacement}); a node running processes of several apps
- * binds them by the first's. Jobs are bound each on its own: two jobs on one node may share cores.
+ * binds them by the first's. The node's other jobs steer a job's processes to the least used
+ * objects and count in the default rule ({@code Binder.Neighbours}).
  */
 final class LaunchBindings {
   private LaunchBindings() {}
@@ -57,6 +58,18 @@ final class LaunchBindings {
    *     processes are not bound unless the job asked for a binding, which is refused)
    */
   static Plan plan(List<Effect> effects, Function<String, Topology> topologyOf) {
+    return plan(effects, topologyOf, node -> Binder.Neighbours.NONE);
+  }
+
+  /**
+   * Binds every launch of {@code effects}, with what the nodes already run.
+   *
+   * @param neighboursOf the other jobs' processes on a node
+   */
+  static Plan plan(
+      List<Effect> effects,
+      Function<String, Topology> topologyOf,
+      Function<String, Binder.Neighbours> neighboursOf) {
     Map<String, List<LaunchProcs>> byJob = new LinkedHashMap<>();
     for (Effect e : effects) {
       if (e instanceof LaunchProcs l && !l.procs().isEmpty()) {
@@ -78,7 +91,7 @@ final class LaunchBindings {
           }
           Topology t = topologyOf.apply(l.node());
           policies.computeIfAbsent(job.getKey(), k -> policies(t, l, jobProcs, d));
-          bindNode(l, t, jobProcs, d, mine);
+          bindNode(l, t, jobProcs, d, neighboursOf.apply(l.node()), mine);
         }
         places.put(job.getKey(), mine);
       } catch (Binder.Refused r) {
@@ -89,7 +102,12 @@ final class LaunchBindings {
   }
 
   private static void bindNode(
-      LaunchProcs l, Topology t, int jobProcs, Directives d, Map<Integer, ProcPlaces.Place> into)
+      LaunchProcs l,
+      Topology t,
+      int jobProcs,
+      Directives d,
+      Binder.Neighbours others,
+      Map<Integer, ProcPlaces.Place> into)
       throws Binder.Refused {
     if (t == null) {
       if (d.bindTo() != null && d.bindTo() != Directives.Bind.NONE || d.pe() > 0) {
@@ -98,7 +116,7 @@ final class LaunchBindings {
       }
       return;
     }
-    List<Binder.Bound> bound = Binder.bind(t, l.node(), l.procs().size(), jobProcs, d);
+    List<Binder.Bound> bound = Binder.bind(t, l.node(), l.procs().size(), jobProcs, d, others);
     for (int k = 0; k < bound.size(); k++) {
       Binder.Bound b = bound.get(k);
       ProcLaunch p = l.procs().get(k);

@@ -31,6 +31,10 @@ public final class ProcPlaces {
   public record Policies(String mapBy, String rankBy, String bindTo) {}
 
   private final Map<String, Map<Integer, Place>> byJob = new ConcurrentHashMap<>();
+
+  /** Per node, the cpus of each live bound process, by {@code nspace.rank}. */
+  private final Map<String, Map<String, BitSet>> byNode = new ConcurrentHashMap<>();
+
   private final Map<String, Policies> policies = new ConcurrentHashMap<>();
 
   void put(String nspace, Policies p) {
@@ -42,8 +46,29 @@ public final class ProcPlaces {
     return policies.get(nspace);
   }
 
-  void put(String nspace, Map<Integer, Place> places) {
+  /** A job's processes on {@code node} were bound so ({@code places}: by rank). */
+  void put(String nspace, String node, Map<Integer, Place> places) {
     byJob.computeIfAbsent(nspace, k -> new ConcurrentHashMap<>()).putAll(places);
+    Map<String, BitSet> live = byNode.computeIfAbsent(node, k -> new ConcurrentHashMap<>());
+    places.forEach(
+        (rank, p) -> {
+          if (p.cpus() != null) {
+            live.put(nspace + "." + rank, p.cpus());
+          }
+        });
+  }
+
+  /** A process ended: its cpus are free for the next job's binding. */
+  void ended(String node, String nspace, int rank) {
+    Map<String, BitSet> live = byNode.get(node);
+    if (live != null) {
+      live.remove(nspace + "." + rank);
+    }
+  }
+
+  /** The cpu sets the live jobs' bound processes on a node have. */
+  java.util.List<BitSet> takenOn(String node) {
+    return new java.util.ArrayList<>(byNode.getOrDefault(node, Map.of()).values());
   }
 
   /** Where a process was bound, or {@code null} when it was not placed by the binder. */
@@ -56,5 +81,6 @@ public final class ProcPlaces {
   public void forget(String nspace) {
     byJob.remove(nspace);
     policies.remove(nspace);
+    byNode.values().forEach(m -> m.keySet().removeIf(k -> k.startsWith(nspace + ".")));
   }
 }

@@ -105,7 +105,7 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
         case ShrinkNodes s -> s.nodeNames().forEach(this::shrink);
         case LaunchProcs l -> {
           if (plan == null) {
-            plan = LaunchBindings.plan(effects, this::topologyOf);
+            plan = LaunchBindings.plan(effects, this::topologyOf, this::neighboursOf);
           }
           launchBound(l, plan);
         }
@@ -203,6 +203,13 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     return shrinking.getOrDefault(node, CompletableFuture.completedFuture(null));
   }
 
+  private org.jdvm.host.topology.Binder.Neighbours neighboursOf(String node) {
+    NodeAgent agent = nodes.get(node);
+    return agent == null
+        ? org.jdvm.host.topology.Binder.Neighbours.NONE
+        : new org.jdvm.host.topology.Binder.Neighbours(places.takenOn(node), agent.runningProcs());
+  }
+
   private org.jdvm.host.topology.Topology topologyOf(String node) {
     NodeAgent agent = nodes.get(node);
     return agent == null ? null : agent.topology();
@@ -217,7 +224,14 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     String why = plan.refused().get(l.namespace());
     List<Integer> ranks = l.procs().stream().map(ProcLaunch::rank).toList();
     if (why == null) {
-      places.put(l.namespace(), plan.places().getOrDefault(l.namespace(), Map.of()));
+      Map<Integer, ProcPlaces.Place> bound = plan.places().getOrDefault(l.namespace(), Map.of());
+      Map<Integer, ProcPlaces.Place> here = new java.util.HashMap<>();
+      for (ProcLaunch p : l.procs()) {
+        if (bound.containsKey(p.rank())) {
+          here.put(p.rank(), bound.get(p.rank()));
+        }
+      }
+      places.put(l.namespace(), l.node(), here);
       ProcPlaces.Policies policies = plan.policies().get(l.namespace());
       if (policies != null) {
         places.put(l.namespace(), policies);
@@ -376,12 +390,14 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   @Override
   public void exited(String node, String nspace, int rank, int exitCode, int signal) {
     signalled.remove(nspace + "." + rank);
+    places.ended(node, nspace, rank);
     submit.accept(new Report.ProcExited(nspace, rank, signal > 0 ? 0 : exitCode, signal));
   }
 
   @Override
   public void exited(String node, String nspace, int rank, int exitStatus) {
     Integer sent = signalled.remove(nspace + "." + rank);
+    places.ended(node, nspace, rank);
     boolean bySignal = sent != null && sent > 0 && exitStatus == Signal.shellExitStatus(sent);
     submit.accept(
         bySignal

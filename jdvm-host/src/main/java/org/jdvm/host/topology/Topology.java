@@ -20,6 +20,10 @@ public record Topology(List<Cpu> cpus) {
   /** No cache at this level. */
   public static final int NONE = -1;
 
+  /** The machine's architecture as {@code uname -m} names it (Java says amd64 for x86_64). */
+  public static final String ARCH =
+      System.getProperty("os.arch").equals("amd64") ? "x86_64" : System.getProperty("os.arch");
+
   /**
    * One hardware thread.
    *
@@ -225,7 +229,7 @@ public record Topology(List<Cpu> cpus) {
         + "C:"
         + cpus.size()
         + "H:"
-        + System.getProperty("os.arch")
+        + ARCH
         + ":le";
   }
 

@@ -22,8 +22,7 @@ class TopologyReaderTest {
     assertEquals("0-3,8-11", CpuList.format(t.objects(Level.PACKAGE).get(0)));
     assertEquals("2-3,10-11", CpuList.format(t.objects(Level.NUMA).get(1)));
     assertEquals("5,13", CpuList.format(t.objects(Level.CORE).get(5)));
-    assertEquals(
-        "4N:2S:2L3:8L2:8L1:8C:16H:" + System.getProperty("os.arch") + ":le", t.signature());
+    assertEquals("4N:2S:2L3:8L2:8L1:8C:16H:" + Topology.ARCH + ":le", t.signature());
   }
 
   @Test
@@ -33,7 +32,7 @@ class TopologyReaderTest {
     assertEquals(1, t.count(Level.PACKAGE));
     assertEquals(1, t.count(Level.NUMA));
     assertEquals(2, t.count(Level.CORE));
-    assertEquals("1N:1S:1L3:2L2:2L1:2C:3H:" + System.getProperty("os.arch") + ":le", t.signature());
+    assertEquals("1N:1S:1L3:2L2:2L1:2C:3H:" + Topology.ARCH + ":le", t.signature());
     // logical indexes are those of the allowed set, as hwloc numbers an allowed set
     assertEquals("SK0:L30:L20:L10:CR0:HT0-1:NM0", t.localityString(CpuList.parse("4,12")));
   }

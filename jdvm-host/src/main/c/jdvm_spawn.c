@@ -6,6 +6,7 @@
  *   - the child is born inside a cgroup (clone3's CLONE_INTO_CGROUP, Linux 5.7), so nothing it
  *     forks can ever be outside it and no move is needed after the start;
  *   - its pidfd comes from the clone itself (CLONE_PIDFD);
+ *   - the child is bound to its cpus (sched_setaffinity) before it execs, when it is given some;
  *   - the child's stack is kept per calling thread instead of mapped and unmapped per start (the
  *     unmap's TLB shootdown was a third of posix_spawn's cost in a many-threaded JVM).
  *
@@ -52,6 +53,8 @@ struct start {
   char *const *argv;
   char *const *envp;
   const char *cwd;
+  const uint64_t *cpus; /* its cpu mask, or NULL: the caller's */
+  long cpus_bytes;
   int in_fd, out_fd, err_fd;
   volatile int err; /* errno of the step that failed in the child, 0 if it exec'd */
 };
@@ -91,6 +94,10 @@ static int child(struct start *s) {
     }
   }
   if ((rc = raw(SYS_setsid, 0, 0, 0, 0)) < 0) child_fail(s, rc);
+  if (s->cpus != NULL &&
+      (rc = raw(SYS_sched_setaffinity, 0, s->cpus_bytes, (long)s->cpus, 0)) < 0) {
+    child_fail(s, rc);
+  }
   if (s->cwd != NULL && (rc = raw(SYS_chdir, (long)s->cwd, 0, 0, 0)) < 0) child_fail(s, rc);
   if (s->in_fd >= 0) {
     if ((rc = raw(SYS_dup2, s->in_fd, 0, 0, 0)) < 0) child_fail(s, rc);
@@ -146,14 +153,16 @@ static __thread void *stack_of_thread;
  * Starts path with argv and envp in a new session, its stdin in_fd (or /dev/null when < 0), its
  * stdout out_fd, its stderr err_fd (which may equal out_fd), every other descriptor closed, every
  * signal at its default and unblocked, in cwd (or the caller's when NULL), inside the cgroup
- * whose directory is cgroup (or the caller's cgroup when NULL).
+ * whose directory is cgroup (or the caller's cgroup when NULL), bound to the cpus of the mask of
+ * cpu_words 64-bit words at cpus (or as the caller is, when NULL).
  *
  * Returns 0 with *pid and, when pidfd is not NULL, *pidfd set; otherwise an errno value: the
- * child's (ENOENT, EACCES, ... from its exec), the cgroup directory's open, or the clone's (ENOSYS
+ * child's (ENOENT, EACCES, ... from its exec; EINVAL when no cpu of the mask is usable), the cgroup directory's open, or the clone's (ENOSYS
  * and E2BIG: no clone3 here; EINVAL, EOPNOTSUPP, EBUSY: the cgroup cannot take it).
  */
 int jdvm_spawn(const char *path, char *const *argv, char *const *envp, const char *cwd, int in_fd,
-               int out_fd, int err_fd, const char *cgroup, int *pid, int *pidfd) {
+               int out_fd, int err_fd, const char *cgroup, int *pid, int *pidfd,
+               const uint64_t *cpus, int cpu_words) {
   if (stack_of_thread == NULL) {
     void *st = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -165,7 +174,7 @@ int jdvm_spawn(const char *path, char *const *argv, char *const *envp, const cha
     cgroup_fd = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (cgroup_fd < 0) return errno;
   }
-  struct start s = {path, argv, envp, cwd, in_fd, out_fd, err_fd, 0};
+  struct start s = {path, argv, envp, cwd, cpus, (long)cpu_words * 8, in_fd, out_fd, err_fd, 0};
   int fd = -1;
   struct clone_args ca;
   memset(&ca, 0, sizeof ca);

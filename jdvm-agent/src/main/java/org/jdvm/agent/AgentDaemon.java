@@ -267,7 +267,10 @@ public final class AgentDaemon {
               still,
               ended,
               nonce,
-              Handshake.agentProof(credentials, c.nonce(), options.node(), options.host())));
+              Handshake.agentProof(credentials, c.nonce(), options.node(), options.host()),
+              java.util.Optional.ofNullable(org.jdvm.host.topology.TopologyReader.hostOrNull())
+                  .map(org.jdvm.host.topology.Topology::encode)
+                  .orElse("")));
       LinkMessage answer = l.readNow();
       if (answer instanceof LinkMessage.Refused r) {
         throw new Refusal(r.reason());
@@ -411,7 +414,8 @@ public final class AgentDaemon {
             m.environment(),
             m.workingDirectory().isEmpty() ? null : Path.of(m.workingDirectory()),
             m.stdin(),
-            m.mergeStderr());
+            m.mergeStderr(),
+            m.cpus().isEmpty() ? null : org.jdvm.host.topology.CpuList.parse(m.cpus()));
     request = step.over(request);
     LaunchWatcher watcher = prepare instanceof LaunchWatcher w ? w : null;
     long started = -1;

@@ -59,7 +59,8 @@ public final class SimulatedAgent implements AutoCloseable {
               List.of(),
               List.of(),
               Handshake.nonce(),
-              Handshake.agentProof(credentials, c.nonce(), node, node)));
+              Handshake.agentProof(credentials, c.nonce(), node, node),
+              ""));
       if (!(l.readNow() instanceof LinkMessage.Welcome w)) {
         throw new IOException(node + " was refused");
       }

@@ -54,11 +54,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
               + " The job may use the union of the targets' nodes.")
   List<String> targets = new ArrayList<>();
 
-  @Option(
-      names = "--map-by",
-      paramLabel = "slot|node",
-      description = "Fill each node's slots first (slot, the default) or go round the nodes.")
-  String mapBy;
+  @picocli.CommandLine.Mixin RunPlacementOptions placement = new RunPlacementOptions();
 
   @Option(
       names = "--mpi",
@@ -168,7 +164,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
           }
           switch (a) {
             case "--target" -> r.targets.add(value);
-            case "--map-by" -> r.mapBy = value;
+            case "--map-by" -> r.placement.mapBy = value;
             case "--dvm" -> r.dvm.dvm = value;
             case "--stdin" -> r.stdin = value;
             case "--mpi" -> r.mpi = value;
@@ -202,7 +198,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
 
   private boolean valid() {
     return !command.isEmpty()
-        && (mapBy == null || mapBy.equals("slot") || mapBy.equals("node"))
+        && (placement.mapBy == null
+            || placement.mapBy.equals("slot")
+            || placement.mapBy.equals("node"))
         && validMpi(mpi)
         && stdinRank(stdin) != null
         && targets.stream().noneMatch(String::isBlank);
@@ -253,8 +251,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
       err.println("jdvm run: -n must be at least 1");
       return Main.EXIT_USAGE;
     }
-    if (mapBy != null && !mapBy.equals("slot") && !mapBy.equals("node")) {
-      err.println("jdvm run: --map-by takes slot or node");
+    String placementError = placement.check();
+    if (placementError != null) {
+      err.println("jdvm run: " + placementError);
       return Main.EXIT_USAGE;
     }
     if (!validMpi(mpi)) {
@@ -295,6 +294,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
           e.getCause() instanceof PmixException p
               ? p
               : new PmixException(PmixStatus.ERROR, String.valueOf(e.getCause()));
+      RunPlacementOptions.outputFirst(client);
       return spawnRefused(why, command, out, err);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -384,7 +384,7 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     if (!ids.isEmpty()) {
       b.target(ids.toArray(String[]::new));
     }
-    ifGiven(mapBy, b::mapBy);
+    placement.applyTo(b);
     int rank = stdinRank(stdin);
     if (rank != NO_STDIN && !detach) {
       b.stdin(rank);

@@ -502,7 +502,7 @@ class CliEndToEndTest {
       assertThat(lean.command).isEqualTo(pico.command);
       assertThat(lean.procs).isEqualTo(pico.procs);
       assertThat(lean.targets).isEqualTo(pico.targets);
-      assertThat(lean.mapBy).isEqualTo(pico.mapBy);
+      assertThat(lean.placement.mapBy).isEqualTo(pico.placement.mapBy);
       assertThat(lean.detach).isEqualTo(pico.detach);
       assertThat(lean.mergeStderr).isEqualTo(pico.mergeStderr);
       assertThat(lean.dvm.dvm).isEqualTo(pico.dvm.dvm);

@@ -239,6 +239,16 @@ final class Inbox implements Wire.Listener {
     }
   }
 
+  /** Completes once every delivery handed over so far has run. */
+  CompletableFuture<Void> drained() {
+    if (pending.get() == 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    deliver(() -> done.complete(null));
+    return done;
+  }
+
   /** Whether the delivery thread was ever started (tests). */
   synchronized boolean delivered() {
     return deliverer != null;

@@ -491,6 +491,15 @@ public final class JdvmClient implements AutoCloseable {
     wire.beforeExit(Objects.requireNonNull(action, "action"));
   }
 
+  /**
+   * Completes once every event and output that arrived so far has reached its handler: a refused
+   * spawn's reply can overtake the stderr its job was given on the way to the handler (the reason
+   * the DVM gives for a binding it cannot make, say).
+   */
+  public CompletableFuture<Void> delivered() {
+    return inbox.drained();
+  }
+
   // ---- the DVM -------------------------------------------------------------------------------
 
   /**

@@ -113,6 +113,35 @@ public record SpawnRequest(List<App> apps, List<Info> infos) {
       return info(Info.of(PmixKeys.MAPBY, Value.string(policy)));
     }
 
+    // ---- placement and binding, as PRRTE takes them ------------------------------------------
+
+    /**
+     * {@code PMIX_BINDTO}: none, hwthread, core, package (socket), numa; {@code :overload-allowed}.
+     */
+    public Builder bindTo(String policy) {
+      return info(Info.of(PmixKeys.BINDTO, Value.string(policy)));
+    }
+
+    /** {@code PMIX_CPUS_PER_PROC}: cpus (cores) per process, bound to them. */
+    public Builder cpusPerProc(int n) {
+      return info(Info.of(PmixKeys.CPUS_PER_PROC, Value.uint32(n)));
+    }
+
+    /** {@code PMIX_REPORT_BINDINGS}: one line per process on the job's stderr saying its cpus. */
+    public Builder reportBindings(boolean on) {
+      return info(Info.of(PmixKeys.REPORT_BINDINGS, Value.bool(on)));
+    }
+
+    /** {@code PMIX_RANKBY}: how ranks are numbered over the placed processes. */
+    public Builder rankBy(String policy) {
+      return info(Info.of(PmixKeys.RANKBY, Value.string(policy)));
+    }
+
+    /** {@code PMIX_NO_OVERSUBSCRIBE}: true refuses more processes than slots, false allows it. */
+    public Builder noOversubscribe(boolean on) {
+      return info(Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(on)));
+    }
+
     /** {@code PMIX_SESSION_ID}: the legacy single-session target. */
     public Builder sessionId(long sessionId) {
       return info(Info.of(PmixKeys.SESSION_ID, Value.uint32(sessionId)));

@@ -77,7 +77,9 @@ final class Births {
     try {
       b.openPipes(request.mergeStderr(), request.stdin());
       Path cwd = request.workingDirectory();
-      spawn(b, new Start(exe, argv, env, cwd, b.childIn(), b.childOut(), b.childErr()));
+      spawn(
+          b,
+          new Start(exe, argv, env, cwd, b.childIn(), b.childOut(), b.childErr(), request.cpus()));
     } catch (Posix.PosixException e) {
       b.undo();
       throw refused(b.cmd, e);

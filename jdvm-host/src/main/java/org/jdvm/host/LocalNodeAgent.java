@@ -42,6 +42,19 @@ public final class LocalNodeAgent implements NodeAgent {
     this.cleanup = cleanup;
   }
 
+  private volatile org.jdvm.host.topology.Topology topology;
+
+  /** This node runs its processes on these cpus ({@code null}: unknown, they are not bound). */
+  public LocalNodeAgent withTopology(org.jdvm.host.topology.Topology t) {
+    this.topology = t;
+    return this;
+  }
+
+  @Override
+  public org.jdvm.host.topology.Topology topology() {
+    return topology;
+  }
+
   @Override
   public String node() {
     return node;

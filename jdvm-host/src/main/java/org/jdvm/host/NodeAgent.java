@@ -47,6 +47,15 @@ public interface NodeAgent extends AutoCloseable {
    * release that let it go is answered. An agent that cannot tell without asking says {@code
    * false}.
    */
+  /**
+   * The processor topology this node's processes run on (a virtual node's share of its host, an
+   * agent's host as it reported it), or {@code null} when unknown: its processes are then not
+   * bound.
+   */
+  default org.jdvm.host.topology.Topology topology() {
+    return null;
+  }
+
   default boolean closesAtOnce() {
     return false;
   }

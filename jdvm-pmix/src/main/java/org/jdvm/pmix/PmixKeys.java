@@ -54,6 +54,16 @@ public final class PmixKeys {
   public static final String ADD_HOSTFILE = "pmix.addhostfile";
   public static final String PERSONALITY = "pmix.pers";
   public static final String MAPBY = "pmix.mapby";
+  // Placement and binding: spawn directives, and what each process is told of its place
+  public static final String RANKBY = "pmix.rankby";
+  public static final String BINDTO = "pmix.bindto";
+  public static final String PPR = "pmix.ppr";
+  public static final String CPUS_PER_PROC = "pmix.cpuperproc";
+  public static final String NO_OVERSUBSCRIBE = "pmix.noover";
+  public static final String REPORT_BINDINGS = "pmix.repbind";
+  public static final String LOCALITY_STRING = "pmix.locstr";
+  public static final String CPUSET = "pmix.cpuset";
+  public static final String TOPOLOGY_SIGNATURE = "pmix.toposig";
   public static final String WDIR = "pmix.wdir";
 
   // A spawn's environment directives (pmix_envar_t values but UNSET's, a string) and time limits

@@ -59,6 +59,10 @@ public final class Dvm implements AutoCloseable {
   private final Cleanup cleanup;
   private volatile GrantedNodes granted;
   private volatile boolean closed;
+  private final org.jdvm.host.topology.Topology hostTopology =
+      org.jdvm.host.topology.TopologyReader.hostOrNull();
+  private final java.util.concurrent.atomic.AtomicInteger localNodes =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** Starts the agents of nodes a scheduler granted (docs/cli.md "jdvm start", Slurm). */
   public interface GrantedNodes {
@@ -139,7 +143,24 @@ public final class Dvm implements AutoCloseable {
       remote.bind(shell);
       return remote;
     }
-    return new LocalNodeAgent(name, host, shell, cleanup);
+    return new LocalNodeAgent(name, host, shell, cleanup)
+        .withTopology(virtualShare(localNodes.getAndIncrement()));
+  }
+
+  /**
+   * The share of this host's cpus the {@code index}th virtual node gets ({@code Topology.share}:
+   * contiguous blocks of whole cores among the start-up nodes when they are no more than the cores,
+   * else one core each round-robin; nodes joining later wrap round).
+   */
+  private org.jdvm.host.topology.Topology virtualShare(int index) {
+    return hostTopology == null
+        ? null
+        : hostTopology.share(index, Math.max(1, config.startupNodes().size()));
+  }
+
+  /** Where launched processes were bound (their job data says it). */
+  public org.jdvm.server.shell.ProcPlaces places() {
+    return shell.places();
   }
 
   /** What the shell hands the controller (reports of what it executed). */

@@ -24,9 +24,11 @@ public sealed interface LinkMessage {
    * The link's version; a {@link Hello} of another version is refused. 2: {@link Hello#ended}. 3:
    * {@link Launch#mergeStderr}. 4: {@link LaunchFailed#code}, a code where the kind's name was. 5:
    * {@link OutputCredit}, without which an agent's output is not paced. 6: a relayed peer may be a
-   * simple PMI peer ({@code relay.PeerIdentity.Kind#PMI}), whose frames are lines.
+   * simple PMI peer ({@code relay.PeerIdentity.Kind#PMI}), whose frames are lines. 7: {@link
+   * Hello#topology} and {@link Launch#cpus}: the controller binds an agent's processes from its
+   * host's topology, and the agent applies the binding at the start.
    */
-  int VERSION = 6;
+  int VERSION = 7;
 
   // ---- handshake -------------------------------------------------------------------------------
 
@@ -46,6 +48,8 @@ public sealed interface LinkMessage {
    *     {@link Exited} reports, which it then does not send)
    * @param nonce a fresh nonce the controller must sign back
    * @param proof HMAC of the controller's nonce, the node and the host, with the DVM secret
+   * @param topology the cpus the agent may run processes on, as {@code Topology.encode} writes them
+   *     (read from its host's /sys, within its own affinity), or "" when it cannot tell
    */
   record Hello(
       int version,
@@ -56,7 +60,8 @@ public sealed interface LinkMessage {
       List<Running> running,
       List<Exited> ended,
       byte[] nonce,
-      byte[] proof)
+      byte[] proof,
+      String topology)
       implements LinkMessage {
     public Hello {
       resources = Map.copyOf(resources);
@@ -100,7 +105,8 @@ public sealed interface LinkMessage {
 
   /**
    * Start one process; answered by {@link Launched} or {@link LaunchFailed} with the same id.
-   * {@code mergeStderr}: its stderr is its stdout (node.LaunchRequest#mergeStderr).
+   * {@code mergeStderr}: its stderr is its stdout (node.LaunchRequest#mergeStderr); {@code cpus}:
+   * the cpu list it is bound to before it runs, "" when not bound (node.LaunchRequest#cpus).
    */
   record Launch(
       long requestId,
@@ -110,7 +116,8 @@ public sealed interface LinkMessage {
       Map<String, String> environment,
       String workingDirectory,
       boolean stdin,
-      boolean mergeStderr)
+      boolean mergeStderr,
+      String cpus)
       implements LinkMessage {
     public Launch {
       argv = List.copyOf(argv);

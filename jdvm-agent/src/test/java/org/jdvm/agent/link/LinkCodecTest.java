@@ -37,13 +37,14 @@ class LinkCodecTest {
             List.of(
                 new LinkMessage.Exited("a@1", 1, 3, 0), new LinkMessage.Exited("a@1", 2, 0, 15)),
             B,
-            B),
+            B,
+            "0.0.0.0.0.0.0.0,1.1.0.0.1.0.1.1"),
         new LinkMessage.Welcome("host2", 500, 5, List.of(r), B),
         new LinkMessage.Refused("no"),
         new LinkMessage.Heartbeat(Long.MAX_VALUE),
         new LinkMessage.Bye("stop"),
         new LinkMessage.Launch(
-            7, "d@1", 0, List.of("/bin/echo", "a b"), Map.of("K", "v"), "", true, true),
+            7, "d@1", 0, List.of("/bin/echo", "a b"), Map.of("K", "v"), "", true, true, "0-1"),
         new LinkMessage.Signal("d@1", -1, 9),
         new LinkMessage.Stdin(8, "d@1", 0, B, 100),
         new LinkMessage.Cleanup(9, "d@1", "/tmp/x", true, true, false, false, List.of("a"), false),
@@ -87,10 +88,12 @@ class LinkCodecTest {
     golden.put(LinkMessage.Challenge.class, "0000000e01000000010000000501020300ff");
     golden.put(
         LinkMessage.Hello.class,
-        "0000007f020000000200000005686f73743200000005686f73743200000004000000010000000463707573"
+        "000000a2020000000200000005686f73743200000005686f73743200000004000000010000000463707573"
             + "000000013200000001000000036440310000000300000000000010920000000200000003614031000000"
             + "0100000003000000000000000361403100000002000000000000000f0000000501020300ff000000050102"
-            + "0300ff");
+            + "0300ff"
+            // version 7: the topology, one cpu per comma
+            + "0000001f302e302e302e302e302e302e302e302c312e312e302e302e312e302e312e31");
     golden.put(
         LinkMessage.Welcome.class,
         "000000360300000005686f73743200000000000001f4000000050000000100000003644031000000030000"
@@ -100,8 +103,9 @@ class LinkCodecTest {
     golden.put(LinkMessage.Bye.class, "00000009060000000473746f70");
     golden.put(
         LinkMessage.Launch.class,
-        "000000400a0000000000000007000000036440310000000000000002000000092f62696e2f6563686f00000003"
-            + "61206200000001000000014b0000000176000000000101");
+        "000000470a0000000000000007000000036440310000000000000002000000092f62696e2f6563686f00000003"
+            + "61206200000001000000014b0000000176000000000101"
+            + "00000003302d31"); // version 7: the cpus, "0-1"
     golden.put(LinkMessage.Signal.class, "000000100b00000003644031ffffffff00000009");
     golden.put(
         LinkMessage.Stdin.class,
@@ -200,7 +204,7 @@ class LinkCodecTest {
         .hasMessageContaining("count");
     byte[] launch =
         LinkCodec.encode(
-            new LinkMessage.Launch(7, "d@1", 0, List.of(), Map.of("K", "v"), "", false, false));
+            new LinkMessage.Launch(7, "d@1", 0, List.of(), Map.of("K", "v"), "", false, false, ""));
     // The environment's count made 2, and its entry written twice.
     ByteBuffer twice = ByteBuffer.allocate(launch.length - 4 + 10);
     int env = 1 + 8 + 4 + 3 + 4 + 4; // kind, id, nspace, rank, argv's count

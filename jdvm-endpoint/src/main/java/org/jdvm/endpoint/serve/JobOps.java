@@ -4,7 +4,6 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.Request;
@@ -116,7 +115,6 @@ public final class JobOps {
         case PmixKeys.SESSION_ID -> sessionId = Values.unsigned(i);
         case PmixKeys.ALLOC_ID -> allocId = Values.string(i);
         case PmixKeys.ALLOC_REQ_ID -> allocReqId = Values.string(i);
-        case PmixKeys.MAPBY -> mapBy = mapBy(i);
         case PmixKeys.JOB_TIMEOUT -> timeout = timeout(i);
         case PmixKeys.SPAWN_TIMEOUT -> spawnTimeout = timeout(i);
         case PmixKeys.NOTIFY_COMPLETION -> notify = Values.bool(i);
@@ -128,7 +126,10 @@ public final class JobOps {
       }
     }
     checkApps(apps);
-    apps = workingDirectories(mergeStderr(EnvDirectives.apply(jobInfos, apps), merge));
+    mapBy = SpawnPlacement.nodeMapBy(jobInfos);
+    apps =
+        workingDirectories(
+            mergeStderr(SpawnPlacement.fold(jobInfos, EnvDirectives.apply(jobInfos, apps)), merge));
     apps =
         withTimeout(
             withTimeout(apps, PmixKeys.JOB_TIMEOUT, timeout), PmixKeys.SPAWN_TIMEOUT, spawnTimeout);
@@ -250,16 +251,6 @@ public final class JobOps {
 
   private static int flag(int bits, int bit, boolean on) {
     return on ? bits | bit : bits & ~bit;
-  }
-
-  private static MapBy mapBy(Info i) throws BadRequest {
-    String policy = Values.string(i);
-    String base = policy == null ? "" : policy.split(":", 2)[0].toLowerCase(Locale.ROOT);
-    return switch (base) {
-      case "slot" -> MapBy.SLOT;
-      case "node" -> MapBy.NODE;
-      default -> throw BadRequest.notSupported("mapping policy \"" + policy + "\"");
-    };
   }
 
   /** Apps as the core can take them: each has a command and a non-negative process count. */

@@ -5,10 +5,11 @@
  * org.jdvm.endpoint.serve.Exchange} is one request's plumbing (read the body, submit to the DVM,
  * read a view, pack the reply in the peer's format on its tag); one file per operation family reads
  * and answers its commands: {@link org.jdvm.endpoint.serve.AllocationOps} (allocation, session
- * control), {@link org.jdvm.endpoint.serve.JobOps} (spawn, job control with cleanup registrations,
- * abort; a spawn's environment directives checked and put in each app's info by {@link
- * org.jdvm.endpoint.serve.EnvDirectives}), {@link org.jdvm.endpoint.serve.QueryOps} (query, job
- * data, get), {@link org.jdvm.endpoint.serve.EventOps} (events, I/O forwarding, stdin pushes),
+ * control), {@link org.jdvm.endpoint.serve.JobOps} (spawn, with its placement and binding
+ * directives checked and folded into each app by {@code SpawnPlacement} and its environment
+ * directives checked and put in each app's info by {@link org.jdvm.endpoint.serve.EnvDirectives},
+ * job control with cleanup registrations, abort), {@link org.jdvm.endpoint.serve.QueryOps} (query,
+ * job data, get), {@link org.jdvm.endpoint.serve.EventOps} (events, I/O forwarding, stdin pushes),
  * {@link org.jdvm.endpoint.serve.WireupOps} (commit, fence), {@link
  * org.jdvm.endpoint.serve.DataOps} (publish, lookup, unpublish), {@link
  * org.jdvm.endpoint.serve.ConnectOps} (connect, disconnect), {@link org.jdvm.endpoint.serve.LogOps}

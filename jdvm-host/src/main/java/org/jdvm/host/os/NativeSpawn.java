@@ -26,7 +26,9 @@ import java.util.Optional;
  * posix_spawnattr_setcgroup_np}); the distributions jdvm runs on today ship older ones.
  *
  * <p>The child is otherwise what {@link Posix#spawn} makes: a new session, every signal at its
- * default and unblocked, stdin, stdout and stderr as given, every other descriptor closed.
+ * default and unblocked, stdin, stdout and stderr as given, every other descriptor closed; a bound
+ * start ({@link Start#cpus}) is bound by the child itself ({@code sched_setaffinity}) before its
+ * exec.
  *
  * <p>{@link #unavailable} says why it is not used (not built: no gcc, not x86-64 Linux; loading
  * failed; {@code -Dorg.jdvm.nativeSpawn=false}); the process host then uses {@link Posix#spawn} and
@@ -72,7 +74,7 @@ public final class NativeSpawn {
                       l.find("jdvm_spawn").orElseThrow(),
                       FunctionDescriptor.of(
                           JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT,
-                          JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+                          JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
         }
       }
     } catch (Throwable t) {
@@ -124,6 +126,7 @@ public final class NativeSpawn {
           s.cwd() == null ? MemorySegment.NULL : arena.allocateFrom(s.cwd().toString());
       MemorySegment cg =
           cgroup == null ? MemorySegment.NULL : arena.allocateFrom(cgroup.toString());
+      MemorySegment mask = s.cpus() == null ? MemorySegment.NULL : Affinity.mask(arena, s.cpus());
       int err =
           (int)
               SPAWN.invokeExact(
@@ -136,7 +139,9 @@ public final class NativeSpawn {
                   s.stderr(),
                   cg,
                   pid,
-                  pidfd);
+                  pidfd,
+                  mask,
+                  (int) (mask.byteSize() / 8));
       if (err != 0) {
         throw new Posix.PosixException("spawn " + s.path(), err);
       }

@@ -25,8 +25,25 @@ final class PosixSpawn {
 
   private PosixSpawn() {}
 
-  /** Starts {@code s} with {@code posix_spawn}; returns the pid. */
+  /**
+   * Starts {@code s} with {@code posix_spawn}; returns the pid. A bound start binds the calling
+   * thread for the spawn, so the child inherits it, and gives the thread its own cpus back after:
+   * nothing between the two calls can unmount a virtual caller from its carrier.
+   */
   static int spawn(Start s) throws Posix.PosixException {
+    if (s.cpus() == null) {
+      return spawnAsIs(s);
+    }
+    java.util.BitSet own = Affinity.ofThisThread();
+    Affinity.setThisThread(s.cpus());
+    try {
+      return spawnAsIs(s);
+    } finally {
+      Affinity.setThisThread(own);
+    }
+  }
+
+  private static int spawnAsIs(Start s) throws Posix.PosixException {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment fa = arena.allocate(FILE_ACTIONS_SIZE, 16);
       MemorySegment attr = arena.allocate(SPAWNATTR_SIZE, 16);

@@ -1,6 +1,7 @@
 package org.jdvm.host.os;
 
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,7 @@ import java.util.Map;
  * @param stdin the fd it reads, or -1 for {@code /dev/null}
  * @param stdout the fd it writes to as 1
  * @param stderr the fd it writes to as 2; {@code stdout} itself makes fd 2 a copy of fd 1 (merged)
+ * @param cpus the cpus it is bound to from before its exec, or {@code null}: the caller's
  */
 public record Start(
     Path path,
@@ -24,4 +26,17 @@ public record Start(
     Path cwd,
     int stdin,
     int stdout,
-    int stderr) {}
+    int stderr,
+    BitSet cpus) {
+  /** A start that is not bound. */
+  public Start(
+      Path path,
+      List<String> argv,
+      Map<String, String> env,
+      Path cwd,
+      int stdin,
+      int stdout,
+      int stderr) {
+    this(path, argv, env, cwd, stdin, stdout, stderr, null);
+  }
+}

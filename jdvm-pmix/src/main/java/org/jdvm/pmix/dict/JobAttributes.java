@@ -39,6 +39,8 @@ final class JobAttributes {
           pmix.lprocs | PMIX_LOCAL_PROCS | DATA_ARRAY | DATA_ARRAY | An array of the processes on this node.
           pmix.lcpus | PMIX_LOCAL_CPUSETS | STRING | STRING | The cpusets of the local processes, in the order of the local peers.
           pmix.cpuset | PMIX_CPUSET | STRING | STRING | The cpuset a process is bound to.
+          pmix.locstr | PMIX_LOCALITY_STRING | STRING | STRING | Where a process is bound: the objects its cpus touch, as "SK0:L30:CR0:HT0".
+          pmix.toposig | PMIX_TOPOLOGY_SIGNATURE | STRING | STRING | The signature of a node's topology.
           pmix.univ.size | PMIX_UNIV_SIZE | UINT32 | UINT32 | How many processes the universe (the session) can hold.
           pmix.job.size | PMIX_JOB_SIZE | UINT32 | UINT32 | How many processes the job has.
           pmix.job.napps | PMIX_JOB_NUM_APPS | UINT32 | UINT32 | How many applications the job has.

@@ -57,6 +57,7 @@ public final class RemoteNodeAgent implements NodeAgent {
   private volatile String host = "";
   private volatile int slots;
   private volatile Map<String, String> resources = Map.of();
+  private volatile org.jdvm.host.topology.Topology topology;
 
   RemoteNodeAgent(String node) {
     this.node = node;
@@ -91,6 +92,11 @@ public final class RemoteNodeAgent implements NodeAgent {
     return slots;
   }
 
+  @Override
+  public org.jdvm.host.topology.Topology topology() {
+    return topology; // as its hello said: the agent's host, within the agent's own affinity
+  }
+
   public Map<String, String> resources() {
     return resources;
   }
@@ -119,6 +125,14 @@ public final class RemoteNodeAgent implements NodeAgent {
     return keep;
   }
 
+  /** What a hello says of the agent's host. */
+  private void facts(LinkMessage.Hello hello) {
+    this.host = hello.host();
+    this.slots = hello.slots();
+    this.resources = hello.resources();
+    this.topology = org.jdvm.host.topology.Topology.decodeOrNull(hello.topology());
+  }
+
   synchronized void attach(Link l, LinkMessage.Hello hello, List<Running> kept) {
     if (state == NodeState.DOWN) {
       l.close(); // declared down while it joined: its next join is refused
@@ -128,9 +142,7 @@ public final class RemoteNodeAgent implements NodeAgent {
     this.link = l;
     this.credits = new OutputCredits(node, l);
     relay.attach(l);
-    this.host = hello.host();
-    this.slots = hello.slots();
-    this.resources = hello.resources();
+    facts(hello);
     this.state = NodeState.UP;
     this.lastHeartbeatMillis = System.currentTimeMillis();
     if (old != null && old != l) {
@@ -356,7 +368,10 @@ public final class RemoteNodeAgent implements NodeAgent {
                               ? ""
                               : request.workingDirectory().toString(),
                           request.stdin(),
-                          request.mergeStderr())),
+                          request.mergeStderr(),
+                          request.cpus() == null
+                              ? ""
+                              : org.jdvm.host.topology.CpuList.format(request.cpus()))),
               ANSWER_TIMEOUT_MILLIS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

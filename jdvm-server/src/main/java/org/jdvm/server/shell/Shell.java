@@ -66,6 +66,7 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, CompletableFuture<Void>> shrinking = new ConcurrentHashMap<>();
   private final Map<String, Integer> signalled = new ConcurrentHashMap<>();
+  private final ProcPlaces places = new ProcPlaces();
 
   /**
    * @param submit hands a report to the controller
@@ -85,8 +86,14 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     this.shrinkGraceMillis = shrinkGraceMillis;
   }
 
+  /** Where launched processes were bound (their job data reads it). */
+  public ProcPlaces places() {
+    return places;
+  }
+
   @Override
   public void execute(List<Effect> effects) {
+    LaunchBindings.Plan plan = null; // made at the first launch: the AddNodes before it are done
     for (Effect e : effects) {
       switch (e) {
         case Reply r -> gateway.reply(r.requestId(), r.status(), r.infos());
@@ -96,7 +103,12 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
         case HandBackNodes h -> handBack(h);
         case AddNodes a -> a.nodes().forEach(n -> nodes.add(n.name()));
         case ShrinkNodes s -> s.nodeNames().forEach(this::shrink);
-        case LaunchProcs l -> workers.execute(() -> launch(l));
+        case LaunchProcs l -> {
+          if (plan == null) {
+            plan = LaunchBindings.plan(effects, this::topologyOf, this::neighboursOf);
+          }
+          launchBound(l, plan);
+        }
         case SignalProcs s ->
             workers.execute(() -> signal(s.node(), s.namespace(), s.ranks(), s.signal()));
         case KillProcs k -> workers.execute(() -> terminate(k.node(), k.namespace(), k.ranks()));
@@ -191,7 +203,56 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
     return shrinking.getOrDefault(node, CompletableFuture.completedFuture(null));
   }
 
-  private void launch(LaunchProcs l) {
+  private org.jdvm.host.topology.Binder.Neighbours neighboursOf(String node) {
+    NodeAgent agent = nodes.get(node);
+    return agent == null
+        ? org.jdvm.host.topology.Binder.Neighbours.NONE
+        : new org.jdvm.host.topology.Binder.Neighbours(places.takenOn(node), agent.runningProcs());
+  }
+
+  private org.jdvm.host.topology.Topology topologyOf(String node) {
+    NodeAgent agent = nodes.get(node);
+    return agent == null ? null : agent.topology();
+  }
+
+  /**
+   * Launches a node's processes bound as the plan says, or, when their job cannot be bound as it
+   * asked on one of its nodes, starts none of them: the job's first rank's stderr says why, and the
+   * launch fails with {@code PMIX_ERR_JOB_FAILED_TO_MAP}.
+   */
+  private void launchBound(LaunchProcs l, LaunchBindings.Plan plan) {
+    String why = plan.refused().get(l.namespace());
+    List<Integer> ranks = l.procs().stream().map(ProcLaunch::rank).toList();
+    if (why == null) {
+      Map<Integer, ProcPlaces.Place> bound = plan.places().getOrDefault(l.namespace(), Map.of());
+      Map<Integer, ProcPlaces.Place> here = new java.util.HashMap<>();
+      for (ProcLaunch p : l.procs()) {
+        if (bound.containsKey(p.rank())) {
+          here.put(p.rank(), bound.get(p.rank()));
+        }
+      }
+      places.put(l.namespace(), l.node(), here);
+      ProcPlaces.Policies policies = plan.policies().get(l.namespace());
+      if (policies != null) {
+        places.put(l.namespace(), policies);
+      }
+      if (plan.report().contains(l.namespace())) {
+        BindingReport.report(gateway, l, places);
+      }
+      workers.execute(() -> launch(l, plan));
+      return;
+    }
+    LOG.log(System.Logger.Level.WARNING, "job " + l.namespace() + " not launched: " + why);
+    if (!plan.refusalSaid().contains(l.namespace())) {
+      plan.refusalSaid().add(l.namespace());
+      byte[] line = ("jdvm: " + why + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      gateway.output(l.namespace(), ranks.get(0), ProcListener.Stream.STDERR, line);
+    }
+    submit.accept(
+        new Report.LaunchFailed(l.node(), l.namespace(), ranks, PmixStatus.ERR_JOB_FAILED_TO_MAP));
+  }
+
+  private void launch(LaunchProcs l, LaunchBindings.Plan plan) {
     NodeAgent agent = nodes.get(l.node());
     List<Report.LaunchedProc> started = new ArrayList<>();
     List<Integer> failed = new ArrayList<>();
@@ -202,7 +263,9 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
         continue;
       }
       try {
-        long pid = agent.launch(l.namespace(), p.rank(), request(l, p));
+        long pid =
+            agent.launch(
+                l.namespace(), p.rank(), request(l, p).boundTo(plan.cpus(l.namespace(), p.rank())));
         started.add(new Report.LaunchedProc(p.rank(), pid));
       } catch (LaunchException e) {
         LOG.log(
@@ -327,12 +390,14 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
   @Override
   public void exited(String node, String nspace, int rank, int exitCode, int signal) {
     signalled.remove(nspace + "." + rank);
+    places.ended(node, nspace, rank);
     submit.accept(new Report.ProcExited(nspace, rank, signal > 0 ? 0 : exitCode, signal));
   }
 
   @Override
   public void exited(String node, String nspace, int rank, int exitStatus) {
     Integer sent = signalled.remove(nspace + "." + rank);
+    places.ended(node, nspace, rank);
     boolean bySignal = sent != null && sent > 0 && exitStatus == Signal.shellExitStatus(sent);
     submit.accept(
         bySignal

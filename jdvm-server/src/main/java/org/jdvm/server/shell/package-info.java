@@ -15,9 +15,16 @@
  * org.jdvm.host.JobDirectories} is where jobs' temporary directories are, which the endpoint makes
  * and removes.
  *
+ * <p>Binding: {@link org.jdvm.server.shell.LaunchBindings} binds every node of a job, from each
+ * node agent's topology, before the first of its processes starts (the core emits a job's launches
+ * in one outcome), so a request one node cannot honour starts nothing; {@link
+ * org.jdvm.server.shell.ProcPlaces} keeps where each process was bound for its job data, and {@link
+ * org.jdvm.server.shell.BindingReport} writes {@code --report-bindings}' lines.
+ *
  * <p>Invariants: the shell decides no policy: what to ask the scheduler is the core's, whether a
- * loan is accepted is the scheduler port's, a launch failure's status follows from its kind. A
- * node's processes are all ended before its nodes are handed back to the scheduler; a process's
- * output is forwarded before its exit is reported.
+ * loan is accepted is the scheduler port's, a launch failure's status follows from its kind (the
+ * binding follows PRRTE's rules, in jdvm-host's {@code topology.Binder}). A node's processes are
+ * all ended before its nodes are handed back to the scheduler; a process's output is forwarded
+ * before its exit is reported.
  */
 package org.jdvm.server.shell;

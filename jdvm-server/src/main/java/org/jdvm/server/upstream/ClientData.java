@@ -37,8 +37,13 @@ import org.jdvm.pmix.Value;
  * pmix.lpeers} and the scope rule of gets agree, so two virtual nodes on one host are two nodes
  * (docs/wireup.md §b "Locality must match the scopes").
  *
- * <p>Not given: {@code pmix.locstr} and {@code pmix.cpuset} (jdvm does not bind processes, so no
- * locality is known; Open MPI then takes peers of {@code pmix.lpeers} as sharing the node).
+ * <p>Where a process was bound ({@code shell.ProcPlaces}), its data has {@code pmix.locstr} (the
+ * objects its cpus touch, OpenPMIx's form, which Open MPI compares between local peers) and {@code
+ * pmix.cpuset} (its cpu list), and its node's {@code pmix.toposig}; a process that is not bound has
+ * neither, and Open MPI then takes peers of {@code pmix.lpeers} as sharing the node. Local and node
+ * ranks follow the order the core placed a node's processes in, which is the order they were bound
+ * in. The job level has the job's {@code pmix.mapby}, {@code pmix.rankby} and {@code pmix.bindto}
+ * in PRRTE's words ({@code BYCORE}, {@code SLOT}, {@code CORE}).
  *
  * <p>Everything is computed on the controller thread from the core's views and returned as copies.
  */
@@ -46,7 +51,15 @@ final class ClientData {
   private ClientData() {}
 
   /** What the core does not hold: the job directories and who spawned a job. */
-  record Extras(JobDirectories dirs, Proc spawner) {}
+  record Extras(JobDirectories dirs, Proc spawner, org.jdvm.server.shell.ProcPlaces places) {
+    Extras(JobDirectories dirs, Proc spawner) {
+      this(dirs, spawner, null);
+    }
+
+    org.jdvm.server.shell.ProcPlaces.Place place(String nspace, int rank) {
+      return places == null ? null : places.of(nspace, rank);
+    }
+  }
 
   /** One process of a job as the job data describes it. */
   private record Rank(
@@ -86,6 +99,10 @@ final class ClientData {
       if (!i.key().equals(PmixKeys.HOSTNAME) && !i.key().equals(PmixKeys.NODEID)) {
         kvals.add(new KVal(i.key(), i.value()));
       }
+    }
+    var place = extras.place(proc.nspace(), proc.rank());
+    if (place != null && place.signature() != null) {
+      kvals.add(new KVal(PmixKeys.TOPOLOGY_SIGNATURE, Value.string(place.signature())));
     }
     kvals.addAll(rankArrays(v, job, nodeIds, extras));
     return Optional.of(kvals);
@@ -238,6 +255,12 @@ final class ClientData {
       kvals.add(new KVal(PmixKeys.PARENT_ID, Value.proc(parent)));
       kvals.add(new KVal(PmixKeys.SPAWNED, Value.bool(true)));
     }
+    var policies = extras.places() == null ? null : extras.places().policies(job.nspace);
+    if (policies != null) {
+      kvals.add(new KVal(PmixKeys.MAPBY, Value.string(policies.mapBy())));
+      kvals.add(new KVal(PmixKeys.RANKBY, Value.string(policies.rankBy())));
+      kvals.add(new KVal(PmixKeys.BINDTO, Value.string(policies.bindTo())));
+    }
     return kvals;
   }
 
@@ -307,6 +330,11 @@ final class ClientData {
     infos.add(Info.of(PmixKeys.APPNUM, Value.uint32(r.appIndex)));
     infos.add(Info.of(PmixKeys.LOCAL_RANK, Value.uint16(r.localRank)));
     infos.add(Info.of(PmixKeys.NODE_RANK, Value.uint16(r.nodeRank)));
+    var place = extras.place(job.nspace, r.rank);
+    if (place != null && place.cpus() != null) {
+      infos.add(Info.of(PmixKeys.LOCALITY_STRING, Value.string(place.locality())));
+      infos.add(Info.of(PmixKeys.CPUSET, Value.string(place.cpuset())));
+    }
     if (extras.dirs() != null) {
       infos.add(
           Info.of(

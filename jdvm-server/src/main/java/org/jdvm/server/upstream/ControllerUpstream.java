@@ -117,6 +117,7 @@ public final class ControllerUpstream implements Backend {
     fences.jobEnded(nspace);
     modex.forget(nspace);
     spawners.remove(nspace);
+    dvm.places().forget(nspace);
     IO.execute(() -> dirs.remove(nspace));
   }
 
@@ -175,7 +176,7 @@ public final class ControllerUpstream implements Backend {
   }
 
   private ClientData.Extras extras(String nspace) {
-    return new ClientData.Extras(dirs, spawners.get(nspace));
+    return new ClientData.Extras(dirs, spawners.get(nspace), dvm.places());
   }
 
   @Override

@@ -610,6 +610,7 @@ class AgentLinkTest {
             List.of(),
             List.of(),
             Handshake.nonce(),
-            Handshake.agentProof(proof, c.nonce(), "n1", "h")));
+            Handshake.agentProof(proof, c.nonce(), "n1", "h"),
+            ""));
   }
 }

@@ -1,0 +1,134 @@
+package org.jdvm.endpoint.serve;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jdvm.core.MapBy;
+import org.jdvm.host.topology.Directives;
+import org.jdvm.pmix.App;
+import org.jdvm.pmix.Info;
+import org.jdvm.pmix.PmixKeys;
+
+/**
+ * The placement and binding directives of a spawn, as a C tool sets them and PRRTE reads them:
+ * {@code PMIX_MAPBY} (PRRTE's string, {@code core:PE=2}, {@code ppr:2:socket}), {@code
+ * PMIX_BINDTO}, {@code PMIX_CPUS_PER_PROC}, {@code PMIX_REPORT_BINDINGS}, {@code PMIX_RANKBY},
+ * {@code PMIX_NO_OVERSUBSCRIBE}. Job-level values are folded into each app's info, an app's own
+ * winning (as {@link JobOps#mergeStderr} folds its directive), because the launch reads them per
+ * app; each app's set is checked here ({@link Directives#parse}), so one the binder would not
+ * understand is refused with {@code PMIX_ERR_BAD_PARAM} before the core sees the spawn. Whether a
+ * node can honour it is the controller's to say, from the node's topology, before anything of the
+ * job starts.
+ *
+ * <p>Across nodes, mapping by an object ({@code core}, {@code socket}, {@code numa}, {@code
+ * hwthread}, {@code ppr}) fills each node's slots before the next, as {@code slot} does (PRRTE
+ * fills a node's objects before the next node's).
+ */
+final class SpawnPlacement {
+  /** The directives this class folds into apps. */
+  static final Set<String> KEYS =
+      Set.of(
+          PmixKeys.MAPBY,
+          PmixKeys.BINDTO,
+          PmixKeys.CPUS_PER_PROC,
+          PmixKeys.REPORT_BINDINGS,
+          PmixKeys.RANKBY,
+          PmixKeys.NO_OVERSUBSCRIBE,
+          PmixKeys.PPR);
+
+  private SpawnPlacement() {}
+
+  /** The core's node-level policy from the job's {@code PMIX_MAPBY}; SLOT when there is none. */
+  static MapBy nodeMapBy(List<Info> jobInfos) throws BadRequest {
+    MapBy by = MapBy.SLOT;
+    for (Info i : jobInfos) {
+      if (i.key().equals(PmixKeys.MAPBY)) {
+        String policy = Values.string(i);
+        String base = policy == null ? "" : policy.split(":", 2)[0].toLowerCase(Locale.ROOT);
+        by =
+            switch (base) {
+              case "slot", "core", "socket", "package", "numa", "hwthread" -> MapBy.SLOT;
+              case "node" -> MapBy.NODE;
+              case "ppr" -> throw BadRequest.notSupported("mapping policy \"" + policy + "\"");
+              default -> throw BadRequest.param("mapping policy \"" + policy + "\"");
+            };
+      }
+    }
+    return by;
+  }
+
+  /** Each app with the job's directives under its own, checked. */
+  static List<App> fold(List<Info> jobInfos, List<App> apps) throws BadRequest {
+    Map<String, Info> job = directives(jobInfos);
+    List<App> out = new ArrayList<>(apps.size());
+    for (App a : apps) {
+      Map<String, Info> mine = new LinkedHashMap<>(job);
+      mine.putAll(directives(a.info()));
+      check(mine);
+      if (mine.isEmpty()) {
+        out.add(a);
+        continue;
+      }
+      List<Info> rest = new ArrayList<>();
+      for (Info i : a.info()) {
+        if (!KEYS.contains(i.key())) {
+          rest.add(i);
+        }
+      }
+      rest.addAll(mine.values());
+      out.add(new App(a.cmd(), a.argv(), a.env(), a.cwd(), a.maxprocs(), rest));
+    }
+    return out;
+  }
+
+  private static Map<String, Info> directives(List<Info> infos) {
+    Map<String, Info> d = new LinkedHashMap<>();
+    for (Info i : infos) {
+      if (KEYS.contains(i.key())) {
+        d.put(i.key(), i);
+      }
+    }
+    return d;
+  }
+
+  /** Refuses what the binder or the core cannot do, naming it. */
+  private static void check(Map<String, Info> d) throws BadRequest {
+    Info rankBy = d.get(PmixKeys.RANKBY);
+    if (rankBy != null) {
+      String r = Values.string(rankBy).toLowerCase(Locale.ROOT);
+      if (!r.equals("slot") && !r.startsWith("slot:")) {
+        throw BadRequest.notSupported("ranking policy \"" + r + "\" (jdvm ranks by slot)");
+      }
+    }
+    if (d.containsKey(PmixKeys.PPR)) {
+      throw BadRequest.notSupported("PMIX_PPR (processes per resource)");
+    }
+    Info noOver = d.get(PmixKeys.NO_OVERSUBSCRIBE);
+    if (noOver != null && !Values.bool(noOver)) {
+      throw BadRequest.notSupported("oversubscription (jdvm places no more processes than slots)");
+    }
+    Info cpp = d.get(PmixKeys.CPUS_PER_PROC);
+    try {
+      directives(d, cpp == null ? 0 : Values.count(cpp));
+    } catch (IllegalArgumentException e) {
+      throw BadRequest.param(e.getMessage());
+    }
+    if (cpp != null && Values.count(cpp) == 0) {
+      throw BadRequest.param("PMIX_CPUS_PER_PROC must be at least 1");
+    }
+  }
+
+  private static Directives directives(Map<String, Info> d, int cpp) throws BadRequest {
+    Info map = d.get(PmixKeys.MAPBY);
+    Info bind = d.get(PmixKeys.BINDTO);
+    Info report = d.get(PmixKeys.REPORT_BINDINGS);
+    return Directives.parse(
+        map == null ? null : Values.string(map),
+        bind == null ? null : Values.string(bind),
+        cpp,
+        report != null && Values.bool(report));
+  }
+}

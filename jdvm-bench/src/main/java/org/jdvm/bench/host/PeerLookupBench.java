@@ -20,15 +20,15 @@ import java.util.function.BiFunction;
 import org.jdvm.host.identity.LoopbackPeers;
 
 /**
- * What naming one connecting peer costs as the host's loopback connections grow (issue 24,
- * "Identity without scans"): for each N, N connections are held open (their connecting ends by a
- * child JVM, their accepted ends by this one, so no process passes the 20,000-descriptor limit),
- * then a new connection is made and accepted again and again, and each time its peer is named as a
- * PMIx listener names it — by the kernel's tables ({@code /proc/net/tcp} and {@code tcp6}, what
- * every connect did before) and by one {@code sock_diag} look-up (what it does now) — and, on the
- * same connection, the whole connect, accept and look-up. Prints one line per N and method: the
- * median and the 90th percentile in microseconds, and how many lines the tables held; and first how
- * long the N connections took to be accepted and named as they came, by what connects use here.
+ * What naming one connecting peer costs as the host's loopback connections grow (docs/protocol.md
+ * "Who a peer is"): for each N, N connections are held open (their connecting ends by a child JVM,
+ * their accepted ends by this one, so no process passes the 20,000-descriptor limit), then a new
+ * connection is made and accepted again and again, and each time its peer is named as a PMIx
+ * listener names it — by the kernel's tables ({@code /proc/net/tcp} and {@code tcp6}, what every
+ * connect did before) and by one {@code sock_diag} look-up (what it does now) — and, on the same
+ * connection, the whole connect, accept and look-up. Prints one line per N and method: the median
+ * and the 90th percentile in microseconds, and how many lines the tables held; and first how long
+ * the N connections took to be accepted and named as they came, by what connects use here.
  *
  * <p>Run: {@code java --enable-native-access=ALL-UNNAMED -cp "$JDVM_CP"
  * org.jdvm.bench.host.PeerLookupBench 100,1000,10000} (the class path of {@code build/launch.sh}).

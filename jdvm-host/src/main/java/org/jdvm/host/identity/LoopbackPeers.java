@@ -4,24 +4,32 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.jdvm.host.os.Posix;
+import org.jdvm.host.os.SockDiag;
 
 /**
- * Who is at the other end of a TCP connection from this host, read from the kernel's socket tables
- * ({@code /proc/net/tcp}, {@code /proc/net/tcp6}).
+ * Who is at the other end of a TCP connection from this host, as the kernel says: its socket found
+ * by the exact four-tuple through {@code sock_diag} netlink ({@link SockDiag}), or, where the
+ * kernel refuses that, in its socket tables ({@code /proc/net/tcp}, {@code /proc/net/tcp6}).
  *
  * <p>libpmix 4.x peers only speak TCP and their {@code native} credential is a self-reported
- * uid/gid, so it proves nothing. For a loopback connection the kernel knows better: the socket
- * table records the uid that owns the peer's socket and its inode, and {@code /proc/<pid>/fd} shows
- * which process holds that inode. This is how jdvm authenticates C peers without a shared secret
- * (architecture.md §4).
+ * uid/gid, so it proves nothing. For a loopback connection the kernel knows better: it records the
+ * uid that owns the peer's socket and its inode, and {@code /proc/<pid>/fd} shows which process
+ * holds that inode. This is how jdvm authenticates C peers without a shared secret (architecture.md
+ * §4). Naming a connection's owner costs one look-up however many sockets the host holds (with the
+ * tables, one line per socket); finding the process reads only the claimed process's descriptors,
+ * and its descendants' only when it does not hold the socket itself.
  */
 public final class LoopbackPeers {
+  private static final System.Logger LOG = System.getLogger("org.jdvm.server.pmix");
   private static final Path PROC = Path.of("/proc");
 
   private LoopbackPeers() {}
@@ -37,6 +45,23 @@ public final class LoopbackPeers {
    * @param local the local address of our accepted socket
    */
   public static Optional<SocketOwner> ownerOf(InetSocketAddress peer, InetSocketAddress local) {
+    if (Kernel.REFUSAL == null) {
+      try {
+        return SockDiag.tcp(peer, local).map(s -> new SocketOwner(s.uid(), s.inode()));
+      } catch (Posix.PosixException e) {
+        // Refused now though it answered before (a seccomp filter, say): read the tables.
+        LOG.log(System.Logger.Level.DEBUG, "sock_diag refused a look-up: " + e.getMessage());
+      }
+    }
+    return ownerFromTables(peer, local);
+  }
+
+  /**
+   * As {@link #ownerOf}, read from the kernel's socket tables: one line per socket of the host, for
+   * a host whose kernel refuses {@code sock_diag} (and to measure against).
+   */
+  public static Optional<SocketOwner> ownerFromTables(
+      InetSocketAddress peer, InetSocketAddress local) {
     for (String table : List.of("net/tcp", "net/tcp6")) {
       Optional<SocketOwner> o = search(PROC.resolve(table), peer, local);
       if (o.isPresent()) {
@@ -44,6 +69,65 @@ public final class LoopbackPeers {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * How {@link #ownerOf} asks the kernel on this host: {@code "sock_diag"} (one look-up by the
+   * exact four-tuple) or {@code "/proc/net/tcp"} (a scan of every socket's line).
+   */
+  public static String lookup() {
+    return Kernel.REFUSAL == null ? "sock_diag" : "/proc/net/tcp";
+  }
+
+  /**
+   * Whether the kernel answers {@code sock_diag} look-ups here, decided once by looking up a
+   * loopback connection of this process, and said once in the log. {@code
+   * -Djdvm.identity.lookup=tables} reads the tables instead (to measure one against the other).
+   */
+  private static final class Kernel {
+    static final String REFUSAL = probe();
+
+    private static String probe() {
+      String refusal;
+      if ("tables".equals(System.getProperty("jdvm.identity.lookup"))) {
+        refusal = "-Djdvm.identity.lookup=tables";
+      } else {
+        refusal = SockDiag.unavailable().orElseGet(Kernel::tryOne);
+      }
+      if (refusal == null || refusal.isEmpty()) {
+        LOG.log(
+            System.Logger.Level.INFO,
+            "identity: loopback peers are named by sock_diag netlink, one look-up per connection");
+        return null;
+      }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "identity: loopback peers are named by reading /proc/net/tcp, whose cost grows with the"
+              + " host's sockets (sock_diag: "
+              + refusal
+              + ")");
+      return refusal;
+    }
+
+    /** Empty when the kernel names this process's own loopback connection, else why not. */
+    private static String tryOne() {
+      InetAddress lo = InetAddress.getLoopbackAddress();
+      try (ServerSocketChannel server = ServerSocketChannel.open()) {
+        server.bind(new InetSocketAddress(lo, 0), 1);
+        try (SocketChannel client = SocketChannel.open(server.getLocalAddress());
+            SocketChannel accepted = server.accept()) {
+          Optional<SockDiag.Socket> s =
+              SockDiag.tcp(
+                  (InetSocketAddress) client.getLocalAddress(),
+                  (InetSocketAddress) client.getRemoteAddress());
+          return s.isPresent() && s.get().uid() == ownUid()
+              ? ""
+              : "it does not name this process's own loopback connection";
+        }
+      } catch (IOException | Posix.PosixException | RuntimeException e) {
+        return String.valueOf(e.getMessage());
+      }
+    }
   }
 
   private static Optional<SocketOwner> search(
@@ -68,11 +152,11 @@ public final class LoopbackPeers {
   }
 
   /**
-   * The uids owning the peer ends of loopback connections, read from the kernel's tables once and
-   * read again only when a connection is not in the last reading: while a flood of connections is
-   * accepted, one reading serves every connection that had arrived by then, so the cost of naming
-   * each connection's user does not grow with the flood (the accept loop must keep up with it, or
-   * the listen backlog overflows and the DVM's own user waits too). Used by one thread.
+   * The uids owning the peer ends of loopback connections, for an accept loop that must keep up
+   * with a flood of them (or the listen backlog overflows and the DVM's own user waits too). Where
+   * the kernel answers {@code sock_diag}, each is one look-up ({@link #ownerOf}); else they are
+   * read from the kernel's tables once and read again only when a connection is not in the last
+   * reading, so one reading serves every connection that had arrived by then. Used by one thread.
    */
   public static final class Snapshot {
     /** A reading older than this is not trusted: a closed connection's ports may be reused. */
@@ -83,6 +167,9 @@ public final class LoopbackPeers {
 
     /** The uid owning the peer's end of the connection, if the kernel's tables show it. */
     public Optional<Integer> uidOf(InetSocketAddress peer, InetSocketAddress local) {
+      if (Kernel.REFUSAL == null) {
+        return ownerOf(peer, local).map(SocketOwner::uid);
+      }
       String key = key(peer, local);
       Integer uid = System.nanoTime() - readAt > MAX_AGE_NS ? null : uids.get(key);
       if (uid == null) {
@@ -189,15 +276,56 @@ public final class LoopbackPeers {
 
   /**
    * Whether the process or one of its descendants holds the socket: a helper process started by a
-   * job's process acts for that job.
+   * job's process acts for that job. The descendants are found from the process down ({@code
+   * /proc/PID/task/TID/children}), not by reading every process of the host.
    */
   public static boolean heldByProcessTree(long pid, long inode) {
     if (holdsSocket(pid, inode)) {
       return true;
     }
-    return ProcessHandle.of(pid)
-        .map(h -> h.descendants().anyMatch(d -> holdsSocket(d.pid(), inode)))
-        .orElse(false);
+    java.util.ArrayDeque<Long> next = new java.util.ArrayDeque<>(childrenOf(pid));
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    while (!next.isEmpty()) {
+      long p = next.poll();
+      if (seen.add(p)) {
+        if (holdsSocket(p, inode)) {
+          return true;
+        }
+        next.addAll(childrenOf(p));
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The children of a process, from each of its threads' {@code children} file; where the kernel
+   * has none ({@code CONFIG_PROC_CHILDREN} off), from the JDK's process table.
+   */
+  static List<Long> childrenOf(long pid) {
+    List<Long> out = new java.util.ArrayList<>();
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(PROC.resolve(pid + "/task"))) {
+      for (Path task : tasks) {
+        String kids;
+        try {
+          kids = Files.readString(task.resolve("children"));
+        } catch (java.nio.file.NoSuchFileException e) {
+          if (Files.exists(task)) {
+            return ProcessHandle.of(pid)
+                .map(h -> h.children().map(ProcessHandle::pid).toList())
+                .orElse(List.of());
+          }
+          continue; // the thread ended while we looked
+        }
+        for (String k : kids.trim().split("\\s+")) {
+          if (!k.isEmpty()) {
+            out.add(Long.parseLong(k));
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return out; // the process ended while we looked
+    }
+    return out;
   }
 
   /** The uid this JVM runs as. */

@@ -6,6 +6,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jdvm.host.Await;
 import org.junit.jupiter.api.Test;
 
 class LoopbackPeersTest {
@@ -40,5 +45,51 @@ class LoopbackPeersTest {
     var a = new InetSocketAddress(InetAddress.getLoopbackAddress(), 8080);
     assertThat(LoopbackPeers.hexEndpoint(a)).isEqualTo("0100007F:1F90");
     assertThat(LoopbackPeers.hexEndpoint6(a)).isEqualTo("0000000000000000FFFF00000100007F:1F90");
+  }
+
+  @Test
+  void aSocketHeldByADescendantIsHeldByTheTreeFoundFromTheProcessDown() throws Exception {
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.INET)) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      server.configureBlocking(false);
+      int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      // bash's child bash opens the connection and holds it; bash itself does not.
+      Process p =
+          new ProcessBuilder(
+                  "bash",
+                  "-c",
+                  "bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + port + "; exec sleep 60' & wait")
+              .start();
+      try {
+        AtomicReference<SocketChannel> accepted = new AtomicReference<>();
+        Await.until(
+            () -> {
+              try {
+                accepted.set(server.accept());
+              } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+              }
+              return accepted.get() != null;
+            },
+            "the grandchild's connection");
+        try (SocketChannel a = accepted.get()) {
+          var owner =
+              LoopbackPeers.ownerOf(
+                  (InetSocketAddress) a.getRemoteAddress(),
+                  (InetSocketAddress) a.getLocalAddress());
+          assertThat(owner).isPresent();
+          long inode = owner.get().inode();
+          long child = LoopbackPeers.childrenOf(p.pid()).getFirst();
+          assertThat(LoopbackPeers.holdsSocket(child, inode)).isTrue();
+          assertThat(LoopbackPeers.holdsSocket(p.pid(), inode)).isFalse();
+          assertThat(LoopbackPeers.heldByProcessTree(p.pid(), inode)).isTrue();
+          assertThat(LoopbackPeers.heldByProcessTree(child, inode + 1)).isFalse();
+        }
+      } finally {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor();
+      }
+    }
   }
 }

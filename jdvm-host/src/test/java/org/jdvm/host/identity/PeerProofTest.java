@@ -11,6 +11,10 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jdvm.host.Await;
+import org.jdvm.host.OtherUser;
+import org.jdvm.host.os.SockDiag;
 import org.jdvm.pmix.BufferType;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
@@ -125,5 +129,39 @@ class PeerProofTest {
     assertThat(PeerProof.blobString(r, JdvmProtocol.CHALLENGE)).isEqualTo("n");
     assertThat(PeerProof.blobString(r, JdvmProtocol.SECRET)).as("not a string").isNull();
     assertThat(PeerProof.blobString(r, JdvmProtocol.CREDENTIAL)).isNull();
+  }
+
+  @Test
+  void anotherUsersLoopbackPeerIsNamedByTheKernelAndRefusedBeforeItsRequestIsRead()
+      throws Exception {
+    try (OtherUser other = OtherUser.create();
+        ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.INET)) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      server.configureBlocking(false);
+      int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      other.start("/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/" + port + "; exec sleep 60");
+      AtomicReference<SocketChannel> accepted = new AtomicReference<>();
+      Await.until(
+          () -> {
+            try {
+              accepted.set(server.accept());
+            } catch (java.io.IOException e) {
+              throw new AssertionError(e);
+            }
+            return accepted.get() != null;
+          },
+          "the other user's connection");
+      try (SocketChannel a = accepted.get()) {
+        InetSocketAddress peer = (InetSocketAddress) a.getRemoteAddress();
+        InetSocketAddress local = (InetSocketAddress) a.getLocalAddress();
+        assertThat(SockDiag.tcp(peer, local).orElseThrow().uid()).isEqualTo(other.uid);
+        assertThat(LoopbackPeers.ownerFromTables(peer, local).orElseThrow().uid())
+            .isEqualTo(other.uid);
+        assertThat(new PeerUsers().userOf(a, false)).isEqualTo("uid:" + other.uid);
+        PeerProof.Transport t = proof.transport(a, false, client());
+        assertThat(t.refusal()).isEqualTo("TCP peer of uid " + other.uid);
+        assertThat(t.uid()).isEqualTo(other.uid);
+      }
+    }
   }
 }

@@ -43,12 +43,6 @@ public sealed interface Change {
     }
   }
 
-  /**
-   * A job's time limit ({@code PMIX_JOB_TIMEOUT}) was armed ({@code deadlineNs}, in the shell's
-   * clock) or disarmed ({@code null}): at it, the job is ended with {@code PMIX_ERR_TIMEOUT}.
-   */
-  record JobDeadlineSet(String namespace, Long deadlineNs) implements Change {}
-
   /** A namespace joined a reservation's owner set (spec §8.2.1.7). */
   record OwnerAdded(String allocId, String namespace) implements Change {}
 
@@ -225,4 +219,12 @@ public sealed interface Change {
 
   /** The DVM tore down: every job terminated, every allocation and ask is gone. */
   record TornDown() implements Change {}
+
+  /**
+   * A job's time limit ({@code PMIX_JOB_TIMEOUT}) was armed ({@code deadlineNs}, in the shell's
+   * clock) or disarmed ({@code null}): at it, the job is ended with {@code PMIX_ERR_TIMEOUT}.
+   * Declared last: a change's tag in the journal is its place here, so a new kind goes at the end
+   * and the others keep theirs.
+   */
+  record JobDeadlineSet(String namespace, Long deadlineNs) implements Change {}
 }

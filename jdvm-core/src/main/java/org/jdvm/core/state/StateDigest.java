@@ -172,6 +172,8 @@ public final class StateDigest {
         .append(j.recoverable())
         .append(" stdin=")
         .append(j.stdinRank())
+        .append(" fill=")
+        .append(j.fill())
         .append(" stopped=")
         .append(j.stopped())
         .append(" live=")

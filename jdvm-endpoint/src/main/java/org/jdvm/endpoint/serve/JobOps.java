@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
 import org.jdvm.endpoint.deliver.OutcomeWatcher;
@@ -117,6 +118,7 @@ public final class JobOps {
     }
     checkApps(apps);
     mapBy = SpawnPlacement.nodeMapBy(jobInfos);
+    NodeFill fill = SpawnPlacement.nodeFill(jobInfos, apps);
     apps = workingDirectories(mergeStderr(SpawnPlacement.fold(jobInfos, apps), merge));
     if (fwdStdin && stdinRank == null) {
       stdinRank = 0; // PRRTE's default target
@@ -124,7 +126,8 @@ public final class JobOps {
     Request.Spawn request =
         new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy)
             .withRecoverable(recoverable)
-            .withStdin(stdinRank);
+            .withStdin(stdinRank)
+            .withFill(fill);
     return new Spawn(request, channels, notify);
   }
 

@@ -56,18 +56,15 @@ final class Filling {
   }
 
   /**
-   * The nodes a job may use: those with a free slot; oversubscribing, every node with slots (a node
-   * of none, such as a controller's host that is not one of the DVM's hosts, runs nothing).
+   * The nodes a job may use, in the order they joined their pool: those with a free slot;
+   * oversubscribing, every node with slots (a node of none, such as a controller's host that is not
+   * one of the DVM's hosts, runs nothing).
    */
   static List<Node> candidates(List<Pool> pools, NodeFill fill) {
     List<Node> nodes = new ArrayList<>();
     for (Pool p : pools) {
-      if (!fill.oversubscribe()) {
-        nodes.addAll(p.withFreeSlots());
-        continue;
-      }
       for (Node n : p.nodes()) {
-        if (n.slots() > 0) {
+        if (fill.oversubscribe() ? n.slots() > 0 : n.freeSlots() > 0) {
           nodes.add(n);
         }
       }

@@ -71,12 +71,13 @@ final class SpawnPlacement {
    * The core's {@link NodeFill} from the job's {@code PMIX_PPR}, {@code PMIX_MAPBY} ({@code
    * ppr:N:node}, {@code :OVERSUBSCRIBE}, {@code :NOOVERSUBSCRIBE}) and {@code
    * PMIX_NO_OVERSUBSCRIBE} (which wins over the modifier); {@code null} for neither. These are the
-   * job's: an app that sets one of its own is refused.
+   * job's: an app's own {@code PMIX_PPR}, or {@code PMIX_NO_OVERSUBSCRIBE} false, is refused.
    */
   static NodeFill nodeFill(List<Info> jobInfos, List<App> apps) throws BadRequest {
     for (App a : apps) {
       for (Info i : a.info()) {
-        if (i.key().equals(PmixKeys.PPR) || i.key().equals(PmixKeys.NO_OVERSUBSCRIBE)) {
+        if (i.key().equals(PmixKeys.PPR)
+            || i.key().equals(PmixKeys.NO_OVERSUBSCRIBE) && !Values.bool(i)) {
           throw BadRequest.notSupported(i.key() + " for one app (give it for the whole job)");
         }
       }

@@ -111,6 +111,11 @@ class SpawnPlacementTest {
         .isNull();
     assertThat(SpawnPlacement.nodeFill(List.of(s(PmixKeys.MAPBY, "core")), List.of(app())))
         .isNull();
+    assertThat(
+            SpawnPlacement.nodeFill(
+                List.of(), List.of(app(Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(true))))))
+        .as("an app may say what is the default")
+        .isNull();
     assertThat(SpawnPlacement.nodeMapBy(List.of(s(PmixKeys.MAPBY, "ppr:2:node"))))
         .isEqualTo(MapBy.SLOT);
     assertThat(SpawnPlacement.fold(List.of(s(PmixKeys.PPR, "2:node")), List.of(app()))).hasSize(1);
@@ -123,6 +128,8 @@ class SpawnPlacementTest {
     assertThat(fillRefusal(List.of(s(PmixKeys.PPR, "1:core")), app()))
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
     assertThat(fillRefusal(List.of(), app(s(PmixKeys.PPR, "1:node"))))
+        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
+    assertThat(fillRefusal(List.of(), app(Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(false)))))
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
     assertThat(fillRefusal(List.of(s(PmixKeys.PPR, "node")), app()))
         .isEqualTo(PmixStatus.ERR_BAD_PARAM);

@@ -18,9 +18,9 @@ public final class RunPlacementOptions {
       paramLabel = "POLICY",
       description =
           "Where ranks go: slot (fill each node's slots first, the default), node (round the"
-              + " nodes), or within a node core, socket (package), numa or hwthread (rank k of a"
-              + " node on object k mod count); modifiers :PE=n (n cores each), :OVERSUBSCRIBE,"
-              + " :NOOVERSUBSCRIBE.")
+              + " nodes), ppr:N:node (at most N per node), or within a node core, socket (package),"
+              + " numa or hwthread (rank k of a node on object k mod count); modifiers :PE=n (n"
+              + " cores each), :OVERSUBSCRIBE, :NOOVERSUBSCRIBE.")
   String mapBy;
 
   @Option(
@@ -51,7 +51,9 @@ public final class RunPlacementOptions {
 
   @Option(
       names = "--oversubscribe",
-      description = "Allow more processes on a node than its slots (not supported yet).")
+      description =
+          "When the free slots are too few, place the rest beyond the slots, spread evenly over"
+              + " the nodes (as mpirun --oversubscribe).")
   boolean oversubscribe;
 
   @Option(
@@ -62,7 +64,7 @@ public final class RunPlacementOptions {
   @Option(
       names = {"-N", "--npernode"},
       paramLabel = "N",
-      description = "At most N processes on each node (not supported yet).")
+      description = "At most N processes on each node (as --map-by ppr:N:node).")
   Integer perNode;
 
   /** What is wrong with the options as given, or {@code null}. */

@@ -23,6 +23,8 @@ public sealed interface Change {
    * @param replyTo the request to answer once every process is launched (a spawn, or the session
    *     instantiation that launches this job)
    * @param replyInfos what that reply carries before {@code PMIX_NSPACE} (a session's ids)
+   * @param fill how full the job may make a node ({@code null}: its free slots); replay needs only
+   *     the placements, the state keeps it so a node beyond its slots is known to be allowed
    */
   record JobSpawned(
       String namespace,
@@ -34,7 +36,8 @@ public sealed interface Change {
       List<App> apps,
       MapBy mapBy,
       boolean recoverable,
-      Integer stdinRank)
+      Integer stdinRank,
+      NodeFill fill)
       implements Change {
     public JobSpawned {
       replyInfos = List.copyOf(replyInfos);

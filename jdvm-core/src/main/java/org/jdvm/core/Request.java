@@ -201,6 +201,7 @@ public sealed interface Request extends Command {
    * @param sessionId {@code PMIX_SESSION_ID} (uint32)
    * @param allocId {@code PMIX_ALLOC_ID}, the legacy single-session target
    * @param allocReqId {@code PMIX_ALLOC_REQ_ID}, the legacy single-session target
+   * @param fill {@code -N}/{@code ppr:n:node} and {@code --oversubscribe}; {@code null} for neither
    */
   record Spawn(
       RequestId requestId,
@@ -212,7 +213,8 @@ public sealed interface Request extends Command {
       String allocReqId,
       MapBy mapBy,
       boolean recoverable,
-      Integer stdinRank)
+      Integer stdinRank,
+      NodeFill fill)
       implements Request {
     public Spawn {
       Objects.requireNonNull(requestId, "requestId");
@@ -242,6 +244,7 @@ public sealed interface Request extends Command {
           allocReqId,
           mapBy,
           false,
+          null,
           null);
     }
 
@@ -261,7 +264,8 @@ public sealed interface Request extends Command {
           allocReqId,
           mapBy,
           recoverable,
-          stdinRank);
+          stdinRank,
+          fill);
     }
 
     public Spawn withLegacy(Long session, String alloc, String allocReq) {
@@ -275,7 +279,8 @@ public sealed interface Request extends Command {
           allocReq,
           mapBy,
           recoverable,
-          stdinRank);
+          stdinRank,
+          fill);
     }
 
     public Spawn withMapBy(MapBy by) {
@@ -289,7 +294,8 @@ public sealed interface Request extends Command {
           allocReqId,
           by,
           recoverable,
-          stdinRank);
+          stdinRank,
+          fill);
     }
 
     /**
@@ -307,7 +313,8 @@ public sealed interface Request extends Command {
           allocReqId,
           mapBy,
           on,
-          stdinRank);
+          stdinRank,
+          fill);
     }
 
     /**
@@ -326,7 +333,27 @@ public sealed interface Request extends Command {
           allocReqId,
           mapBy,
           recoverable,
-          rank);
+          rank,
+          fill);
+    }
+
+    /**
+     * {@code -N n} / {@code ppr:n:node} and {@code --oversubscribe} ({@link NodeFill}); {@code
+     * null} for neither.
+     */
+    public Spawn withFill(NodeFill f) {
+      return new Spawn(
+          requestId,
+          requester,
+          apps,
+          spawnTarget,
+          sessionId,
+          allocId,
+          allocReqId,
+          mapBy,
+          recoverable,
+          stdinRank,
+          f);
     }
   }
 

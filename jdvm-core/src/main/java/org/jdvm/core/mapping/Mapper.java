@@ -5,15 +5,20 @@ import java.util.Iterator;
 import java.util.List;
 import org.jdvm.core.Change.Placement;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.state.Node;
 import org.jdvm.core.state.Pool;
 import org.jdvm.pmix.App;
 
 /**
  * Places a job's processes on its candidate nodes: exactly the nodes of the sessions it may target
- * (spec §8.2.1.6, §8.2.1.11 #1), never oversubscribing a node. It walks only nodes with a free
- * slot, in the order they joined their pool, so its cost is the number of processes plus the nodes
- * it touches, never the size of the pool.
+ * (spec §8.2.1.6, §8.2.1.11 #1). Without a {@link NodeFill} it never oversubscribes a node and
+ * walks only nodes with a free slot, in the order they joined their pool, so its cost is the number
+ * of processes plus the nodes it touches, never the size of the pool. With one ({@code -N}, {@code
+ * --oversubscribe}) it walks every candidate node once: at most {@code perNode} processes on a
+ * node, the free slots filled first, and when oversubscribing the rest dealt one per node in turn
+ * over the candidate nodes with room under the cap — PRRTE's second pass, whose even split (the
+ * first nodes one more) this gives; by slot a node's ranks stay consecutive.
  */
 public final class Mapper {
   private Mapper() {}
@@ -40,13 +45,49 @@ public final class Mapper {
   }
 
   /**
+   * Whether {@code procs} processes fit in these disjoint pools under {@code fill}: within the free
+   * slots and at most {@code perNode} per node; oversubscribing, within {@code perNode} on every
+   * candidate node (without a cap: whenever there is a candidate node).
+   */
+  public static boolean fits(List<Pool> pools, long procs, NodeFill fill) {
+    if (fill == null) {
+      return fits(pools, procs);
+    }
+    long room = 0;
+    for (Node n : Filling.candidates(pools, fill)) {
+      long cap = fill.perNode() == 0 ? procs : fill.perNode();
+      room += fill.oversubscribe() ? cap : Math.min(n.freeSlots(), cap);
+      if (room >= procs) {
+        return true;
+      }
+    }
+    return room >= procs;
+  }
+
+  /**
    * Places every process, ranks in app order. The caller has checked {@link #fits}.
    *
    * @return one placement per rank, rank order
    */
   public static List<Placement> place(List<App> apps, List<Pool> pools, MapBy mapBy) {
+    return place(apps, pools, mapBy, null);
+  }
+
+  /**
+   * Places every process under {@code fill} ({@code null}: within the free slots), ranks in app
+   * order. The caller has checked {@link #fits(List, long, NodeFill)}.
+   *
+   * @return one placement per rank, rank order
+   */
+  public static List<Placement> place(
+      List<App> apps, List<Pool> pools, MapBy mapBy, NodeFill fill) {
     int total = size(apps);
-    List<Node> targets = mapBy == MapBy.NODE ? byNode(pools, total) : bySlot(pools, total);
+    List<Node> targets;
+    if (fill != null) {
+      targets = Filling.targets(pools, total, mapBy, fill);
+    } else {
+      targets = mapBy == MapBy.NODE ? byNode(pools, total) : bySlot(pools, total);
+    }
     List<Placement> out = new ArrayList<>(total);
     int rank = 0;
     for (int appIndex = 0; appIndex < apps.size(); appIndex++) {

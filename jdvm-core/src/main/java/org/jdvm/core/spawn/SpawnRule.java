@@ -11,6 +11,7 @@ import org.jdvm.core.Change.ProcsPlaced;
 import org.jdvm.core.Effect.LaunchProcs;
 import org.jdvm.core.Effect.ProcLaunch;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.OverLimit;
 import org.jdvm.core.Request.Spawn;
 import org.jdvm.core.RequestId;
@@ -55,7 +56,7 @@ public final class SpawnRule {
               r.targets(),
               spawn.apps(),
               spawn.mapBy(),
-              new Policy(spawn.recoverable(), spawn.stdinRank()),
+              new Policy(spawn.recoverable(), spawn.stdinRank(), spawn.fill()),
               txn);
     }
   }
@@ -75,7 +76,7 @@ public final class SpawnRule {
     }
     Resolution r = Targeting.resolve(spawn, requester, state);
     if (r instanceof Resolution.Resolved ok
-        && !Mapper.fits(ok.targets().pools(), LimitChecks.processes(spawn.apps()))) {
+        && !Mapper.fits(ok.targets().pools(), LimitChecks.processes(spawn.apps()), spawn.fill())) {
       return new Resolution.Refused(SpawnRejection.DOES_NOT_FIT);
     }
     return r;
@@ -83,11 +84,12 @@ public final class SpawnRule {
 
   /**
    * How a job's processes are run besides where: whether one failing leaves the others running, and
-   * which rank's stdin is a pipe ({@code Proc.RANK_WILDCARD}: every rank; {@code null}: none).
+   * which rank's stdin is a pipe ({@code Proc.RANK_WILDCARD}: every rank; {@code null}: none), and
+   * how full it may make a node ({@code null}: at most its free slots).
    */
-  public record Policy(boolean recoverable, Integer stdinRank) {
+  public record Policy(boolean recoverable, Integer stdinRank, NodeFill fill) {
     /** A job that ends when one of its processes fails, with no stdin. */
-    public static final Policy DEFAULT = new Policy(false, null);
+    public static final Policy DEFAULT = new Policy(false, null, null);
 
     boolean stdin(int rank) {
       return stdinRank != null && (stdinRank == Proc.RANK_WILDCARD || stdinRank == rank);
@@ -110,7 +112,7 @@ public final class SpawnRule {
       Txn txn) {
     State state = txn.state();
     String namespace = state.jobs().nextNamespace();
-    List<Placement> placements = Mapper.place(apps, targets.pools(), mapBy);
+    List<Placement> placements = Mapper.place(apps, targets.pools(), mapBy, policy.fill());
     txn.change(
         new JobSpawned(
             namespace,
@@ -122,7 +124,8 @@ public final class SpawnRule {
             withoutEnvValues(apps),
             mapBy,
             policy.recoverable(),
-            policy.stdinRank()));
+            policy.stdinRank(),
+            policy.fill()));
     org.jdvm.core.job.JobTimeouts.arm(namespace, apps, txn);
     for (Allocation a : targets.reservations()) {
       txn.change(new OwnerAdded(a.allocId(), namespace));

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import org.jdvm.core.JobKind;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.ProcEnd;
 import org.jdvm.core.RequestId;
 import org.jdvm.core.query.JobView;
@@ -34,6 +35,7 @@ public final class Job implements JobView {
   private final MapBy mapBy;
   boolean recoverable;
   Long deadlineNs;
+  NodeFill fill;
   Integer stdinRank;
   Integer abortExitCode;
   RequestId replyTo;
@@ -163,6 +165,11 @@ public final class Job implements JobView {
 
   public MapBy mapBy() {
     return mapBy;
+  }
+
+  /** {@code -N}/{@code --oversubscribe} as the job was spawned with; {@code null} for neither. */
+  public NodeFill fill() {
+    return fill;
   }
 
   /**

@@ -112,6 +112,7 @@ final class Mutator {
     job.replyInfos = c.replyInfos();
     job.recoverable = c.recoverable();
     job.stdinRank = c.stdinRank();
+    job.fill = c.fill();
     int size = 0;
     for (App app : c.apps()) {
       size += app.maxprocs();

@@ -3,6 +3,7 @@ package org.jdvm.core.state;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.query.NodeView.Origin;
 
@@ -94,20 +95,25 @@ public final class NodeTable {
 
   void place(ProcRecord proc) {
     Node node = proc.nodeRecord();
-    Check.state(node.freeSlots() > 0, "a process placed on a full node", node);
+    Check.state(
+        node.freeSlots() > 0 || NodeFill.oversubscribes(proc.job().fill()),
+        "a process placed on a full node",
+        node);
+    int freeBefore = node.freeSlots();
     node.slotsInUse++;
     slotsInUse++;
-    node.pool.slotsChanged(node, 1);
+    node.pool.slotsChanged(node, freeBefore);
     node.addResident(proc);
   }
 
   void free(ProcRecord proc) {
     Node node = proc.nodeRecord();
     node.removeResident(proc);
+    int freeBefore = node.freeSlots();
     node.slotsInUse--;
     slotsInUse--;
     Check.state(node.slotsInUse >= 0, "slots in use went negative", node);
-    node.pool.slotsChanged(node, -1);
+    node.pool.slotsChanged(node, freeBefore);
   }
 
   void claim(Node node, long askId) {

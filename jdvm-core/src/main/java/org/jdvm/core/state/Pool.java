@@ -67,9 +67,13 @@ public final class Pool {
     withFreeSlots.remove(node);
   }
 
-  /** Called after {@code node}'s slots in use changed by {@code delta}. */
-  void slotsChanged(Node node, int delta) {
-    freeSlots -= delta;
+  /**
+   * Called after {@code node}'s slots in use changed, with its free slots before. A node beyond its
+   * slots (oversubscribed) has none free, however far beyond: a process ending there frees a slot
+   * only once the node is back within its slots.
+   */
+  void slotsChanged(Node node, int freeBefore) {
+    freeSlots += node.freeSlots() - freeBefore;
     if (node.freeSlots() > 0) {
       withFreeSlots.add(node);
     } else {

@@ -10,6 +10,7 @@ import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect.JobStatus;
 import org.jdvm.core.JobKind;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.ProcEnd;
 import org.jdvm.core.RequestId;
@@ -184,6 +185,9 @@ final class SnapshotReader {
   /** A job's flags and counters, after its identity. */
   private void readJobFields(Job j) {
     j.recoverable = in.bool();
+    int perNode = in.i32();
+    boolean oversubscribe = in.bool();
+    j.fill = perNode < 0 ? null : new NodeFill(perNode, oversubscribe);
     j.stdinRank = (Integer) RecordCodec.read(in, Integer.class);
     j.deadlineNs = (Long) RecordCodec.read(in, Long.class);
     j.abortExitCode = (Integer) RecordCodec.read(in, Integer.class);

@@ -174,6 +174,8 @@ public final class StateDigest {
         .append(j.stdinRank())
         .append(" deadline=")
         .append(j.deadlineNs())
+        .append(" fill=")
+        .append(j.fill())
         .append(" stopped=")
         .append(j.stopped())
         .append(" live=")

@@ -101,6 +101,7 @@ class JournalFormatTest {
             List.of(),
             org.jdvm.core.MapBy.SLOT,
             false,
+            null,
             null);
     Entry.Batch refused = new Entry.Batch(2, 0, 0, 0, List.of(bad), List.of(), List.of());
     assertThatThrownBy(() -> JournalCodec.frame(refused, out)).isInstanceOf(RuntimeException.class);

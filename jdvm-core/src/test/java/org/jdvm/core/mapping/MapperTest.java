@@ -6,6 +6,7 @@ import java.util.List;
 import org.jdvm.core.Change.Placement;
 import org.jdvm.core.CoreConfig;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.state.Pool;
 import org.jdvm.core.state.State;
@@ -54,5 +55,41 @@ class MapperTest {
     Pool p = pool(2, 3);
     assertThat(Mapper.fits(List.of(p), 5)).isTrue();
     assertThat(Mapper.fits(List.of(p), 6)).isFalse();
+  }
+
+  @Test
+  void aCapPerNodeMovesOnBeforeTheNodeIsFull() {
+    List<Placement> ps =
+        Mapper.place(List.of(app(4)), List.of(pool(4, 4, 4)), MapBy.SLOT, new NodeFill(2, false));
+    assertThat(nodes(ps)).containsExactly("n0", "n0", "n1", "n1");
+  }
+
+  @Test
+  void aCapPerNodeCountsOnlyFreeSlotsWithoutOversubscription() {
+    Pool p = pool(1, 3);
+    assertThat(Mapper.fits(List.of(p), 3, new NodeFill(2, false))).isTrue();
+    assertThat(Mapper.fits(List.of(p), 4, new NodeFill(2, false))).isFalse();
+    assertThat(Mapper.fits(List.of(p), 4, new NodeFill(2, true))).isTrue();
+    assertThat(Mapper.fits(List.of(p), 5, new NodeFill(2, true))).isFalse();
+  }
+
+  @Test
+  void oversubscribingFillsTheFreeSlotsThenSpreadsTheRestEvenly() {
+    // PRRTE: 2 + 2 free, then 5 left over 2 nodes: 3 and 2 more; by slot a node's ranks are
+    // consecutive
+    List<Placement> ps =
+        Mapper.place(List.of(app(9)), List.of(pool(2, 2)), MapBy.SLOT, new NodeFill(0, true));
+    assertThat(nodes(ps)).containsExactly("n0", "n0", "n0", "n0", "n0", "n1", "n1", "n1", "n1");
+    List<Placement> byNode =
+        Mapper.place(List.of(app(5)), List.of(pool(1, 1)), MapBy.NODE, new NodeFill(0, true));
+    assertThat(nodes(byNode)).containsExactly("n0", "n1", "n0", "n1", "n0");
+  }
+
+  @Test
+  void oversubscribingNeverUsesANodeWithoutSlots() {
+    List<Placement> ps =
+        Mapper.place(List.of(app(3)), List.of(pool(0, 1)), MapBy.NODE, new NodeFill(0, true));
+    assertThat(nodes(ps)).containsExactly("n1", "n1", "n1");
+    assertThat(Mapper.fits(List.of(pool(0)), 1, new NodeFill(0, true))).isFalse();
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.jdvm.core.Command;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Report;
 import org.jdvm.core.Request;
@@ -196,7 +197,9 @@ final class Commands {
         a.get("reqid"),
         "node".equals(a.get("mapby")) ? MapBy.NODE : MapBy.SLOT,
         a.flag("recoverable"),
-        stdin(a.get("stdin")));
+        stdin(a.get("stdin")),
+        NodeFill.of(
+            a.integer("npernode") == null ? 0 : a.integer("npernode"), a.flag("oversubscribe")));
   }
 
   /** {@code stdin=R} names one rank, {@code stdin=all} every rank. */

@@ -87,7 +87,12 @@ final class Requests {
   static void spawn(Simulation sim) {
     Random rnd = sim.rnd;
     Request.Spawn s =
-        Request.Spawn.of(sim.rid(), sim.requester(), sim.apps()).withMapBy(sim.mapBy());
+        Request.Spawn.of(sim.rid(), sim.requester(), sim.apps())
+            .withMapBy(sim.mapBy())
+            .withFill(
+                rnd.nextInt(4) == 0
+                    ? org.jdvm.core.NodeFill.of(rnd.nextInt(3), rnd.nextBoolean())
+                    : null);
     int r = rnd.nextInt(10);
     if (r < 5) {
       List<String> owned = new ArrayList<>();

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
 import org.jdvm.endpoint.deliver.JobOutput;
@@ -127,6 +128,7 @@ public final class JobOps {
     }
     checkApps(apps);
     mapBy = SpawnPlacement.nodeMapBy(jobInfos);
+    NodeFill fill = SpawnPlacement.nodeFill(jobInfos, apps);
     apps =
         workingDirectories(
             mergeStderr(SpawnPlacement.fold(jobInfos, EnvDirectives.apply(jobInfos, apps)), merge));
@@ -140,7 +142,8 @@ public final class JobOps {
     Request.Spawn request =
         new Request.Spawn(id, requester, apps, target, sessionId, allocId, allocReqId, mapBy)
             .withRecoverable(recoverable)
-            .withStdin(stdinRank);
+            .withStdin(stdinRank)
+            .withFill(fill);
     return new Spawn(request, channels, notify, output);
   }
 

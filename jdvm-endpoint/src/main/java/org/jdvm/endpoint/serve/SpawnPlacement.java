@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.host.topology.Directives;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
@@ -24,8 +25,15 @@ import org.jdvm.pmix.PmixKeys;
  * job starts.
  *
  * <p>Across nodes, mapping by an object ({@code core}, {@code socket}, {@code numa}, {@code
- * hwthread}, {@code ppr}) fills each node's slots before the next, as {@code slot} does (PRRTE
- * fills a node's objects before the next node's).
+ * hwthread}) fills each node's slots before the next, as {@code slot} does (PRRTE fills a node's
+ * objects before the next node's).
+ *
+ * <p>{@code ppr:N:node} (or {@code PMIX_PPR} {@code "N:node"}, what {@code -N} sends) and {@code
+ * PMIX_NO_OVERSUBSCRIBE} false (or the {@code :OVERSUBSCRIBE} modifier) become the core's {@link
+ * NodeFill}. {@code ppr:N:socket|numa|core|hwthread|package} is refused {@code
+ * PMIX_ERR_NOT_SUPPORTED}: N per object is a different cap on each node whose count of that object
+ * differs, the core is pure and has no topology, and this endpoint does not see the nodes' either
+ * (docs/cli.md "Placement and binding").
  */
 final class SpawnPlacement {
   /** The directives this class folds into apps. */
@@ -50,14 +58,81 @@ final class SpawnPlacement {
         String base = policy == null ? "" : policy.split(":", 2)[0].toLowerCase(Locale.ROOT);
         by =
             switch (base) {
-              case "slot", "core", "socket", "package", "numa", "hwthread" -> MapBy.SLOT;
+              case "slot", "core", "socket", "package", "numa", "hwthread", "ppr" -> MapBy.SLOT;
               case "node" -> MapBy.NODE;
-              case "ppr" -> throw BadRequest.notSupported("mapping policy \"" + policy + "\"");
               default -> throw BadRequest.param("mapping policy \"" + policy + "\"");
             };
       }
     }
     return by;
+  }
+
+  /**
+   * The core's {@link NodeFill} from the job's {@code PMIX_PPR}, {@code PMIX_MAPBY} ({@code
+   * ppr:N:node}, {@code :OVERSUBSCRIBE}, {@code :NOOVERSUBSCRIBE}) and {@code
+   * PMIX_NO_OVERSUBSCRIBE} (which wins over the modifier); {@code null} for neither. These are the
+   * job's: an app's own {@code PMIX_PPR}, or {@code PMIX_NO_OVERSUBSCRIBE} false, is refused.
+   */
+  static NodeFill nodeFill(List<Info> jobInfos, List<App> apps) throws BadRequest {
+    for (App a : apps) {
+      for (Info i : a.info()) {
+        if (i.key().equals(PmixKeys.PPR)
+            || i.key().equals(PmixKeys.NO_OVERSUBSCRIBE) && !Values.bool(i)) {
+          throw BadRequest.notSupported(i.key() + " for one app (give it for the whole job)");
+        }
+      }
+    }
+    int perNode = 0;
+    Boolean over = null;
+    Boolean noOver = null;
+    for (Info i : jobInfos) {
+      switch (i.key()) {
+        case PmixKeys.PPR ->
+            perNode = perNode(perNode, Values.string(i), "PMIX_PPR " + Values.string(i));
+        case PmixKeys.NO_OVERSUBSCRIBE -> noOver = Values.bool(i);
+        case PmixKeys.MAPBY -> {
+          String v = Values.string(i);
+          String[] parts = v == null ? new String[] {""} : v.toLowerCase(Locale.ROOT).split(":");
+          if (parts[0].equals("ppr") && parts.length >= 3) {
+            perNode = perNode(perNode, parts[1] + ":" + parts[2], "--map-by " + v);
+          }
+          for (String m : parts) {
+            over =
+                m.equals("oversubscribe")
+                    ? Boolean.TRUE
+                    : m.equals("nooversubscribe") ? Boolean.FALSE : over;
+          }
+        }
+        default -> {}
+      }
+    }
+    boolean oversubscribe = noOver != null ? !noOver : over != null && over;
+    return NodeFill.of(perNode, oversubscribe);
+  }
+
+  /** N of {@code "N:node"}, refusing another resource or an N that differs from one given. */
+  private static int perNode(int before, String ppr, String what) throws BadRequest {
+    String[] p = ppr.toLowerCase(Locale.ROOT).split(":");
+    int n;
+    try {
+      n = p.length >= 2 ? Integer.parseInt(p[0]) : 0;
+    } catch (NumberFormatException e) {
+      n = 0;
+    }
+    if (n < 1) {
+      throw BadRequest.param(what + ": processes per resource must be N:RESOURCE, N at least 1");
+    }
+    if (!p[1].equals("node")) {
+      throw BadRequest.notSupported(
+          what
+              + ": N per "
+              + p[1]
+              + " is not supported (jdvm caps processes per node only; use ppr:N:node or -N)");
+    }
+    if (before != 0 && before != n) {
+      throw BadRequest.param(what + " contradicts another processes-per-node count " + before);
+    }
+    return n;
   }
 
   /** Each app with the job's directives under its own, checked. */
@@ -102,13 +177,6 @@ final class SpawnPlacement {
       if (!r.equals("slot") && !r.startsWith("slot:")) {
         throw BadRequest.notSupported("ranking policy \"" + r + "\" (jdvm ranks by slot)");
       }
-    }
-    if (d.containsKey(PmixKeys.PPR)) {
-      throw BadRequest.notSupported("PMIX_PPR (processes per resource)");
-    }
-    Info noOver = d.get(PmixKeys.NO_OVERSUBSCRIBE);
-    if (noOver != null && !Values.bool(noOver)) {
-      throw BadRequest.notSupported("oversubscription (jdvm places no more processes than slots)");
     }
     Info cpp = d.get(PmixKeys.CPUS_PER_PROC);
     try {

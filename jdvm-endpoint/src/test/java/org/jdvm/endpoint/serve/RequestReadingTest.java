@@ -197,6 +197,7 @@ class RequestReadingTest {
             List.of(app));
     assertThat(many.request().spawnTarget()).containsExactly("a1", "");
     assertThat(many.request().mapBy()).isEqualTo(MapBy.NODE);
+    assertThat(many.request().fill()).isEqualTo(new org.jdvm.core.NodeFill(0, true));
     assertThat(many.notifyCompletion()).isTrue();
     assertThat(many.channels()).isEqualTo(OutputRouter.STDOUT_CHANNEL);
     assertThat(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.List;
 import org.jdvm.core.MapBy;
+import org.jdvm.core.NodeFill;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
@@ -81,18 +82,67 @@ class SpawnPlacementTest {
         .isEqualTo(PmixStatus.ERR_BAD_PARAM);
   }
 
+  private static int fillRefusal(List<Info> job, App a) {
+    BadRequest e =
+        catchThrowableOfType(BadRequest.class, () -> SpawnPlacement.nodeFill(job, List.of(a)));
+    assertThat(e).as("a refusal").isNotNull();
+    return e.status();
+  }
+
+  @Test
+  void perNodeCountsAndOversubscriptionBecomeTheCoresNodeFill() throws Exception {
+    assertThat(SpawnPlacement.nodeFill(List.of(s(PmixKeys.PPR, "2:node")), List.of(app())))
+        .isEqualTo(new NodeFill(2, false));
+    assertThat(
+            SpawnPlacement.nodeFill(
+                List.of(s(PmixKeys.MAPBY, "ppr:3:node:OVERSUBSCRIBE")), List.of(app())))
+        .isEqualTo(new NodeFill(3, true));
+    assertThat(
+            SpawnPlacement.nodeFill(
+                List.of(Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(false))), List.of(app())))
+        .isEqualTo(new NodeFill(0, true));
+    assertThat(
+            SpawnPlacement.nodeFill(
+                List.of(
+                    s(PmixKeys.MAPBY, "slot:OVERSUBSCRIBE"),
+                    Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(true))),
+                List.of(app())))
+        .as("PMIX_NO_OVERSUBSCRIBE wins over the modifier")
+        .isNull();
+    assertThat(SpawnPlacement.nodeFill(List.of(s(PmixKeys.MAPBY, "core")), List.of(app())))
+        .isNull();
+    assertThat(
+            SpawnPlacement.nodeFill(
+                List.of(), List.of(app(Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(true))))))
+        .as("an app may say what is the default")
+        .isNull();
+    assertThat(SpawnPlacement.nodeMapBy(List.of(s(PmixKeys.MAPBY, "ppr:2:node"))))
+        .isEqualTo(MapBy.SLOT);
+    assertThat(SpawnPlacement.fold(List.of(s(PmixKeys.PPR, "2:node")), List.of(app()))).hasSize(1);
+  }
+
+  @Test
+  void perObjectCountsAndPerAppFillsAreNotSupportedMalformedOnesBadParameters() {
+    assertThat(fillRefusal(List.of(s(PmixKeys.MAPBY, "ppr:2:socket")), app()))
+        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
+    assertThat(fillRefusal(List.of(s(PmixKeys.PPR, "1:core")), app()))
+        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
+    assertThat(fillRefusal(List.of(), app(s(PmixKeys.PPR, "1:node"))))
+        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
+    assertThat(fillRefusal(List.of(), app(Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(false)))))
+        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
+    assertThat(fillRefusal(List.of(s(PmixKeys.PPR, "node")), app()))
+        .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+    assertThat(fillRefusal(List.of(s(PmixKeys.PPR, "0:node")), app()))
+        .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+    assertThat(
+            fillRefusal(List.of(s(PmixKeys.PPR, "1:node"), s(PmixKeys.MAPBY, "ppr:2:node")), app()))
+        .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+  }
+
   @Test
   void whatTheCoreCannotDoYetIsNotSupported() {
     assertThat(refusal(List.of(s(PmixKeys.RANKBY, "node")), app()))
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
-    assertThat(refusal(List.of(s(PmixKeys.PPR, "2:node")), app()))
-        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
-    assertThat(refusal(List.of(Info.of(PmixKeys.NO_OVERSUBSCRIBE, Value.bool(false))), app()))
-        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
-    BadRequest ppr =
-        catchThrowableOfType(
-            BadRequest.class,
-            () -> SpawnPlacement.nodeMapBy(List.of(s(PmixKeys.MAPBY, "ppr:2:socket"))));
-    assertThat(ppr.status()).isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
   }
 }

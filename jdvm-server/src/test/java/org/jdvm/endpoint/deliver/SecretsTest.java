@@ -46,6 +46,7 @@ class SecretsTest {
             List.of(APP),
             MapBy.SLOT,
             false,
+            null,
             null);
     for (String shown : List.of(ChangeFeed.line(spawned), ChangeFeed.json(spawned))) {
       assertThat(shown).contains("DB_PASSWORD", "MY_API_TOKEN", "OTHER_SECRET");

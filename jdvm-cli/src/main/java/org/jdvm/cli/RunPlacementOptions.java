@@ -45,8 +45,10 @@ public final class RunPlacementOptions {
 
   @Option(
       names = "--rank-by",
-      paramLabel = "slot",
-      description = "How ranks are numbered over the placed processes (slot only).")
+      paramLabel = "slot|node",
+      description =
+          "How ranks are numbered over the placed processes: in placement order (slot, the"
+              + " default) or one node at a time round the nodes (node).")
   String rankBy;
 
   @Option(

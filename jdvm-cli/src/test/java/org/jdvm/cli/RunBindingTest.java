@@ -182,7 +182,7 @@ class RunBindingTest {
     CliRun ppr = run("--map-by", "ppr:1:socket", "--", "true");
     assertThat(ppr.status()).isEqualTo(Main.EXIT_REFUSED);
     assertThat(ppr.err()).contains("PMIX_ERR_NOT_SUPPORTED");
-    assertThat(run("--rank-by", "node", "--", "true").status()).isEqualTo(Main.EXIT_REFUSED);
+    assertThat(run("--rank-by", "socket", "--", "true").status()).isEqualTo(Main.EXIT_REFUSED);
     assertThat(run("--rank-by", "slot", "--", "true").status()).isZero();
     assertThat(run("--nooversubscribe", "--", "true").status()).isZero();
   }

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code jdvm run}'s node-level placement ({@code -N/--npernode}, {@code --map-by ppr:N:node},
- * {@code --oversubscribe}, {@code --nooversubscribe}) against real DVMs of four virtual nodes on
- * this host, checked from inside the processes: each prints its rank and {@code JDVM_NODE}, the
- * node the DVM started it on. One DVM has two slots per node (so a cap of one per node shows), the
- * other one slot per node (4 slots, so oversubscription shows).
+ * {@code --oversubscribe}, {@code --nooversubscribe}, {@code --rank-by node}) against real DVMs of
+ * four virtual nodes on this host, checked from inside the processes: each prints its rank and
+ * {@code JDVM_NODE}, the node the DVM started it on. One DVM has two slots per node (so a cap of
+ * one per node shows), the other one slot per node (4 slots, so oversubscription shows).
  */
 class RunPlacementTest {
   @TempDir static Path dir;
@@ -115,6 +115,18 @@ class RunPlacementTest {
       assertThat(r.out()).doesNotContain("started");
     }
     assertThat(nodesOf(oneSlot, "-n", "4", "--nooversubscribe")).hasSize(4);
+  }
+
+  @Test
+  void rankByNodeDealsRanksOneNodeAtATimeOverThePlacedProcesses() {
+    assertThat(nodesOf(twoSlots, "-n", "4", "-N", "2"))
+        .as("placed by slot, ranked by slot")
+        .containsExactly("node0", "node0", "node1", "node1");
+    assertThat(nodesOf(twoSlots, "-n", "4", "-N", "2", "--rank-by", "node"))
+        .containsExactly("node0", "node1", "node0", "node1");
+    List<String> plain = nodesOf(twoSlots, "-n", "4", "--rank-by", "node");
+    assertThat(plain.get(0)).as("%s", plain).isNotEqualTo(plain.get(1)).isEqualTo(plain.get(2));
+    assertThat(plain.get(1)).as("%s", plain).isEqualTo(plain.get(3));
   }
 
   @Test

@@ -50,7 +50,7 @@ public final class Mapper {
    * candidate node (without a cap: whenever there is a candidate node).
    */
   public static boolean fits(List<Pool> pools, long procs, NodeFill fill) {
-    if (fill == null) {
+    if (!NodeFill.fills(fill)) {
       return fits(pools, procs);
     }
     long room = 0;
@@ -83,16 +83,41 @@ public final class Mapper {
       List<App> apps, List<Pool> pools, MapBy mapBy, NodeFill fill) {
     int total = size(apps);
     List<Node> targets;
-    if (fill != null) {
+    if (NodeFill.fills(fill)) {
       targets = Filling.targets(pools, total, mapBy, fill);
     } else {
       targets = mapBy == MapBy.NODE ? byNode(pools, total) : bySlot(pools, total);
+    }
+    if (fill != null && fill.rankByNode()) {
+      targets = rankedByNode(targets);
     }
     List<Placement> out = new ArrayList<>(total);
     int rank = 0;
     for (int appIndex = 0; appIndex < apps.size(); appIndex++) {
       for (int i = 0; i < apps.get(appIndex).maxprocs(); i++, rank++) {
         out.add(new Placement(rank, targets.get(rank).name(), appIndex));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The same processes per node, ranks dealt one node at a time ({@code --rank-by node}): over the
+   * nodes in the order they were first placed on, a round takes one rank on each node that has one
+   * left, until none has.
+   */
+  static List<Node> rankedByNode(List<Node> placed) {
+    java.util.LinkedHashMap<Node, Integer> left = new java.util.LinkedHashMap<>();
+    for (Node n : placed) {
+      left.merge(n, 1, Integer::sum);
+    }
+    List<Node> out = new ArrayList<>(placed.size());
+    while (out.size() < placed.size()) {
+      for (var e : left.entrySet()) {
+        if (e.getValue() > 0) {
+          out.add(e.getKey());
+          e.setValue(e.getValue() - 1);
+        }
       }
     }
     return out;

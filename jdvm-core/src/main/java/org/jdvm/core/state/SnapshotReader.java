@@ -187,7 +187,8 @@ final class SnapshotReader {
     j.recoverable = in.bool();
     int perNode = in.i32();
     boolean oversubscribe = in.bool();
-    j.fill = perNode < 0 ? null : new NodeFill(perNode, oversubscribe);
+    boolean rankByNode = in.bool();
+    j.fill = perNode < 0 ? null : new NodeFill(perNode, oversubscribe, rankByNode);
     j.stdinRank = (Integer) RecordCodec.read(in, Integer.class);
     j.deadlineNs = (Long) RecordCodec.read(in, Long.class);
     j.abortExitCode = (Integer) RecordCodec.read(in, Integer.class);

@@ -160,6 +160,7 @@ public final class StateSnapshot {
     out.i32(j.mapBy() == null ? -1 : j.mapBy().ordinal());
     out.bool(j.recoverable);
     out.i32(j.fill == null ? -1 : j.fill.perNode()).bool(j.fill != null && j.fill.oversubscribe());
+    out.bool(j.fill != null && j.fill.rankByNode());
     RecordCodec.write(out, Integer.class, j.stdinRank);
     RecordCodec.write(out, Long.class, j.deadlineNs);
     RecordCodec.write(out, Integer.class, j.abortExitCode);

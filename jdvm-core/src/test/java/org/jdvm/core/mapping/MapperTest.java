@@ -92,4 +92,19 @@ class MapperTest {
     assertThat(nodes(ps)).containsExactly("n1", "n1", "n1");
     assertThat(Mapper.fits(List.of(pool(0)), 1, new NodeFill(0, true))).isFalse();
   }
+
+  @Test
+  void rankByNodeDealsTheSamePlacementOneNodeAtATime() {
+    // By slot: n0 n0 n1 n1 n2; ranked by node: n0 n1 n2 n0 n1 (PRRTE's rank_by node).
+    List<Placement> ps =
+        Mapper.place(
+            List.of(app(5)), List.of(pool(2, 2, 2)), MapBy.SLOT, NodeFill.of(0, false, true));
+    assertThat(nodes(ps)).containsExactly("n0", "n1", "n2", "n0", "n1");
+    assertThat(Mapper.fits(List.of(pool(2, 2)), 5, NodeFill.of(0, false, true)))
+        .as("ranking moves no process: the free slots still bound the job")
+        .isFalse();
+    List<Placement> capped =
+        Mapper.place(List.of(app(4)), List.of(pool(3, 3)), MapBy.SLOT, NodeFill.of(2, false, true));
+    assertThat(nodes(capped)).containsExactly("n0", "n1", "n0", "n1");
+  }
 }

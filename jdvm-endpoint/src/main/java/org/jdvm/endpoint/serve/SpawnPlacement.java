@@ -77,7 +77,8 @@ final class SpawnPlacement {
     for (App a : apps) {
       for (Info i : a.info()) {
         if (i.key().equals(PmixKeys.PPR)
-            || i.key().equals(PmixKeys.NO_OVERSUBSCRIBE) && !Values.bool(i)) {
+            || i.key().equals(PmixKeys.NO_OVERSUBSCRIBE) && !Values.bool(i)
+            || i.key().equals(PmixKeys.RANKBY) && rankByNode(i)) {
           throw BadRequest.notSupported(i.key() + " for one app (give it for the whole job)");
         }
       }
@@ -85,8 +86,10 @@ final class SpawnPlacement {
     int perNode = 0;
     Boolean over = null;
     Boolean noOver = null;
+    boolean byNode = false;
     for (Info i : jobInfos) {
       switch (i.key()) {
+        case PmixKeys.RANKBY -> byNode = rankByNode(i);
         case PmixKeys.PPR ->
             perNode = perNode(perNode, Values.string(i), "PMIX_PPR " + Values.string(i));
         case PmixKeys.NO_OVERSUBSCRIBE -> noOver = Values.bool(i);
@@ -107,7 +110,15 @@ final class SpawnPlacement {
       }
     }
     boolean oversubscribe = noOver != null ? !noOver : over != null && over;
-    return NodeFill.of(perNode, oversubscribe);
+    return NodeFill.of(perNode, oversubscribe, byNode);
+  }
+
+  /**
+   * Whether {@code PMIX_RANKBY} says {@code node} (PRRTE's {@code rank_by node}, any modifiers).
+   */
+  private static boolean rankByNode(Info i) {
+    String r = Values.string(i);
+    return r != null && r.toLowerCase(Locale.ROOT).split(":")[0].equals("node");
   }
 
   /** N of {@code "N:node"}, refusing another resource or an N that differs from one given. */
@@ -174,8 +185,10 @@ final class SpawnPlacement {
     Info rankBy = d.get(PmixKeys.RANKBY);
     if (rankBy != null) {
       String r = Values.string(rankBy).toLowerCase(Locale.ROOT);
-      if (!r.equals("slot") && !r.startsWith("slot:")) {
-        throw BadRequest.notSupported("ranking policy \"" + r + "\" (jdvm ranks by slot)");
+      String policy = r.split(":")[0];
+      if (!policy.equals("slot") && !policy.equals("node")) {
+        throw BadRequest.notSupported(
+            "ranking policy \"" + r + "\" (jdvm ranks by slot or by node)");
       }
     }
     Info cpp = d.get(PmixKeys.CPUS_PER_PROC);

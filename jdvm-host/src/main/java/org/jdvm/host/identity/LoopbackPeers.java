@@ -82,15 +82,16 @@ public final class LoopbackPeers {
   /**
    * Whether the kernel answers {@code sock_diag} look-ups here, decided once by looking up a
    * loopback connection of this process, and said once in the log. {@code
-   * -Djdvm.identity.lookup=tables} reads the tables instead (to measure one against the other).
+   * JDVM_IDENTITY_LOOKUP=tables} in the environment reads the tables instead (to measure one
+   * against the other).
    */
   private static final class Kernel {
     static final String REFUSAL = probe();
 
     private static String probe() {
       String refusal;
-      if ("tables".equals(System.getProperty("jdvm.identity.lookup"))) {
-        refusal = "-Djdvm.identity.lookup=tables";
+      if ("tables".equals(System.getenv("JDVM_IDENTITY_LOOKUP"))) {
+        refusal = "JDVM_IDENTITY_LOOKUP=tables";
       } else {
         refusal = SockDiag.unavailable().orElseGet(Kernel::tryOne);
       }

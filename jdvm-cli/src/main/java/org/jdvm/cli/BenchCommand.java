@@ -179,7 +179,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** The command that runs {@code jdvm} in a child JVM of this class path, as StartCommand does. */
-  private static List<String> jdvmInChildJvm() {
+  static List<String> jdvmInChildJvm() {
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.addAll(StartCommand.DVM_JVM_ACCESS);

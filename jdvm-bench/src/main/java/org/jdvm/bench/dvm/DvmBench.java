@@ -78,23 +78,39 @@ public final class DvmBench {
     }
   }
 
+  /** A measure run against the bench DVM once it is up: its rows. */
+  public interface Measure {
+    List<Row> rows(Contact bench) throws Exception;
+  }
+
   private final Settings s;
   private final Path home;
   private final PrintStream progress;
+  private final Measure last;
 
-  private DvmBench(Settings s, Path home, PrintStream progress) {
+  private DvmBench(Settings s, Path home, PrintStream progress, Measure last) {
     this.s = s;
     this.home = home;
     this.progress = progress;
+    this.last = last;
   }
 
   /** The measures of {@code s}, in the order the table shows them; progress on {@code progress}. */
   public static List<Row> run(Settings s, PrintStream progress) throws Exception {
+    return run(s, progress, bench -> List.of());
+  }
+
+  /**
+   * {@link #run(Settings, PrintStream)} with {@code last} measured after the others, against the
+   * same DVM: a test's seam, to see that whatever a measure throws, the DVM the bench started is
+   * stopped before the exception leaves here.
+   */
+  public static List<Row> run(Settings s, PrintStream progress, Measure last) throws Exception {
     // The DVM of a detached bench writes its own dvm.log; this JVM's lines go beside it.
     return inScratchHome(
         s.inProcess() ? "dvm.log" : "bench.log",
         progress,
-        home -> new DvmBench(s, home, progress).measure());
+        home -> new DvmBench(s, home, progress, last).measure());
   }
 
   /** The scale benchmark: the controller against each number of simulated node agents. */
@@ -156,6 +172,7 @@ public final class DvmBench {
       if (s.mpiRuns() > 0) {
         rows.addAll(mpiLaunch(contact));
       }
+      rows.addAll(last.rows(contact));
     }
     return rows;
   }

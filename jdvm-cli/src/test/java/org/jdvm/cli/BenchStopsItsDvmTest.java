@@ -32,6 +32,7 @@ class BenchStopsItsDvmTest {
 
   @AfterEach
   void endWhatTheBenchLeft() {
+    Thread.interrupted();
     dvmPids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
     // A failed bench keeps its scratch directory for its logs, and says where.
     Matcher m = KEPT.matcher(progress.toString(StandardCharsets.UTF_8));
@@ -42,22 +43,42 @@ class BenchStopsItsDvmTest {
 
   @Test
   void aMeasureThatThrowsStopsTheDvmTheBenchStarted() {
-    // No measure of its own (the MPI section with no runs): the DVM starts, the seam's runs.
+    benchFailsAndItsDvmHasEnded(BenchCommand.jdvmInChildJvm(), false);
+    assertThat(progress.toString(StandardCharsets.UTF_8)).doesNotContain("killing");
+  }
+
+  /**
+   * A measure that fails with its thread's interrupt flag set (as one that was interrupted and says
+   * so): the stop, a child JVM the bench waits for, still runs to its end.
+   */
+  @Test
+  void aMeasureThatFailsInterruptedStillStopsTheDvm() {
+    benchFailsAndItsDvmHasEnded(BenchCommand.jdvmInChildJvm(), true);
+    assertThat(Thread.interrupted()).as("the interrupt is put back").isTrue();
+  }
+
+  /** When {@code jdvm stop} fails, the bench kills its DVM, and says so. */
+  @Test
+  void aStopThatFailsStillEndsTheDvm() {
+    List<String> stopFails = new ArrayList<>(List.of("/bin/sh", "-c", STOP_EXITS_1));
+    stopFails.addAll(BenchCommand.jdvmInChildJvm());
+    benchFailsAndItsDvmHasEnded(stopFails, false);
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains("'jdvm stop' exited 1; killing the bench DVM (pid " + dvmPids.getFirst() + ")");
+  }
+
+  /** A {@code jdvm} whose {@code stop} exits 1 and does nothing: {@code sh -c} with java as $0. */
+  private static final String STOP_EXITS_1 =
+      "for a; do [ \"$a\" = stop ] && exit 1; done; exec \"$0\" \"$@\"";
+
+  /**
+   * A bench with no measure of its own (the MPI section with no runs) whose last measure, the seam,
+   * throws: the exception reaches the caller and the DVM it ran against has ended by then.
+   */
+  private void benchFailsAndItsDvmHasEnded(List<String> jdvm, boolean interrupted) {
     DvmBench.Settings settings =
         new DvmBench.Settings(
-            1,
-            0,
-            1,
-            1,
-            0,
-            0,
-            0,
-            0,
-            List.of(2),
-            DvmBench.Settings.MPI,
-            "interval",
-            false,
-            BenchCommand.jdvmInChildJvm());
+            1, 0, 1, 1, 0, 0, 0, 0, List.of(2), DvmBench.Settings.MPI, "interval", false, jdvm);
     IllegalStateException failure = new IllegalStateException("a measure failed");
     List<Path> contacts = new ArrayList<>();
 
@@ -72,6 +93,9 @@ class BenchStopsItsDvmTest {
                       assertThat(ProcessHandle.of(bench.pid()).map(ProcessHandle::isAlive))
                           .as("the bench DVM runs while it is measured")
                           .contains(true);
+                      if (interrupted) {
+                        Thread.currentThread().interrupt();
+                      }
                       throw failure;
                     }))
         .isSameAs(failure);
@@ -81,7 +105,6 @@ class BenchStopsItsDvmTest {
     assertThat(ProcessHandle.of(pid).map(h -> StopCommand.awaitEnd(h, 0)).orElse(true))
         .as("the bench DVM (pid " + pid + ") ended before the failure; bench said: " + progress)
         .isTrue();
-    assertThat(contacts.getFirst()).as("its contact file is removed").doesNotExist();
     assertThat(Files.isDirectory(contacts.getFirst().getParent()))
         .as("the failed bench's directory is kept for its logs")
         .isTrue();

@@ -154,7 +154,8 @@ public final class DvmBench {
     Row floorLatency = floor == null ? null : floor.latency(s.spawns());
     DvmConfig config =
         DvmConfig.embedded("bench", 4, 16, 8, home).withFsync(FsyncPolicy.parse(s.fsync()));
-    try (AutoCloseable dvm = s.inProcess() ? DvmServer.start(config) : detached()) {
+    try (AutoCloseable dvm =
+        s.inProcess() ? DvmServer.start(config) : DetachedDvm.start(s, home, progress)) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
       if (s.all()) {
         rows.addAll(spawnRows(contact, floor, floorLatency));
@@ -224,78 +225,6 @@ public final class DvmBench {
               Map.of("skipped", SpawnFloor.whyNot())));
     }
     return rows;
-  }
-
-  /**
-   * The bench DVM as users run it: {@code jdvm start --detach} in a child JVM of this class path
-   * (which starts the DVM's own process with the flags it always gets), ended by {@code jdvm stop}.
-   */
-  private AutoCloseable detached() throws IOException, InterruptedException {
-    List<String> start =
-        List.of(
-            "start",
-            "--detach",
-            "--dir",
-            home.toString(),
-            "--name",
-            "bench",
-            "--nodes",
-            "4",
-            "--slots",
-            "16",
-            "--spare",
-            "8",
-            "--fsync",
-            s.fsync());
-    // Whatever ends the bench — a failed measure, Ctrl-C, a SIGTERM — stops the DVM it started:
-    // a shutdown hook until the ordered close, which removes it.
-    Thread hook = new Thread(this::stopDetached, "jdvm-bench-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    if (jdvm(start) != 0) {
-      stopDetached(); // a start that timed out may still have left a DVM behind
-      Runtime.getRuntime().removeShutdownHook(hook);
-      throw new IOException("cannot start the bench DVM; see " + home.resolve("dvm.out"));
-    }
-    return () -> {
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        return; // the JVM is exiting: the hook stops the DVM
-      }
-      stopDetached();
-    };
-  }
-
-  /** {@code jdvm stop} on the bench's directory; a DVM already gone is not an error. */
-  private void stopDetached() {
-    try {
-      jdvm(List.of("stop", "--dir", home.toString()));
-    } catch (IOException e) {
-      progress.println(
-          "jdvm bench: could not stop the bench DVM in " + home + ": " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** {@code jdvm ARGS} in a child JVM ({@link Settings#jdvm}), its output discarded; its status. */
-  private int jdvm(List<String> args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(s.jdvm());
-    cmd.addAll(args);
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    try {
-      if (!p.waitFor(90, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return -1;
-      }
-      return p.exitValue();
-    } finally {
-      p.destroyForcibly();
-    }
   }
 
   /**

@@ -5,7 +5,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jdvm.client.Contact;
 import org.jdvm.client.PmixException;
 
@@ -114,6 +116,13 @@ final class DetachedDvm implements AutoCloseable {
               + ")");
       dvm.descendants().forEach(ProcessHandle::destroyForcibly);
       dvm.destroyForcibly();
+      try {
+        dvm.onExit().get(10, TimeUnit.SECONDS); // a kill takes effect a moment later
+      } catch (ExecutionException | TimeoutException e) {
+        progress.println("jdvm bench: the bench DVM (pid " + dvm.pid() + ") has not ended yet");
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
     }
     if (interrupted) {
       Thread.currentThread().interrupt();

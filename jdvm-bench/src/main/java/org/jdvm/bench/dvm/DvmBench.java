@@ -36,9 +36,10 @@ import org.jdvm.server.journal.FsyncPolicy;
  * run by a C program ({@link SpawnFloor}) that {@code posix_spawn}s and reaps {@code /bin/true},
  * and jdvm's ratio to it ({@link TurnsWithFloor}). It starts its own DVM in a scratch directory as
  * {@code jdvm start --detach} does (its own process, with the JVM's default compilers; {@link
- * Settings#inProcess} runs it inside this JVM) and shows progress while it runs. The clients run in
- * this JVM. {@link #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks
- * are not tests: nothing here asserts a time.
+ * Settings#inProcess} runs it inside this JVM) and stops it however the bench ends: a measure that
+ * throws, a signal ({@link DetachedDvm}). It shows progress while it runs. The clients run in this
+ * JVM. {@link #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks are
+ * not tests: nothing here asserts a time.
  */
 public final class DvmBench {
   /** How many clients share the warm-up's first half: as many as the rate target is set for. */
@@ -155,7 +156,7 @@ public final class DvmBench {
     DvmConfig config =
         DvmConfig.embedded("bench", 4, 16, 8, home).withFsync(FsyncPolicy.parse(s.fsync()));
     try (AutoCloseable dvm =
-        s.inProcess() ? DvmServer.start(config) : DetachedDvm.start(s, home, progress)) {
+        s.inProcess() ? inProcess(config) : DetachedDvm.start(s, home, progress)) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
       if (s.all()) {
         rows.addAll(spawnRows(contact, floor, floorLatency));
@@ -176,6 +177,24 @@ public final class DvmBench {
       rows.addAll(last.rows(contact));
     }
     return rows;
+  }
+
+  /**
+   * The bench DVM inside this JVM, closed when the bench leaves its measures, or by a shutdown hook
+   * when a signal ends the bench first (as {@code jdvm start} closes its DVM): its jobs end.
+   */
+  private static AutoCloseable inProcess(DvmConfig config) throws IOException {
+    DvmServer server = DvmServer.start(config);
+    Thread hook = Thread.ofPlatform().name("jdvm-bench-stop").unstarted(server::close);
+    Runtime.getRuntime().addShutdownHook(hook);
+    return () -> {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        return; // the JVM is exiting: the hook closes the DVM
+      }
+      server.close();
+    };
   }
 
   /**
@@ -369,17 +388,16 @@ public final class DvmBench {
             "1",
             "/bin/true");
     for (int i = 0; i < 3; i++) {
-      new ProcessBuilder(cmd).inheritIO().start().waitFor();
+      exitOf(new ProcessBuilder(cmd).inheritIO());
     }
     long[] ns = new long[s.cliRuns()];
     for (int i = 0; i < s.cliRuns(); i++) {
       long t0 = System.nanoTime();
       int status =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start()
-              .waitFor();
+          exitOf(
+              new ProcessBuilder(cmd)
+                  .redirectErrorStream(true)
+                  .redirectOutput(ProcessBuilder.Redirect.DISCARD));
       ns[i] = System.nanoTime() - t0;
       if (status != 0) {
         progress.println("  fresh 'jdvm run' exited " + status);
@@ -387,6 +405,17 @@ public final class DvmBench {
       tick("fresh 'jdvm run -n 1 /bin/true'", i + 1, s.cliRuns());
     }
     return Row.latency("fresh 'jdvm run -n 1 /bin/true', start to exit", ns, "median < 100 ms");
+  }
+
+  /** The exit status of {@code pb}'s process, -1 if not ended within 60 s; it is ended anyway. */
+  private static int exitOf(ProcessBuilder pb) throws IOException, InterruptedException {
+    Process p = pb.start();
+    try {
+      return p.waitFor(60, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
   }
 
   private void tick(String what, int i, int n) {

@@ -153,6 +153,23 @@ class BenchRunTest {
   }
 
   @Test
+  void fewerThanOneRateTurnIsRefusedBeforeAnythingStarts() throws Exception {
+    List<String> cmd = ChildJdvm.command("bench", "--rate-turns", "0");
+    cmd.add(1, "-Djava.io.tmpdir=" + tmp);
+    Process p = new ProcessBuilder(cmd).redirectError(tmp.resolve("bench.err").toFile()).start();
+    started.add(p);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the bench ends").isTrue();
+    assertThat(p.exitValue()).isEqualTo(2);
+    assertThat(Files.readString(tmp.resolve("bench.err")))
+        .contains("jdvm bench: --rate-turns takes a number of turns of at least 1");
+    try (Stream<Path> homes = Files.list(tmp)) {
+      assertThat(homes.map(h -> h.getFileName().toString()))
+          .as("no bench directory, so no DVM")
+          .noneMatch(n -> n.startsWith("jdvm-bench-"));
+    }
+  }
+
+  @Test
   void aBenchEndedBySigtermStopsTheDvmItStarted() throws Exception {
     Process p = bench("30");
     Path contact =
@@ -178,8 +195,9 @@ class BenchRunTest {
   }
 
   /**
-   * {@code jdvm bench} with the smallest settings and {@code seconds} per rate measure, its scratch
-   * directory under {@link #tmp}.
+   * {@code jdvm bench} with the smallest settings (one turn with the floor: the JSON test's CPU
+   * stays near 20 s) and {@code seconds} per rate measure, its scratch directory under {@link
+   * #tmp}.
    */
   private Process bench(String seconds, String... more) throws IOException {
     List<String> cmd = ChildJdvm.command();
@@ -197,6 +215,8 @@ class BenchRunTest {
             "1",
             "--rate-warm-up",
             "0",
+            "--rate-turns",
+            "1",
             "--cli-runs",
             "0",
             "--mpi-runs",

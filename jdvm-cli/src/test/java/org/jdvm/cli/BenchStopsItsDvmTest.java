@@ -78,7 +78,7 @@ class BenchStopsItsDvmTest {
   private void benchFailsAndItsDvmHasEnded(List<String> jdvm, boolean interrupted) {
     DvmBench.Settings settings =
         new DvmBench.Settings(
-            1, 0, 1, 1, 0, 0, 0, 0, List.of(2), DvmBench.Settings.MPI, "interval", false, jdvm);
+            1, 0, 1, 1, 0, 1, 0, 0, 0, List.of(2), DvmBench.Settings.MPI, "interval", false, jdvm);
     IllegalStateException failure = new IllegalStateException("a measure failed");
     List<Path> contacts = new ArrayList<>();
 

@@ -57,6 +57,7 @@ public final class DvmBench {
       int allocs,
       int seconds,
       int rateWarmUp,
+      int rateTurns,
       int cliRuns,
       int mpiRuns,
       int mpiWarmUp,
@@ -232,7 +233,7 @@ public final class DvmBench {
     for (int clients : new int[] {1, 8, 32}) {
       rows.add(throughput(contact, clients));
       if (clients == 8 && floor != null) {
-        rows.addAll(TurnsWithFloor.measure(contact, floor, progress));
+        rows.addAll(TurnsWithFloor.measure(contact, floor, s.rateTurns(), progress));
       }
     }
     if (floor == null) {

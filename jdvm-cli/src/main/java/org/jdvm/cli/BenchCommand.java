@@ -63,6 +63,14 @@ public final class BenchCommand implements Callable<Integer> {
   int rateWarmUp = 3;
 
   @Option(
+      names = "--rate-turns",
+      paramLabel = "N",
+      description =
+          "One-second turns of the floor's 8 threads, then 8 clients, whose median ratio is the"
+              + " 8-client rate / floor rate (default 6).")
+  int rateTurns = 6;
+
+  @Option(
       names = "--cli-runs",
       paramLabel = "N",
       description = "Fresh 'jdvm run' commands to time (default 30; 0 skips).")
@@ -138,6 +146,10 @@ public final class BenchCommand implements Callable<Integer> {
           "jdvm bench: --mpi-ranks takes numbers of ranks of at least 1, --mpi-warm-up a count");
       return Main.EXIT_USAGE;
     }
+    if (rateTurns < 1) {
+      System.err.println("jdvm bench: --rate-turns takes a number of turns of at least 1");
+      return Main.EXIT_USAGE;
+    }
     if (agents != null) {
       for (AgentScaleBench.Result r : DvmBench.agents(agents, progress)) {
         out.println(
@@ -166,6 +178,7 @@ public final class BenchCommand implements Callable<Integer> {
                 allocs,
                 seconds,
                 rateWarmUp,
+                rateTurns,
                 cliRuns,
                 mpiRuns,
                 mpiWarmUp,
@@ -179,7 +192,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** The command that runs {@code jdvm} in a child JVM of this class path, as StartCommand does. */
-  private static List<String> jdvmInChildJvm() {
+  static List<String> jdvmInChildJvm() {
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.addAll(StartCommand.DVM_JVM_ACCESS);

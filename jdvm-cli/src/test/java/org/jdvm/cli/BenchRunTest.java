@@ -49,16 +49,45 @@ class BenchRunTest {
 
   @Test
   void theJsonFormPrintsOneObjectWithEveryMeasure() throws Exception {
+    // Each measure's row with its figures' keys, as docs/cli.md "jdvm bench" shows them.
     Process p = bench("1", "--json");
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(240, TimeUnit.SECONDS)).as("the bench ends").isTrue();
     assertThat(p.exitValue()).as("status; stdout: " + out).isZero();
 
     @SuppressWarnings("unchecked")
-    Map<String, Object> measures = (Map<String, Object>) Json.parse(out.strip());
-    assertThat(measures).isNotEmpty();
-    measures.forEach(
-        (what, m) -> assertThat(((Map<?, ?>) m).containsKey("target")).as(what).isTrue());
+    Map<String, Map<String, Object>> rows =
+        (Map<String, Map<String, Object>>) Json.parse(out.strip());
+    rows.forEach((what, row) -> assertThat(row).as(what).containsKey("target"));
+    assertThat(rows.get("spawn-and-wait, 1-proc /bin/true"))
+        .containsKeys("samples", "medianMs", "p99Ms");
+    assertThat(rows.get("allocation NEW+RELEASE round trip"))
+        .containsKeys("samples", "medianMs", "p99Ms");
+    for (String clients :
+        List.of("1 concurrent client", "8 concurrent clients", "32 concurrent clients")) {
+      assertThat(rows.get("job throughput, " + clients))
+          .as(clients)
+          .containsKeys("clients", "warmUpSeconds", "jobs", "jobsPerSecond", "failedClients");
+    }
+    if (rows.containsKey("floor: posix_spawn + wait of /bin/true in C")) {
+      assertThat(rows.get("floor: posix_spawn + wait of /bin/true in C")).containsKey("skipped");
+      return; // no gcc: no floor, and no ratios to it
+    }
+    assertThat(rows.get("floor: posix_spawn + waitpid /bin/true in C, 1 thread"))
+        .containsKeys("samples", "medianMs", "p99Ms");
+    assertThat(rows.get("spawn-and-wait median / floor median")).containsKey("ratio");
+    assertThat(rows.get("job throughput, 8 clients, in turns with the floor"))
+        .containsKeys("clients", "turns", "jobsPerSecond");
+    assertThat(rows.get("floor: posix_spawn + waitpid /bin/true in C, 8 threads"))
+        .containsKeys("threads", "turns", "spawnsPerSecond");
+    Map<String, Object> rate = rows.get("8-client job rate / floor 8-thread rate, median turn");
+    assertThat(rate).containsKeys("percent", "turnPercents");
+    // The figure that once reached the JSON printer as a long[]: an array of numbers, one a turn.
+    assertThat((List<?>) rate.get("turnPercents"))
+        .hasSize(
+            ((Number) rows.get("job throughput, 8 clients, in turns with the floor").get("turns"))
+                .intValue())
+        .allSatisfy(turn -> assertThat(turn).isInstanceOf(Number.class));
   }
 
   /**
@@ -124,6 +153,23 @@ class BenchRunTest {
   }
 
   @Test
+  void fewerThanOneRateTurnIsRefusedBeforeAnythingStarts() throws Exception {
+    List<String> cmd = ChildJdvm.command("bench", "--rate-turns", "0");
+    cmd.add(1, "-Djava.io.tmpdir=" + tmp);
+    Process p = new ProcessBuilder(cmd).redirectError(tmp.resolve("bench.err").toFile()).start();
+    started.add(p);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the bench ends").isTrue();
+    assertThat(p.exitValue()).isEqualTo(2);
+    assertThat(Files.readString(tmp.resolve("bench.err")))
+        .contains("jdvm bench: --rate-turns takes a number of turns of at least 1");
+    try (Stream<Path> homes = Files.list(tmp)) {
+      assertThat(homes.map(h -> h.getFileName().toString()))
+          .as("no bench directory, so no DVM")
+          .noneMatch(n -> n.startsWith("jdvm-bench-"));
+    }
+  }
+
+  @Test
   void aBenchEndedBySigtermStopsTheDvmItStarted() throws Exception {
     Process p = bench("30");
     Path contact =
@@ -149,8 +195,9 @@ class BenchRunTest {
   }
 
   /**
-   * {@code jdvm bench} with the smallest settings and {@code seconds} per rate measure, its scratch
-   * directory under {@link #tmp}.
+   * {@code jdvm bench} with the smallest settings (one turn with the floor: the JSON test's CPU
+   * stays near 20 s) and {@code seconds} per rate measure, its scratch directory under {@link
+   * #tmp}.
    */
   private Process bench(String seconds, String... more) throws IOException {
     List<String> cmd = ChildJdvm.command();
@@ -168,6 +215,8 @@ class BenchRunTest {
             "1",
             "--rate-warm-up",
             "0",
+            "--rate-turns",
+            "1",
             "--cli-runs",
             "0",
             "--mpi-runs",

@@ -36,9 +36,10 @@ import org.jdvm.server.journal.FsyncPolicy;
  * run by a C program ({@link SpawnFloor}) that {@code posix_spawn}s and reaps {@code /bin/true},
  * and jdvm's ratio to it ({@link TurnsWithFloor}). It starts its own DVM in a scratch directory as
  * {@code jdvm start --detach} does (its own process, with the JVM's default compilers; {@link
- * Settings#inProcess} runs it inside this JVM) and shows progress while it runs. The clients run in
- * this JVM. {@link #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks
- * are not tests: nothing here asserts a time.
+ * Settings#inProcess} runs it inside this JVM) and stops it however the bench ends: a measure that
+ * throws, a signal ({@link DetachedDvm}). It shows progress while it runs. The clients run in this
+ * JVM. {@link #agents} runs the scale benchmark instead ({@link AgentScaleBench}). Benchmarks are
+ * not tests: nothing here asserts a time.
  */
 public final class DvmBench {
   /** How many clients share the warm-up's first half: as many as the rate target is set for. */
@@ -56,6 +57,7 @@ public final class DvmBench {
       int allocs,
       int seconds,
       int rateWarmUp,
+      int rateTurns,
       int cliRuns,
       int mpiRuns,
       int mpiWarmUp,
@@ -78,23 +80,39 @@ public final class DvmBench {
     }
   }
 
+  /** A measure run against the bench DVM once it is up: its rows. */
+  public interface Measure {
+    List<Row> rows(Contact bench) throws Exception;
+  }
+
   private final Settings s;
   private final Path home;
   private final PrintStream progress;
+  private final Measure last;
 
-  private DvmBench(Settings s, Path home, PrintStream progress) {
+  private DvmBench(Settings s, Path home, PrintStream progress, Measure last) {
     this.s = s;
     this.home = home;
     this.progress = progress;
+    this.last = last;
   }
 
   /** The measures of {@code s}, in the order the table shows them; progress on {@code progress}. */
   public static List<Row> run(Settings s, PrintStream progress) throws Exception {
+    return run(s, progress, bench -> List.of());
+  }
+
+  /**
+   * {@link #run(Settings, PrintStream)} with {@code last} measured after the others, against the
+   * same DVM: a test's seam, to see that whatever a measure throws, the DVM the bench started is
+   * stopped before the exception leaves here.
+   */
+  public static List<Row> run(Settings s, PrintStream progress, Measure last) throws Exception {
     // The DVM of a detached bench writes its own dvm.log; this JVM's lines go beside it.
     return inScratchHome(
         s.inProcess() ? "dvm.log" : "bench.log",
         progress,
-        home -> new DvmBench(s, home, progress).measure());
+        home -> new DvmBench(s, home, progress, last).measure());
   }
 
   /** The scale benchmark: the controller against each number of simulated node agents. */
@@ -138,7 +156,8 @@ public final class DvmBench {
     Row floorLatency = floor == null ? null : floor.latency(s.spawns());
     DvmConfig config =
         DvmConfig.embedded("bench", 4, 16, 8, home).withFsync(FsyncPolicy.parse(s.fsync()));
-    try (AutoCloseable dvm = s.inProcess() ? DvmServer.start(config) : detached()) {
+    try (AutoCloseable dvm =
+        s.inProcess() ? inProcess(config) : DetachedDvm.start(s, home, progress)) {
       Contact contact = Contact.fromFile(home.resolve(Contact.CONTACT_FILE));
       if (s.all()) {
         rows.addAll(spawnRows(contact, floor, floorLatency));
@@ -156,8 +175,27 @@ public final class DvmBench {
       if (s.mpiRuns() > 0) {
         rows.addAll(mpiLaunch(contact));
       }
+      rows.addAll(last.rows(contact));
     }
     return rows;
+  }
+
+  /**
+   * The bench DVM inside this JVM, closed when the bench leaves its measures, or by a shutdown hook
+   * when a signal ends the bench first (as {@code jdvm start} closes its DVM): its jobs end.
+   */
+  private static AutoCloseable inProcess(DvmConfig config) throws IOException {
+    DvmServer server = DvmServer.start(config);
+    Thread hook = Thread.ofPlatform().name("jdvm-bench-stop").unstarted(server::close);
+    Runtime.getRuntime().addShutdownHook(hook);
+    return () -> {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        return; // the JVM is exiting: the hook closes the DVM
+      }
+      server.close();
+    };
   }
 
   /**
@@ -195,7 +233,7 @@ public final class DvmBench {
     for (int clients : new int[] {1, 8, 32}) {
       rows.add(throughput(contact, clients));
       if (clients == 8 && floor != null) {
-        rows.addAll(TurnsWithFloor.measure(contact, floor, progress));
+        rows.addAll(TurnsWithFloor.measure(contact, floor, s.rateTurns(), progress));
       }
     }
     if (floor == null) {
@@ -207,78 +245,6 @@ public final class DvmBench {
               Map.of("skipped", SpawnFloor.whyNot())));
     }
     return rows;
-  }
-
-  /**
-   * The bench DVM as users run it: {@code jdvm start --detach} in a child JVM of this class path
-   * (which starts the DVM's own process with the flags it always gets), ended by {@code jdvm stop}.
-   */
-  private AutoCloseable detached() throws IOException, InterruptedException {
-    List<String> start =
-        List.of(
-            "start",
-            "--detach",
-            "--dir",
-            home.toString(),
-            "--name",
-            "bench",
-            "--nodes",
-            "4",
-            "--slots",
-            "16",
-            "--spare",
-            "8",
-            "--fsync",
-            s.fsync());
-    // Whatever ends the bench — a failed measure, Ctrl-C, a SIGTERM — stops the DVM it started:
-    // a shutdown hook until the ordered close, which removes it.
-    Thread hook = new Thread(this::stopDetached, "jdvm-bench-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    if (jdvm(start) != 0) {
-      stopDetached(); // a start that timed out may still have left a DVM behind
-      Runtime.getRuntime().removeShutdownHook(hook);
-      throw new IOException("cannot start the bench DVM; see " + home.resolve("dvm.out"));
-    }
-    return () -> {
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        return; // the JVM is exiting: the hook stops the DVM
-      }
-      stopDetached();
-    };
-  }
-
-  /** {@code jdvm stop} on the bench's directory; a DVM already gone is not an error. */
-  private void stopDetached() {
-    try {
-      jdvm(List.of("stop", "--dir", home.toString()));
-    } catch (IOException e) {
-      progress.println(
-          "jdvm bench: could not stop the bench DVM in " + home + ": " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** {@code jdvm ARGS} in a child JVM ({@link Settings#jdvm}), its output discarded; its status. */
-  private int jdvm(List<String> args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(s.jdvm());
-    cmd.addAll(args);
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    try {
-      if (!p.waitFor(90, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return -1;
-      }
-      return p.exitValue();
-    } finally {
-      p.destroyForcibly();
-    }
   }
 
   /**
@@ -423,17 +389,16 @@ public final class DvmBench {
             "1",
             "/bin/true");
     for (int i = 0; i < 3; i++) {
-      new ProcessBuilder(cmd).inheritIO().start().waitFor();
+      exitOf(new ProcessBuilder(cmd).inheritIO());
     }
     long[] ns = new long[s.cliRuns()];
     for (int i = 0; i < s.cliRuns(); i++) {
       long t0 = System.nanoTime();
       int status =
-          new ProcessBuilder(cmd)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start()
-              .waitFor();
+          exitOf(
+              new ProcessBuilder(cmd)
+                  .redirectErrorStream(true)
+                  .redirectOutput(ProcessBuilder.Redirect.DISCARD));
       ns[i] = System.nanoTime() - t0;
       if (status != 0) {
         progress.println("  fresh 'jdvm run' exited " + status);
@@ -441,6 +406,17 @@ public final class DvmBench {
       tick("fresh 'jdvm run -n 1 /bin/true'", i + 1, s.cliRuns());
     }
     return Row.latency("fresh 'jdvm run -n 1 /bin/true', start to exit", ns, "median < 100 ms");
+  }
+
+  /** The exit status of {@code pb}'s process, -1 if not ended within 60 s; it is ended anyway. */
+  private static int exitOf(ProcessBuilder pb) throws IOException, InterruptedException {
+    Process p = pb.start();
+    try {
+      return p.waitFor(60, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
   }
 
   private void tick(String what, int i, int n) {

@@ -118,9 +118,11 @@ final class SpawnFloor {
         Map.of("ratio", Math.round(ratio * 100) / 100.0));
   }
 
+  /** {@code cmd}'s output if it exits 0 within 120 s; it is ended whatever happens. */
   private static String run(String... cmd) {
+    Process p = null;
     try {
-      Process p = new ProcessBuilder(List.of(cmd)).redirectErrorStream(true).start();
+      p = new ProcessBuilder(List.of(cmd)).redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0 ? out : null;
     } catch (IOException e) {
@@ -128,6 +130,10 @@ final class SpawnFloor {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
+    } finally {
+      if (p != null) {
+        p.destroyForcibly();
+      }
     }
   }
 }

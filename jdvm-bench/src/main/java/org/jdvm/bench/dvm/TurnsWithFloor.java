@@ -12,14 +12,14 @@ import org.jdvm.client.Contact;
 import org.jdvm.client.JdvmClient;
 
 /**
- * 8 clients' job rate beside the floor's 8-thread rate, measured in {@link #TURNS} alternating
+ * 8 clients' job rate beside the floor's 8-thread rate, measured in {@link #turns} alternating
  * one-second turns (the clients wait, nothing in flight, while the floor runs), so that a drift of
  * the machine's speed falls on both alike: the ratio is the median of the turns' ratios. Run after
  * the 8-client throughput run, which warmed the DVM up for 8 clients.
  */
 final class TurnsWithFloor {
-  /** Turns: one second of the floor, one of jdvm, each. */
-  static final int TURNS = 6;
+  /** Turns: one second of the floor, one of jdvm, each ({@code --rate-turns}). */
+  private final int turns;
 
   /** The clients on jdvm's side, and the floor's threads. */
   private static final int CLIENTS = 8;
@@ -34,27 +34,30 @@ final class TurnsWithFloor {
   private int busy;
   private final AtomicBoolean stop = new AtomicBoolean();
   private final AtomicLong done = new AtomicLong();
-  private final double[] ratios = new double[TURNS];
+  private final double[] ratios;
   private long floorSpawns;
   private double floorSeconds;
   private long jobs;
   private long jdvmNs;
 
-  private TurnsWithFloor(SpawnFloor floor, PrintStream progress) {
+  private TurnsWithFloor(SpawnFloor floor, int turns, PrintStream progress) {
     this.floor = floor;
+    this.turns = turns;
+    this.ratios = new double[turns];
     this.progress = progress;
   }
 
   /** The three rows (jdvm's rate, the floor's, their ratio); none if the floor failed. */
-  static List<Row> measure(Contact c, SpawnFloor floor, PrintStream progress) throws Exception {
-    return new TurnsWithFloor(floor, progress).run(c);
+  static List<Row> measure(Contact c, SpawnFloor floor, int turns, PrintStream progress)
+      throws Exception {
+    return new TurnsWithFloor(floor, turns, progress).run(c);
   }
 
   private List<Row> run(Contact c) throws Exception {
     Clients clients = Clients.start(c, CLIENTS, this::spawnWhileOpen);
     try {
-      for (int t = 0; t < TURNS; t++) {
-        progress.printf("\r  8 clients beside the floor: turn %d/%d", t + 1, TURNS);
+      for (int t = 0; t < turns; t++) {
+        progress.printf("\r  8 clients beside the floor: turn %d/%d", t + 1, turns);
         if (!turn(t)) {
           return List.of();
         }
@@ -128,16 +131,17 @@ final class TurnsWithFloor {
 
   private List<Row> rows() {
     Arrays.sort(ratios);
-    double median = ratios[TURNS / 2 - 1] / 2 + ratios[TURNS / 2] / 2;
+    double median =
+        turns % 2 == 1 ? ratios[turns / 2] : ratios[turns / 2 - 1] / 2 + ratios[turns / 2] / 2;
     double jdvmRate = jobs / (jdvmNs / 1e9);
     double floorRate = floorSpawns / floorSeconds;
     Map<String, Object> jd = new LinkedHashMap<>();
     jd.put("clients", CLIENTS);
-    jd.put("turns", TURNS);
+    jd.put("turns", turns);
     jd.put("jobsPerSecond", Math.round(jdvmRate));
     Map<String, Object> fd = new LinkedHashMap<>();
     fd.put("threads", CLIENTS);
-    fd.put("turns", TURNS);
+    fd.put("turns", turns);
     fd.put("spawnsPerSecond", Math.round(floorRate));
     Map<String, Object> rd = new LinkedHashMap<>();
     rd.put("percent", Math.round(median * 100));
@@ -161,7 +165,7 @@ final class TurnsWithFloor {
                 "%.0f %% (turns %.0f..%.0f %%)",
                 median * 100,
                 ratios[0] * 100,
-                ratios[TURNS - 1] * 100),
+                ratios[turns - 1] * 100),
             ">= 60 %",
             rd));
   }

@@ -116,7 +116,7 @@ final class SpawnPlacement {
   /**
    * Whether {@code PMIX_RANKBY} says {@code node} (PRRTE's {@code rank_by node}, any modifiers).
    */
-  private static boolean rankByNode(Info i) {
+  private static boolean rankByNode(Info i) throws BadRequest {
     String r = Values.string(i);
     return r != null && r.toLowerCase(Locale.ROOT).split(":")[0].equals("node");
   }

@@ -142,7 +142,7 @@ class SpawnPlacementTest {
 
   @Test
   void whatTheCoreCannotDoYetIsNotSupported() {
-    assertThat(refusal(List.of(s(PmixKeys.RANKBY, "node")), app()))
+    assertThat(refusal(List.of(s(PmixKeys.RANKBY, "socket")), app()))
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
   }
 }

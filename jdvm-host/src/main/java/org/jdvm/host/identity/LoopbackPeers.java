@@ -45,7 +45,7 @@ public final class LoopbackPeers {
    * @param local the local address of our accepted socket
    */
   public static Optional<SocketOwner> ownerOf(InetSocketAddress peer, InetSocketAddress local) {
-    if (Kernel.REFUSAL == null) {
+    if (Kernel.refusal() == null) {
       try {
         return SockDiag.tcp(peer, local).map(s -> new SocketOwner(s.uid(), s.inode()));
       } catch (Posix.PosixException e) {
@@ -76,7 +76,7 @@ public final class LoopbackPeers {
    * exact four-tuple) or {@code "/proc/net/tcp"} (a scan of every socket's line).
    */
   public static String lookup() {
-    return Kernel.REFUSAL == null ? "sock_diag" : "/proc/net/tcp";
+    return Kernel.refusal() == null ? "sock_diag" : "/proc/net/tcp";
   }
 
   /**
@@ -84,16 +84,38 @@ public final class LoopbackPeers {
    * loopback connection of this process, and said once in the log. {@code
    * JDVM_IDENTITY_LOOKUP=tables} in the environment reads the tables instead (to measure one
    * against the other).
+   *
+   * <p>Decided on first use under a lock, not in a class initializer: the first connections reach
+   * it on virtual threads, and a virtual thread blocked in a class initializer, or waiting for one,
+   * holds its carrier. On a 2-core host two such threads held both carriers while the probe's
+   * connect waited for the poller, which needs one: every later connect hung (a clean-clone run's
+   * MPICH ranks waited forever on their PMI socket). The probe's own sockets are a platform
+   * thread's, which needs no carrier.
    */
   private static final class Kernel {
-    static final String REFUSAL = probe();
+    private static final Object LOCK = new Object();
+    private static volatile boolean decided;
+    private static volatile String why;
+
+    /** Why {@code sock_diag} is not used here, or {@code null} when it is. */
+    static String refusal() {
+      if (!decided) {
+        synchronized (LOCK) { // a monitor: a virtual thread waiting here does not hold its carrier
+          if (!decided) {
+            why = probe();
+            decided = true;
+          }
+        }
+      }
+      return why;
+    }
 
     private static String probe() {
       String refusal;
       if ("tables".equals(System.getenv("JDVM_IDENTITY_LOOKUP"))) {
         refusal = "JDVM_IDENTITY_LOOKUP=tables";
       } else {
-        refusal = SockDiag.unavailable().orElseGet(Kernel::tryOne);
+        refusal = SockDiag.unavailable().orElseGet(Kernel::tryOneOnAPlatformThread);
       }
       if (refusal == null || refusal.isEmpty()) {
         LOG.log(
@@ -108,6 +130,25 @@ public final class LoopbackPeers {
               + refusal
               + ")");
       return refusal;
+    }
+
+    /** {@link #tryOne} on a platform thread, whose blocking sockets need no carrier. */
+    private static String tryOneOnAPlatformThread() {
+      String[] answer = {"the probe was interrupted"};
+      Thread t =
+          Thread.ofPlatform()
+              .daemon()
+              .name("jdvm-sock-diag-probe")
+              .start(
+                  () -> {
+                    answer[0] = tryOne();
+                  });
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return answer[0];
     }
 
     /** Empty when the kernel names this process's own loopback connection, else why not. */
@@ -168,7 +209,7 @@ public final class LoopbackPeers {
 
     /** The uid owning the peer's end of the connection, if the kernel's tables show it. */
     public Optional<Integer> uidOf(InetSocketAddress peer, InetSocketAddress local) {
-      if (Kernel.REFUSAL == null) {
+      if (Kernel.refusal() == null) {
         return ownerOf(peer, local).map(SocketOwner::uid);
       }
       String key = key(peer, local);

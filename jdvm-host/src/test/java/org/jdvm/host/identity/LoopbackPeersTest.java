@@ -92,4 +92,29 @@ class LoopbackPeersTest {
       }
     }
   }
+
+  @Test
+  void aFreshJvmsFirstLookUpsOnVirtualThreadsAnswerWithOneCarrier() throws Exception {
+    // The first look-up decides how to ask the kernel, with a loopback connection of its own; done
+    // in a class initializer it held the only carriers while its connect waited for one.
+    Process p =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Djdk.virtualThreadScheduler.parallelism=1",
+                "-Djdk.virtualThreadScheduler.maxPoolSize=1",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FirstLookups.class.getName())
+            .redirectErrorStream(true)
+            .start();
+    try {
+      boolean ended = p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(ended).as("the look-ups answered (a hang is the bug)").isTrue();
+      assertThat(new String(p.getInputStream().readAllBytes())).contains("ok");
+      assertThat(p.exitValue()).isZero();
+    } finally {
+      p.destroyForcibly();
+    }
+  }
 }

@@ -34,8 +34,9 @@ import org.jdvm.pmix.frame.Commands;
  * ----} line and the expected output up to a blank line, like the core's scenario files. Peers
  * speak fully described buffers, so every reply prints generically, unit by unit, as {@code
  * TYPE:value}, a GETNB blob decoded. The DVM's name prints as {@code $dvm}, its directory as {@code
- * $home}, a pid as {@code <pid>}. With {@code -Djdvm.rewrite=true} the file is rewritten with the
- * actual output (review the diff).
+ * $home}, a pid as {@code <pid>}, and what depends on this host's cpus (a process's locality and
+ * cpuset, a node's topology signature) as {@code <host>}, so a file holds on any machine. With
+ * {@code -Djdvm.rewrite=true} the file is rewritten with the actual output (review the diff).
  *
  * <p>Lines: {@code config nodes=N slots=N spare=N} (first); {@code open NAME tool [v41|v61]};
  * {@code open NAME client NS.RANK} (a launched process, admitted with its own credential once its
@@ -51,6 +52,11 @@ import org.jdvm.pmix.frame.Commands;
  * is empty). A BYTE_OBJECT in a reply prints as the units it holds, in brackets.
  */
 final class ProtocolRunner implements AutoCloseable {
+  /** The values of the keys that depend on this host's cpus and their split among nodes. */
+  private static final java.util.regex.Pattern HOST_TOPOLOGY =
+      java.util.regex.Pattern.compile(
+          "(key=pmix\\.(?:locstr|cpuset|toposig), (?:flags=NONE, value=)?PMIX_STRING )[^,}]+");
+
   private final Path home;
   private EndpointFixture fixture;
   private final Map<String, RawPeer> peers = new HashMap<>();
@@ -87,8 +93,11 @@ final class ProtocolRunner implements AutoCloseable {
       out.append("----\n");
       for (String a : actual) {
         out.append(
-                a.replace(home.toAbsolutePath().toString(), "$home")
-                    .replace(fixture.endpoint.dvmName(), "$dvm"))
+                HOST_TOPOLOGY
+                    .matcher(
+                        a.replace(home.toAbsolutePath().toString(), "$home")
+                            .replace(fixture.endpoint.dvmName(), "$dvm"))
+                    .replaceAll("$1<host>"))
             .append('\n');
       }
       if (i >= lines.size() || !lines.get(i).isBlank()) {

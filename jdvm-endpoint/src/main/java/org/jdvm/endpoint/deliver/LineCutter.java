@@ -33,6 +33,13 @@ final class LineCutter {
   /** The bytes in {@link #held}. */
   private long heldBytes;
 
+  /**
+   * Ranks that ended: what still arrives for them goes out as it is, since no newline or end will
+   * come to release it (output held while the spawn was answered reaches the cutter after the
+   * rank's end when the process was that quick).
+   */
+  private final java.util.Set<Integer> ended = new java.util.HashSet<>();
+
   /** A chunk of {@code rank} on {@code channel}: what may go out now. */
   List<Piece> accept(int rank, int channel, byte[] bytes) {
     long key = key(rank, channel);
@@ -41,7 +48,10 @@ final class LineCutter {
     byte[] all = before == null ? bytes : concat(before, bytes);
     int nl = lastNewline(all);
     int tail = all.length - (nl + 1);
-    if (tail == 0 || tail > MAX_HELD || heldBytes + tail > MAX_HELD_PER_JOB) {
+    if (tail == 0
+        || tail > MAX_HELD
+        || heldBytes + tail > MAX_HELD_PER_JOB
+        || ended.contains(rank)) {
       return List.of(new Piece(rank, channel, all));
     }
     held.put(key, Arrays.copyOfRange(all, nl + 1, all.length));
@@ -51,6 +61,7 @@ final class LineCutter {
 
   /** {@code rank} ended: its held partial lines go out, unterminated. */
   List<Piece> end(int rank) {
+    ended.add(rank);
     List<Piece> out = new ArrayList<>(2);
     for (int channel : new int[] {OutputRouter.STDOUT_CHANNEL, OutputRouter.STDERR_CHANNEL}) {
       byte[] b = held.remove(key(rank, channel));
@@ -70,6 +81,7 @@ final class LineCutter {
     }
     held.clear();
     heldBytes = 0;
+    ended.clear();
     return out;
   }
 

@@ -43,6 +43,16 @@ class LineCutterTest {
   }
 
   @Test
+  void whatArrivesForARankThatEndedGoesOutAsItIs() {
+    // A quick process's output can reach the cutter after its end (held until its spawn was
+    // answered): nothing would release a partial line then (`jdvm run echo -n x` printed nothing).
+    LineCutter c = new LineCutter();
+    assertThat(c.end(0)).isEmpty();
+    assertThat(text(c.accept(0, OUT, b("2 x")))).isEqualTo("2 x");
+    assertThat(text(c.accept(1, OUT, b("y")))).as("a rank still running waits").isEmpty();
+  }
+
+  @Test
   void aPartialLinePastTheBoundGoesOutAsItIs() {
     LineCutter c = new LineCutter();
     byte[] big = new byte[LineCutter.MAX_HELD + 1];

@@ -40,6 +40,20 @@ final class Reattach {
    * As {@link #awaitEnd(DvmOptions, JdvmClient, Job, OutputHandler, PrintStream)}, and tells {@code
    * seen} how the job ended when its own connection saw the end.
    */
+  /**
+   * Lets the output that arrived before the job's end reach the handler before the command returns:
+   * the end completes on the connection's reader while output goes to its handler in turn, and a
+   * rank's last partial line is sent only at the rank's end (docs/ARCHITECTURE.md "Output lines"),
+   * so it could be left unprinted. Bounded: a stuck handler does not hold the exit.
+   */
+  private static void outputFirst(JdvmClient client) throws InterruptedException {
+    try {
+      client.delivered().get(2, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // Nothing more will arrive in time; exit with what was printed.
+    }
+  }
+
   static int awaitEnd(
       DvmOptions dvm,
       JdvmClient client,
@@ -50,6 +64,7 @@ final class Reattach {
       throws PmixException, InterruptedException {
     try {
       org.jdvm.client.JobEnd end = job.awaitEnd();
+      outputFirst(client);
       seen.accept(end);
       return end.exitCode();
     } catch (PmixException e) {

@@ -290,7 +290,7 @@ class SlurmEndToEndTest {
               "--",
               "/bin/sh",
               "-c",
-              "echo agent=$PPID; tr '\\0' ' ' </proc/$PPID/cmdline; echo");
+              "echo agent=$PPID; tr '\\0' ' ' </proc/$PPID/cmdline");
       assertThat(grant.status()).as(grant.err()).isZero();
       assertThat(grant.out()).containsPattern(" agent --controller \\S+ --node node[1-4] ");
       long granted = Long.parseLong(grant.out().replaceAll("(?s).*agent=([0-9]+).*", "$1"));

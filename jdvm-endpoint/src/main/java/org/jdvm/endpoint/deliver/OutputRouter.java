@@ -100,6 +100,14 @@ public final class OutputRouter {
   private final List<Pull> pulls = new ArrayList<>();
   private final Map<String, List<Runnable>> earlyWaiters = new HashMap<>();
   private final Map<String, Long> earlyByJob = new HashMap<>();
+
+  /**
+   * Ranks that ended before their job's forwarding was known (a formatted spawn's output waits for
+   * its answer, and a quick rank ends before it): applied once it is, after the output held for it.
+   * Only the core adds to it, one entry per live job at most; retirement removes it.
+   */
+  private final Map<String, List<Integer>> endedEarly = new HashMap<>();
+
   private final java.util.SequencedSet<String> retired = new java.util.LinkedHashSet<>();
   private long earlyBytes;
   private long nextServerId;
@@ -132,6 +140,10 @@ public final class OutputRouter {
             toDvmLog(new Proc(nspace, c.rank), c.bytes);
           }
         }
+      }
+      List<Integer> ended = endedEarly.remove(nspace);
+      if (ended != null) {
+        procsEnded(nspace, ended);
       }
       due = earlyWaiters.remove(nspace);
     }
@@ -166,6 +178,7 @@ public final class OutputRouter {
         }
       }
       forwards.remove(nspace);
+      endedEarly.remove(nspace);
       retired.add(nspace);
       if (retired.size() > RETIRED_KEPT) {
         retired.removeFirst();
@@ -289,11 +302,14 @@ public final class OutputRouter {
 
   /**
    * Processes of a job ended (after their output was handed over): what their lines still hold goes
-   * out, and their files are complete.
+   * out, and their files are complete. Before the job's forwarding is known, that waits for it.
    */
   public synchronized void procsEnded(String nspace, List<Integer> ranks) {
     JobLines jl = lines.get(nspace);
     if (jl == null) {
+      if (!retired.contains(nspace)) {
+        endedEarly.computeIfAbsent(nspace, k -> new ArrayList<>()).addAll(ranks);
+      }
       return;
     }
     for (int rank : ranks) {
@@ -428,6 +444,11 @@ public final class OutputRouter {
   public synchronized void connectionClosed(Connection c) {
     pulls.removeIf(p -> p.conn == c);
     forwards.replaceAll((ns, f) -> f.conn == c ? Forward.NONE : f);
+  }
+
+  /** Ranks ended, by job, whose job's forwarding was not known yet. */
+  synchronized int endsHeld() {
+    return endedEarly.size();
   }
 
   /** Output held for jobs whose spawn the endpoint has not seen accepted yet. */

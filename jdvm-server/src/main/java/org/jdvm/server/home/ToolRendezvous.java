@@ -51,6 +51,9 @@ public final class ToolRendezvous implements AutoCloseable {
     SYSTEM
   }
 
+  /** A system server's file, {@code pmix.sys.HOST}: a libpmix file name, not an attribute key. */
+  static final String SYSTEM_FILE = "pmix.sys.";
+
   /** The protocol version line, as libpmix 4.2.2's server writes it. */
   static final String VERSION_LINE = "v4.2.2";
 
@@ -227,7 +230,7 @@ public final class ToolRendezvous implements AutoCloseable {
    */
   private static Path writeSystemFile(Path tmp, String host, int uid, String text)
       throws IOException {
-    Path file = tmp.resolve("pmix.sys." + host);
+    Path file = tmp.resolve(SYSTEM_FILE + host);
     if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
       Object owner = Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
       if (!(owner instanceof Integer o) || o != uid || Files.isSymbolicLink(file)) {
@@ -240,8 +243,8 @@ public final class ToolRendezvous implements AutoCloseable {
       }
     }
     Path base = tmp.resolve("jdvm." + host + "." + uid);
-    writeFile(base, "pmix.sys." + host, text);
-    Files.move(base.resolve("pmix.sys." + host), file, StandardCopyOption.REPLACE_EXISTING);
+    writeFile(base, SYSTEM_FILE + host, text);
+    Files.move(base.resolve(SYSTEM_FILE + host), file, StandardCopyOption.REPLACE_EXISTING);
     return file;
   }
 

@@ -194,6 +194,7 @@ public final class PmixKeys {
   // Queries
   public static final String QUERY_NAMESPACES = "pmix.qry.ns";
   public static final String QUERY_ATTRIBUTE_SUPPORT = "pmix.qry.attrs";
+  public static final String QUERY_PROC_TABLE = "pmix.qry.ptable";
   public static final String HOST_FUNCTIONS = "pmix.host.fns";
   public static final String HOST_ATTRIBUTES = "pmix.host.attrs";
   public static final String QUERY_JOB_STATUS = "pmix.qry.jst";

@@ -47,9 +47,10 @@ import org.jdvm.pmix.frame.Commands;
  * {@code directive:N}, {@code range:N}, {@code channel:N}, {@code str:TEXT} ({@code str:~} is
  * NULL), {@code scope:N}, {@code infos:[key=TOKEN,…]}, {@code procs:[NS.RANK,…]} (SIZE then the
  * PROCs), {@code buffer:[key=TOKEN,…]} (a PMIX_BUFFER of one KVAL unit per entry, as COMMIT sends),
- * {@code apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY,…]}, {@code persist:N}, {@code time:N},
- * {@code bo:HEX} (a BYTE_OBJECT), {@code bytes:TEXT} (a BYTE_OBJECT of TEXT's UTF-8; {@code bytes:}
- * is empty). A BYTE_OBJECT in a reply prints as the units it holds, in brackets.
+ * {@code apps:[ARGV0|ARG…@NP,…]}, {@code queries:[KEY+KEY?QKEY=TYPE:V&…,…]}, {@code persist:N},
+ * {@code time:N}, {@code bo:HEX} (a BYTE_OBJECT), {@code bytes:TEXT} (a BYTE_OBJECT of TEXT's
+ * UTF-8; {@code bytes:} is empty). A BYTE_OBJECT in a reply prints as the units it holds, in
+ * brackets.
  */
 final class ProtocolRunner implements AutoCloseable {
   /** The values of the keys that depend on this host's cpus and their split among nodes. */
@@ -97,7 +98,8 @@ final class ProtocolRunner implements AutoCloseable {
                     .matcher(
                         a.replace(home.toAbsolutePath().toString(), "$home")
                             .replace(fixture.endpoint.dvmName(), "$dvm"))
-                    .replaceAll("$1<host>"))
+                    .replaceAll("$1<host>")
+                    .replaceAll("pid=[0-9]+", "pid=<pid>"))
             .append('\n');
       }
       if (i >= lines.size() || !lines.get(i).isBlank()) {
@@ -231,7 +233,9 @@ final class ProtocolRunner implements AutoCloseable {
       case "queries" -> {
         List<Query> queries = new ArrayList<>();
         for (String s : list(v)) {
-          queries.add(new Query(List.of(s.split("\\+")), List.of()));
+          String[] kq = s.split("\\?", 2);
+          List<Info> qualifiers = kq.length > 1 ? infos(List.of(kq[1].split("&"))) : List.of();
+          queries.add(new Query(List.of(kq[0].split("\\+")), qualifiers));
         }
         p.packQueries(queries);
       }

@@ -103,6 +103,7 @@ final class HostSupport {
         List.of(
             QUERY_NAMESPACES,
             QUERY_JOB_STATUS,
+            QUERY_PROC_TABLE,
             QUERY_ALLOC_STATUS,
             QUERY_ALLOCATION,
             NUM_SLOTS,

@@ -10,6 +10,7 @@ import org.jdvm.core.query.AllocationView;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.core.query.JobView;
 import org.jdvm.core.query.NodeView;
+import org.jdvm.core.query.ProcView;
 import org.jdvm.endpoint.serve.BadRequest;
 import org.jdvm.endpoint.serve.Values;
 import org.jdvm.pmix.DataArray;
@@ -18,6 +19,8 @@ import org.jdvm.pmix.Info;
 import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
+import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.ProcInfo;
 import org.jdvm.pmix.Query;
 import org.jdvm.pmix.Value;
 import org.jdvm.server.Dvm;
@@ -75,6 +78,7 @@ final class QueryAnswers {
       case PmixKeys.QUERY_ALLOCATION -> allocation(v, qualifiers);
       case PmixKeys.QUERY_NAMESPACES -> Value.string(String.join(",", liveNamespaces(v)));
       case PmixKeys.QUERY_JOB_STATUS -> jobStatus(v, qualifiers);
+      case PmixKeys.QUERY_PROC_TABLE -> procTable(v, qualifiers);
       case PmixKeys.NUM_SLOTS -> Value.uint32(slots(v, qualifiers));
       case JdvmProtocol.QUERY_NODES -> Value.string(Listings.nodes(v));
       case JdvmProtocol.QUERY_ALLOCS -> Value.string(Listings.allocs(v));
@@ -145,6 +149,38 @@ final class QueryAnswers {
         v.job(ns).orElseThrow(() -> new BadRequest(PmixStatus.ERR_NOT_FOUND, "no job " + ns));
     return Value.status(j.state() == JobView.State.TERMINATED ? j.status() : PmixStatus.SUCCESS);
   }
+
+  /**
+   * {@code PMIX_QUERY_PROC_TABLE} of the job {@code PMIX_NSPACE} names: one {@code
+   * pmix_proc_info_t} per process, its node as the host name, its pid and state (the executable's
+   * name is the shell's, not the core's, and goes empty).
+   */
+  private static Value procTable(CoreView v, List<Info> qualifiers) throws BadRequest {
+    String ns = qualifier(qualifiers, PmixKeys.NSPACE);
+    if (ns == null) {
+      throw BadRequest.param("PMIX_QUERY_PROC_TABLE needs PMIX_NSPACE");
+    }
+    JobView j =
+        v.job(ns).orElseThrow(() -> new BadRequest(PmixStatus.ERR_NOT_FOUND, "no job " + ns));
+    List<ProcInfo> table = new ArrayList<>();
+    for (ProcView p : j.procs()) {
+      int state =
+          switch (p.state()) {
+            case PLACED -> PROC_STATE_LAUNCH_UNDERWAY;
+            case RUNNING -> PROC_STATE_RUNNING;
+            case ENDED -> p.exitCode() == 0 ? PROC_STATE_TERMINATED : PROC_STATE_TERM_NON_ZERO;
+          };
+      table.add(new ProcInfo(new Proc(ns, p.rank()), p.node(), "", p.pid(), p.exitCode(), state));
+    }
+    return Value.array(DataArray.of(DataType.PROC_INFO, table));
+  }
+
+  /** {@code pmix_proc_state_t} values (pmix_common.h). */
+  private static final int PROC_STATE_LAUNCH_UNDERWAY = 2;
+
+  private static final int PROC_STATE_RUNNING = 5;
+  private static final int PROC_STATE_TERMINATED = 20;
+  private static final int PROC_STATE_TERM_NON_ZERO = 62;
 
   /** {@code PMIX_NUM_SLOTS} of a host, an allocation, or the whole DVM. */
   private static long slots(CoreView v, List<Info> qualifiers) throws BadRequest {

@@ -126,6 +126,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     this.tcpAddress = localAddress(tcpServer);
     this.doors = new Doors(() -> closed, fatal, this::enter);
     this.events = new EventRouter(serverProc);
+    events.beforeJobEnd(output::jobEnded);
     this.limits = limits;
     this.wireupTimer =
         (delayMs, task) -> {

@@ -63,9 +63,18 @@ public final class EventRouter {
   private final Map<String, List<Connection>> byNamespace = new ConcurrentHashMap<>();
   private final Map<Connection, Registration> all = new ConcurrentHashMap<>();
   private volatile Connection scheduler;
+  private volatile java.util.function.Consumer<String> beforeJobEnd = ns -> {};
 
   public EventRouter(Proc serverProc) {
     this.serverProc = serverProc;
+  }
+
+  /**
+   * Called with a job's namespace just before its end is routed ({@link OutputRouter#jobEnded}: its
+   * held output goes first).
+   */
+  public void beforeJobEnd(java.util.function.Consumer<String> flush) {
+    beforeJobEnd = java.util.Objects.requireNonNull(flush);
   }
 
   /** An admitted connection becomes reachable. */
@@ -198,6 +207,9 @@ public final class EventRouter {
    */
   public void directed(Proc target, int status, Proc source, List<Info> infos) {
     String ended = status == PmixStatus.EVENT_JOB_END ? affected(infos) : null;
+    if (ended != null) {
+      beforeJobEnd.accept(ended);
+    }
     if (ended != null) {
       synchronized (this) {
         Hold h = holds.get(ended);

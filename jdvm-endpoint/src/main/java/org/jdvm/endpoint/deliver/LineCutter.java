@@ -40,6 +40,9 @@ final class LineCutter {
    */
   private final java.util.Set<Integer> ended = new java.util.HashSet<>();
 
+  /** The whole job ended: nothing is held any more ({@link #jobEnded}). */
+  private boolean jobEnded;
+
   /** A chunk of {@code rank} on {@code channel}: what may go out now. */
   List<Piece> accept(int rank, int channel, byte[] bytes) {
     long key = key(rank, channel);
@@ -51,6 +54,7 @@ final class LineCutter {
     if (tail == 0
         || tail > MAX_HELD
         || heldBytes + tail > MAX_HELD_PER_JOB
+        || jobEnded
         || ended.contains(rank)) {
       return List.of(new Piece(rank, channel, all));
     }
@@ -71,6 +75,15 @@ final class LineCutter {
       }
     }
     return out;
+  }
+
+  /**
+   * The job ended (its end is about to reach its tool): everything held goes out now, and what
+   * still arrives (from descendants that kept its pipes) goes out as it is.
+   */
+  List<Piece> jobEnded() {
+    jobEnded = true;
+    return endAll();
   }
 
   /** Everything still held (the job is gone). */

@@ -65,6 +65,18 @@ public final class OutcomeWatcher {
   /** Formatted spawns' forwarding waiting for their answer, by request id (lock: itself). */
   private final Map<Long, Runnable> deferred = new java.util.HashMap<>();
 
+  /** A job's forwarding waiting for its spawn's answer; its end waits with it. */
+  private record Deferred(String nspace, Runnable start, EventRouter events) implements Runnable {
+    @Override
+    public void run() {
+      start.run();
+      events.inheritorEnded(nspace);
+    }
+  }
+
+  /** The request id of each job in {@link #deferred} (lock: {@link #deferred}). */
+  private final Map<String, Long> deferredJobs = new java.util.HashMap<>();
+
   /** Formatted spawns answered before their job was seen spawned (lock: {@link #deferred}). */
   private final java.util.Set<Long> replied = new java.util.HashSet<>();
 
@@ -101,7 +113,10 @@ public final class OutcomeWatcher {
           output.procsEnded(pe.namespace(), pe.ranks());
           life.procsEnded(pe.namespace(), pe.ranks());
         }
-        case Change.JobRetired jr -> output.jobRetired(jr.namespace());
+        case Change.JobRetired jr -> {
+          releaseDeferred(jr.namespace());
+          output.jobRetired(jr.namespace());
+        }
         case Change.JobTerminated jt -> {
           life.ended(jt.namespace());
           String root = inheritedFrom.remove(jt.namespace());
@@ -149,7 +164,12 @@ public final class OutcomeWatcher {
     long id = js.replyTo().value();
     synchronized (deferred) {
       if (!replied.remove(id)) {
-        deferred.put(id, start); // held (bounded, OutputRouter.EARLY_HOLD_BYTES) until the answer
+        // Held (bounded, OutputRouter.EARLY_HOLD_BYTES) until the answer; the job's end waits
+        // too, so that a job that ends before its answer still has its output reach the tool
+        // before its end (JobEndAfterOutputTest).
+        events.inheritorStarted(js.namespace());
+        deferred.put(id, new Deferred(js.namespace(), start, events));
+        deferredJobs.put(js.namespace(), id);
         return;
       }
     }
@@ -166,6 +186,9 @@ public final class OutcomeWatcher {
     Runnable start;
     synchronized (deferred) {
       start = deferred.remove(id.value());
+      if (start instanceof Deferred d) {
+        deferredJobs.remove(d.nspace());
+      }
       if (start == null) {
         if (ok) {
           replied.add(id.value()); // its JobSpawned is still to be observed
@@ -174,6 +197,21 @@ public final class OutcomeWatcher {
       }
     }
     start.run();
+  }
+
+  /**
+   * A job retired whose spawn was never answered (its requester went first): what was held for it
+   * goes out (to nobody, or its files) and its end is no longer held.
+   */
+  private void releaseDeferred(String nspace) {
+    Runnable start;
+    synchronized (deferred) {
+      Long id = deferredJobs.remove(nspace);
+      start = id == null ? null : deferred.remove(id);
+    }
+    if (start != null) {
+      start.run();
+    }
   }
 
   /** An application's spawn without forwarding: the parent job's forwarding goes on. */

@@ -322,6 +322,21 @@ public final class OutputRouter {
     }
   }
 
+  /**
+   * The job ended and its end is about to be sent: the partial lines its ranks still hold go out
+   * first, so that they reach a receiver before the end does. (The controller sends a command's
+   * effects, the end among them, before the endpoint observes its changes, where a rank's end would
+   * otherwise release its line: `jdvm run echo -n x` returned before printing.)
+   */
+  public synchronized void jobEnded(String nspace) {
+    JobLines jl = lines.get(nspace);
+    if (jl != null && jl.cutter != null) {
+      for (LineCutter.Piece p : jl.cutter.jobEnded()) {
+        send(nspace, jl, p);
+      }
+    }
+  }
+
   /** One job's line cutting ({@code null}: raw) and files ({@code null}: none). */
   private record JobLines(LineCutter cutter, OutputFiles files) {
     List<LineCutter.Piece> accept(int rank, int channel, byte[] chunk) {

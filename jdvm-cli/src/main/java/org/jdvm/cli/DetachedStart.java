@@ -128,6 +128,7 @@ final class DetachedStart {
       cmd.addAll(List.of("--limit", l));
     }
     cmd.addAll(agentOptions());
+    cmd.addAll(start.nodeAgents.childOptions());
     return cmd;
   }
 

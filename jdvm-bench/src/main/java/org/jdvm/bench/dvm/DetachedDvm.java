@@ -37,23 +37,20 @@ final class DetachedDvm implements AutoCloseable {
   /** Starts the bench DVM of {@code s} in {@code home}; throws, with none left, if it cannot. */
   static DetachedDvm start(DvmBench.Settings s, Path home, PrintStream progress)
       throws IOException, InterruptedException {
-    DetachedDvm dvm = new DetachedDvm(s.jdvm(), home, progress);
+    return start(
+        s.jdvm(),
+        home,
+        List.of("--nodes", "4", "--slots", "16", "--spare", "8", "--fsync", s.fsync()),
+        progress);
+  }
+
+  /** Starts a bench DVM with {@code options} after {@code start --detach --dir --name}. */
+  static DetachedDvm start(List<String> jdvm, Path home, List<String> options, PrintStream progress)
+      throws IOException, InterruptedException {
+    DetachedDvm dvm = new DetachedDvm(jdvm, home, progress);
     List<String> start =
-        List.of(
-            "start",
-            "--detach",
-            "--dir",
-            home.toString(),
-            "--name",
-            "bench",
-            "--nodes",
-            "4",
-            "--slots",
-            "16",
-            "--spare",
-            "8",
-            "--fsync",
-            s.fsync());
+        new ArrayList<>(List.of("start", "--detach", "--dir", home.toString(), "--name", "bench"));
+    start.addAll(options);
     Runtime.getRuntime().addShutdownHook(dvm.hook);
     boolean started = false;
     try {
@@ -68,6 +65,11 @@ final class DetachedDvm implements AutoCloseable {
       throw new IOException("cannot start the bench DVM; see " + home.resolve("dvm.out"));
     }
     return dvm;
+  }
+
+  /** The DVM's process, once started. */
+  ProcessHandle process() {
+    return process;
   }
 
   /** The ordered stop, in place of the shutdown hook. */

@@ -25,6 +25,9 @@ final class DetachedDvm implements AutoCloseable {
   private final PrintStream progress;
   private final Thread hook = new Thread(this::stop, "jdvm-bench-stop");
 
+  /** How long {@code jdvm start} and {@code jdvm stop} may take. */
+  private long waitSeconds = 90;
+
   /** The DVM's process once its contact file names it, for a stop that fails. */
   private volatile ProcessHandle process;
 
@@ -47,7 +50,15 @@ final class DetachedDvm implements AutoCloseable {
   /** Starts a bench DVM with {@code options} after {@code start --detach --dir --name}. */
   static DetachedDvm start(List<String> jdvm, Path home, List<String> options, PrintStream progress)
       throws IOException, InterruptedException {
+    return start(jdvm, home, options, 90, progress);
+  }
+
+  /** The same, {@code jdvm start} and {@code jdvm stop} each given {@code waitSeconds}. */
+  static DetachedDvm start(
+      List<String> jdvm, Path home, List<String> options, long waitSeconds, PrintStream progress)
+      throws IOException, InterruptedException {
     DetachedDvm dvm = new DetachedDvm(jdvm, home, progress);
+    dvm.waitSeconds = waitSeconds;
     List<String> start =
         new ArrayList<>(List.of("start", "--detach", "--dir", home.toString(), "--name", "bench"));
     start.addAll(options);
@@ -141,7 +152,7 @@ final class DetachedDvm implements AutoCloseable {
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     try {
-      return p.waitFor(90, TimeUnit.SECONDS) ? p.exitValue() : -1;
+      return p.waitFor(waitSeconds, TimeUnit.SECONDS) ? p.exitValue() : -1;
     } finally {
       p.destroyForcibly();
     }

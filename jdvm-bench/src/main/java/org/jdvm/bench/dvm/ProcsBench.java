@@ -47,6 +47,12 @@ public final class ProcsBench {
     }
   }
 
+  /**
+   * How long the local agents may take to join: each is a JVM, and 8 starting at once on a loaded
+   * 2-core machine took more than the default minute.
+   */
+  static final long JOIN_MILLIS = 300_000;
+
   private ProcsBench() {}
 
   /** Runs the measures of {@code s}; the rows in the order measured. */
@@ -57,11 +63,20 @@ public final class ProcsBench {
     int slots = (s.procs() + s.nodes() - 1) / s.nodes();
     List<String> options =
         List.of(
-            "--nodes", "" + s.nodes(), "--slots", "" + slots, "--spare", "0", "--fsync", "never");
+            "--nodes",
+            "" + s.nodes(),
+            "--slots",
+            "" + slots,
+            "--spare",
+            "0",
+            "--fsync",
+            "never",
+            "--join-timeout-ms",
+            "" + JOIN_MILLIS);
     progress.printf(
         Locale.ROOT, "procs: starting a DVM of %d nodes x %d slots%n", s.nodes(), slots);
     long t0 = System.nanoTime();
-    DetachedDvm dvm = DetachedDvm.start(s.jdvm(), home, options, progress);
+    DetachedDvm dvm = DetachedDvm.start(s.jdvm(), home, options, JOIN_MILLIS / 1000 + 90, progress);
     List<Long> pids;
     try {
       rows.add(millis("DVM start, " + s.nodes() + " nodes", System.nanoTime() - t0));
@@ -98,14 +113,13 @@ public final class ProcsBench {
     long t0 = System.nanoTime();
     tool.spawn(sleep);
     long spawned = System.nanoTime() - t0;
-    List<Long> pids = List.of();
-    while (pids.size() < s.procs() && System.nanoTime() - t0 < TimeUnit.MINUTES.toNanos(10)) {
-      pids = runningPids(tool.jobsJson());
-      if (pids.size() < s.procs()) {
-        Thread.sleep(200);
-      }
+    // The summary, whose size does not grow with the processes, until every rank runs.
+    while (running(tool.jobsSummaryJson()) < s.procs()
+        && System.nanoTime() - t0 < TimeUnit.MINUTES.toNanos(15)) {
+      Thread.sleep(200);
     }
     long running = System.nanoTime() - t0;
+    List<Long> pids = runningPids(tool.jobsJson());
     long alive = pids.stream().filter(p -> ProcessHandle.of(p).isPresent()).count();
     rows.add(millis("spawn of " + s.procs() + " x sleep 600 (answered)", spawned));
     rows.add(millis("... until every rank is running", running));
@@ -117,6 +131,19 @@ public final class ProcsBench {
         alive,
         running / 1e6);
     return pids;
+  }
+
+  /** How many processes the jobs summary counts running, all jobs together. */
+  @SuppressWarnings("unchecked")
+  static long running(String summaryJson) {
+    long n = 0;
+    for (Object j : (List<Object>) Json.parse(summaryJson)) {
+      if (((Map<String, Object>) j).get("procStates") instanceof Map<?, ?> states
+          && states.get("running") instanceof Number r) {
+        n += r.longValue();
+      }
+    }
+    return n;
   }
 
   /** The pids of the processes the jobs listing shows running. */

@@ -153,15 +153,7 @@ public final class BenchCommand implements Callable<Integer> {
       return Main.EXIT_USAGE;
     }
     if (procs.procs != null) {
-      org.jdvm.bench.dvm.ProcsBench.Settings ps;
-      try {
-        ps = procs.settings();
-      } catch (IllegalArgumentException e) {
-        System.err.println("jdvm bench: " + e.getMessage());
-        return Main.EXIT_USAGE;
-      }
-      print(org.jdvm.bench.dvm.ProcsBench.run(ps, progress));
-      return Main.EXIT_OK;
+      return procsBench();
     }
     if (agents != null) {
       for (AgentScaleBench.Result r : DvmBench.agents(agents, progress)) {
@@ -201,6 +193,19 @@ public final class BenchCommand implements Callable<Integer> {
                 inProcess,
                 jdvmInChildJvm()),
             progress));
+    return Main.EXIT_OK;
+  }
+
+  /** {@code --procs N}: many live processes on this machine (ProcsBench). */
+  private int procsBench() throws Exception {
+    org.jdvm.bench.dvm.ProcsBench.Settings ps;
+    try {
+      ps = procs.settings();
+    } catch (IllegalArgumentException e) {
+      System.err.println("jdvm bench: " + e.getMessage());
+      return Main.EXIT_USAGE;
+    }
+    print(org.jdvm.bench.dvm.ProcsBench.run(ps, progress));
     return Main.EXIT_OK;
   }
 

@@ -232,7 +232,8 @@ public final class JdvmClient implements AutoCloseable {
 
   /**
    * {@code jdvm.qry.jobsum}: every namespace as a JSON array, each job's processes summarised
-   * (their count, by state, and the first few) rather than listed (docs/cli.md "jdvm jobs").
+   * (their count, by state, and the first few) rather than listed (docs/cli.md "jdvm nodes | allocs
+   * | jobs").
    */
   public String jobsSummaryJson() throws PmixException {
     return single(JdvmProtocol.QUERY_JOBS_SUMMARY, List.of());

@@ -26,6 +26,9 @@ public final class AgentCommand implements Callable<Integer> {
   /** The longest secret line read from standard input. */
   static final int MAX_SECRET_CHARS = 1024;
 
+  /** How long a TERMed agent may take to end its processes before its JVM exits anyway. */
+  static final long STOP_MILLIS = 10_000;
+
   @Option(
       names = "--controller",
       required = true,
@@ -79,7 +82,19 @@ public final class AgentCommand implements Callable<Integer> {
                 address, node, host, slots, reconnectMillis, AgentRelay.hook(credentials)),
             credentials,
             System::nanoTime);
-    Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(agent::stop));
+    // A TERM ends the processes before the JVM exits: the hook waits for run() to finish them.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            Thread.ofPlatform()
+                .unstarted(
+                    () -> {
+                      agent.stop();
+                      try {
+                        agent.awaitEnd(STOP_MILLIS);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    }));
     AgentDaemon.Exit exit = agent.run();
     if (exit != AgentDaemon.Exit.BYE) {
       err.println("jdvm agent: " + exit.name().toLowerCase(java.util.Locale.ROOT) + " (see log)");

@@ -132,6 +132,8 @@ public final class BenchCommand implements Callable<Integer> {
               + " of in its own process as 'jdvm start --detach' runs it.")
   boolean inProcess;
 
+  @picocli.CommandLine.Mixin ProcsBenchOptions procs = new ProcsBenchOptions();
+
   private final PrintStream out = System.out;
   private final PrintStream progress = System.err;
 
@@ -149,6 +151,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (rateTurns < 1) {
       System.err.println("jdvm bench: --rate-turns takes a number of turns of at least 1");
       return Main.EXIT_USAGE;
+    }
+    if (procs.procs != null) {
+      return procsBench();
     }
     if (agents != null) {
       for (AgentScaleBench.Result r : DvmBench.agents(agents, progress)) {
@@ -188,6 +193,19 @@ public final class BenchCommand implements Callable<Integer> {
                 inProcess,
                 jdvmInChildJvm()),
             progress));
+    return Main.EXIT_OK;
+  }
+
+  /** {@code --procs N}: many live processes on this machine (ProcsBench). */
+  private int procsBench() throws Exception {
+    org.jdvm.bench.dvm.ProcsBench.Settings ps;
+    try {
+      ps = procs.settings();
+    } catch (IllegalArgumentException e) {
+      System.err.println("jdvm bench: " + e.getMessage());
+      return Main.EXIT_USAGE;
+    }
+    print(org.jdvm.bench.dvm.ProcsBench.run(ps, progress));
     return Main.EXIT_OK;
   }
 

@@ -129,6 +129,10 @@ final class DetachedStart {
       cmd.addAll(List.of("--limit", l));
     }
     cmd.addAll(agentOptions());
+    cmd.addAll(start.nodeAgents.childOptions());
+    if (start.localAgents) {
+      cmd.addAll(List.of("--join-timeout-ms", Long.toString(start.joinTimeoutMillis)));
+    }
     return cmd;
   }
 
@@ -180,7 +184,9 @@ final class DetachedStart {
    */
   private int awaitDetached(DvmConfig config, Process child, Path log, boolean rostered) {
     Path contact = config.home().resolve(DvmHome.CONTACT);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    // Local agents are JVMs of their own: the DVM is ready once they joined (--join-timeout-ms).
+    long waitMillis = 60_000 + (start.localAgents ? start.joinTimeoutMillis : 0);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
     while (System.nanoTime() < deadline) {
       Contact published = publishedBy(contact, child.pid());
       if (published != null) {
@@ -206,7 +212,8 @@ final class DetachedStart {
         break;
       }
     }
-    start.err.println("jdvm start: the DVM did not become ready within 60 s; see " + log);
+    start.err.println(
+        "jdvm start: the DVM did not become ready within " + waitMillis / 1000 + " s; see " + log);
     return Main.EXIT_FAILURE;
   }
 

@@ -90,19 +90,29 @@ final class ListCommands {
     }
 
     private int show(JdvmClient client) throws PmixException {
-      String text = fetch.from(client);
+      String text = fetch(client);
       if (json) {
         out.println(text);
         return Main.EXIT_OK;
       }
       @SuppressWarnings("unchecked")
       List<Map<String, Object>> rows = prepare((List<Map<String, Object>>) Json.parse(text));
+      print(rows);
+      return Main.EXIT_OK;
+    }
+
+    /** The listing's JSON: what {@code --json} prints, and what the table is made of. */
+    String fetch(JdvmClient client) throws PmixException {
+      return fetch.from(client);
+    }
+
+    /** The table of {@code rows}, one line each. */
+    void print(List<Map<String, Object>> rows) {
       Table t = new Table(columns.stream().map(Column::header).toArray(String[]::new));
       for (Map<String, Object> r : rows) {
         t.row(columns.stream().map(c -> c.cell().apply(r)).toArray());
       }
       t.print(out);
-      return Main.EXIT_OK;
     }
 
     /** The rows as the table shows them; a view may add what only the whole listing tells. */
@@ -160,7 +170,36 @@ final class ListCommands {
                       ? null
                       : r.get("parent") + (Boolean.TRUE.equals(r.get(GONE)) ? " (gone)" : "")),
           Column.allocation(),
-          new Column("PROCS", r -> procs(r.get("procs"))));
+          new Column("PROCS", JobsOptions::procsCell));
+    }
+
+    @picocli.CommandLine.Mixin JobsOptions options = new JobsOptions();
+
+    @Override
+    public Integer call() {
+      if (options.limit < 1) {
+        err.println("jdvm jobs: --limit takes a number of processes of at least 1");
+        return Main.EXIT_USAGE;
+      }
+      return super.call();
+    }
+
+    /**
+     * The summary ({@code jdvm.qry.jobsum}) for the table, whose size does not grow with the
+     * processes; every process for {@code --json} and {@code --procs}.
+     */
+    @Override
+    String fetch(JdvmClient client) throws PmixException {
+      return json || options.procs ? client.jobsJson() : client.jobsSummaryJson();
+    }
+
+    @Override
+    void print(List<Map<String, Object>> rows) {
+      if (options.procs) {
+        options.printProcs(rows, out);
+      } else {
+        super.print(rows);
+      }
     }
 
     /**
@@ -168,26 +207,5 @@ final class ListCommands {
      * killed with SIGKILL (docs/spec/decisions.md #11), shows its parent as {@code NSPACE (gone)}.
      */
     private static final String GONE = "parentGone";
-
-    /** e.g. {@code 0@node4,1@node5 exit 0}. */
-    @SuppressWarnings("unchecked")
-    private static String procs(Object procs) {
-      if (!(procs instanceof List<?> list) || list.isEmpty()) {
-        return "-";
-      }
-      StringBuilder sb = new StringBuilder();
-      for (Object o : list) {
-        Map<String, Object> p = (Map<String, Object>) o;
-        if (!sb.isEmpty()) {
-          sb.append(',');
-        }
-        sb.append(p.get("rank")).append('@').append(p.get("node"));
-        Object exit = p.get("exitStatus");
-        if (exit != null) {
-          sb.append(" exit ").append(exit);
-        }
-      }
-      return sb.toString();
-    }
   }
 }

@@ -84,6 +84,23 @@ final class StartAgents {
     return remote(List.of(), none, listenAddress(() -> slurmNodeAddresses(List.of())));
   }
 
+  /**
+   * An embedded DVM's virtual nodes each in a local agent, a child of the controller connecting
+   * back over loopback ({@code jdvm start --node-agents}).
+   */
+  RemoteHosts local(List<org.jdvm.core.NodeSpec> pool) {
+    List<String> command = new ArrayList<>(thisJdvm());
+    command.addAll(1, StartCommand.DVM_JVM_ACCESS);
+    return new RemoteHosts(
+        pool.stream().map(n -> new HostList.Host(n.name(), n.slots())).toList(),
+        new org.jdvm.server.agents.LocalAgentStarter(),
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+        command,
+        settings,
+        joinTimeoutMillis,
+        progress);
+  }
+
   private RemoteHosts remote(
       List<HostList.Host> hosts,
       org.jdvm.server.agents.AgentStarter starter,

@@ -183,6 +183,8 @@ public final class StartCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin StartToolOptions tools = new StartToolOptions();
 
+  @picocli.CommandLine.Mixin NodeAgentsOptions nodeAgents = new NodeAgentsOptions();
+
   PrintStream out = System.out;
   PrintStream err = System.err;
 
@@ -191,6 +193,12 @@ public final class StartCommand implements Callable<Integer> {
 
   /** The Slurm allocation the start-up nodes come from, once {@link #config} has run. */
   SlurmAllocation slurm;
+
+  /** The start-up nodes, once {@link #config} has run. */
+  List<org.jdvm.core.NodeSpec> pool = List.of();
+
+  /** Whether the virtual nodes run in local agents, once {@link #remote} has run. */
+  boolean localAgents;
 
   @Override
   public Integer call() {
@@ -244,6 +252,7 @@ public final class StartCommand implements Callable<Integer> {
             ? DvmConfig.embedded(
                 n, nodes != null ? nodes : 4, slots != null ? slots : 2, spareNodes, home)
             : DvmConfig.embedded(n, 1, 1, 0, home).withStartupNodes(slurm.nodes());
+    pool = base.startupNodes();
     return base.withScheduler(kind)
         .without(disabled)
         .limitedBy(limits)
@@ -323,11 +332,17 @@ public final class StartCommand implements Callable<Integer> {
               out.println(line);
               out.flush();
             });
+    boolean slurmNodes = slurm != null || schedulerKind() == DvmConfig.SchedulerKind.SLURM;
+    nodeAgents.check(hosts != null || hostfile != null || slurmNodes);
     if (hosts == null && hostfile == null) {
       if (slurm != null) {
         return agents.inSlurm(slurm);
       }
-      return schedulerKind() == DvmConfig.SchedulerKind.SLURM ? agents.slurmGrants() : null;
+      if (slurmNodes) {
+        return agents.slurmGrants();
+      }
+      localAgents = nodeAgents.wanted(pool);
+      return localAgents ? agents.local(pool) : null;
     }
     if (hosts != null && hostfile != null) {
       throw new IllegalArgumentException("give --hosts or --hostfile, not both");
@@ -430,6 +445,7 @@ public final class StartCommand implements Callable<Integer> {
             + config.startupNodes().getLast().name()
             + "), "
             + slotsText(config)
+            + (localAgents ? ", each in a local jdvm agent" : "")
             + (slurm != null ? ", from Slurm job " + slurm.jobId() : ""));
     out.println(
         "  scheduler: "

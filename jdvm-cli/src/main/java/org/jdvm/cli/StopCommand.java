@@ -32,6 +32,13 @@ public final class StopCommand extends DvmCommand implements Callable<Integer> {
       err.println("jdvm stop: the DVM (pid " + dvmProcess.get().pid() + ") is still stopping");
       return Main.EXIT_FAILURE;
     }
+    if (contact.dir() != null) {
+      // The DVM ends its local agents; any one still there (its stop cut short) is ended by pid.
+      int left = org.jdvm.server.agents.LocalAgentPids.endLeftovers(contact.dir(), 2_000);
+      if (left > 0) {
+        err.println("jdvm stop: ended " + left + " local agents the DVM left");
+      }
+    }
     out.println("jdvm: DVM " + contact.name() + " stopped");
     return Main.EXIT_OK;
   }

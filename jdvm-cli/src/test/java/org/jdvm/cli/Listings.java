@@ -36,6 +36,23 @@ final class Listings {
     return (List<Map<String, Object>>) Json.parse(json);
   }
 
+  /** The pids of the processes a jobs listing shows running. */
+  @SuppressWarnings("unchecked")
+  static List<Long> runningPids(String jobsJson) {
+    List<Long> out = new ArrayList<>();
+    for (Map<String, Object> j : list(jobsJson)) {
+      if (j.get("procs") instanceof List<?> procs) {
+        for (Object p : procs) {
+          Map<String, Object> m = (Map<String, Object>) p;
+          if ("running".equals(m.get("state")) && m.get("pid") instanceof Number n) {
+            out.add(n.longValue());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** A copy of a listed list without one item. */
   static List<Object> without(Object list, String item) {
     List<Object> out = new ArrayList<>((List<?>) list);

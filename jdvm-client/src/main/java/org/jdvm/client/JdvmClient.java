@@ -230,6 +230,15 @@ public final class JdvmClient implements AutoCloseable {
     return single(JdvmProtocol.QUERY_JOBS, List.of());
   }
 
+  /**
+   * {@code jdvm.qry.jobsum}: every namespace as a JSON array, each job's processes summarised
+   * (their count, by state, and the first few) rather than listed (docs/cli.md "jdvm nodes | allocs
+   * | jobs").
+   */
+  public String jobsSummaryJson() throws PmixException {
+    return single(JdvmProtocol.QUERY_JOBS_SUMMARY, List.of());
+  }
+
   private String single(String key, List<Info> qualifiers) throws PmixException {
     for (Info i : query(new Query(List.of(key), qualifiers))) {
       if (i.key().equals(key)) {

@@ -147,6 +147,15 @@ public final class ProcessHost implements AutoCloseable {
   }
 
   /**
+   * {@link #maxProcs()} of a host this process would make now, before one is made: how many
+   * processes one process can hold under its open-file limit ({@code jdvm start --node-agents auto}
+   * hosts virtual nodes in agents above it).
+   */
+  public static long maxProcsOfThisProcess() {
+    return DescriptorBudget.ofFileLimit(Integer.MAX_VALUE, Long.MAX_VALUE).maxProcs(2);
+  }
+
+  /**
    * {@link #maxProcs()} for processes whose stderr is merged into their stdout: 2 descriptors a
    * process for the first eighth, 1 after.
    */

@@ -51,6 +51,13 @@ public final class JdvmProtocol {
   /** Query key: every namespace the DVM knows, as a JSON array in a STRING. */
   public static final String QUERY_JOBS = "jdvm.qry.jobs";
 
+  /**
+   * Query key: every namespace the DVM knows, summarised, as a JSON array in a STRING: each job's
+   * fields of {@link #QUERY_JOBS} with, instead of every process, their count, their count by state
+   * and the first few (what {@code jdvm jobs} shows without {@code --procs}).
+   */
+  public static final String QUERY_JOBS_SUMMARY = "jdvm.qry.jobsum";
+
   /** REGEVENTS info: subscribe to the operator feed (every state change of the DVM). */
   public static final String EVENT_FEED = "jdvm.evt.feed";
 

@@ -25,6 +25,9 @@ final class DetachedDvm implements AutoCloseable {
   private final PrintStream progress;
   private final Thread hook = new Thread(this::stop, "jdvm-bench-stop");
 
+  /** How long {@code jdvm start} and {@code jdvm stop} may take. */
+  private long waitSeconds = 90;
+
   /** The DVM's process once its contact file names it, for a stop that fails. */
   private volatile ProcessHandle process;
 
@@ -37,23 +40,28 @@ final class DetachedDvm implements AutoCloseable {
   /** Starts the bench DVM of {@code s} in {@code home}; throws, with none left, if it cannot. */
   static DetachedDvm start(DvmBench.Settings s, Path home, PrintStream progress)
       throws IOException, InterruptedException {
-    DetachedDvm dvm = new DetachedDvm(s.jdvm(), home, progress);
+    return start(
+        s.jdvm(),
+        home,
+        List.of("--nodes", "4", "--slots", "16", "--spare", "8", "--fsync", s.fsync()),
+        progress);
+  }
+
+  /** Starts a bench DVM with {@code options} after {@code start --detach --dir --name}. */
+  static DetachedDvm start(List<String> jdvm, Path home, List<String> options, PrintStream progress)
+      throws IOException, InterruptedException {
+    return start(jdvm, home, options, 90, progress);
+  }
+
+  /** The same, {@code jdvm start} and {@code jdvm stop} each given {@code waitSeconds}. */
+  static DetachedDvm start(
+      List<String> jdvm, Path home, List<String> options, long waitSeconds, PrintStream progress)
+      throws IOException, InterruptedException {
+    DetachedDvm dvm = new DetachedDvm(jdvm, home, progress);
+    dvm.waitSeconds = waitSeconds;
     List<String> start =
-        List.of(
-            "start",
-            "--detach",
-            "--dir",
-            home.toString(),
-            "--name",
-            "bench",
-            "--nodes",
-            "4",
-            "--slots",
-            "16",
-            "--spare",
-            "8",
-            "--fsync",
-            s.fsync());
+        new ArrayList<>(List.of("start", "--detach", "--dir", home.toString(), "--name", "bench"));
+    start.addAll(options);
     Runtime.getRuntime().addShutdownHook(dvm.hook);
     boolean started = false;
     try {
@@ -68,6 +76,11 @@ final class DetachedDvm implements AutoCloseable {
       throw new IOException("cannot start the bench DVM; see " + home.resolve("dvm.out"));
     }
     return dvm;
+  }
+
+  /** The DVM's process, once started. */
+  ProcessHandle process() {
+    return process;
   }
 
   /** The ordered stop, in place of the shutdown hook. */
@@ -139,7 +152,7 @@ final class DetachedDvm implements AutoCloseable {
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     try {
-      return p.waitFor(90, TimeUnit.SECONDS) ? p.exitValue() : -1;
+      return p.waitFor(waitSeconds, TimeUnit.SECONDS) ? p.exitValue() : -1;
     } finally {
       p.destroyForcibly();
     }

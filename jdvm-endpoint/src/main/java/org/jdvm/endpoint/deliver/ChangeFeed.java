@@ -21,7 +21,8 @@ import org.jdvm.pmix.json.Json;
  * line, {@code JobSpawned namespace=jdvm@3 parent=jdvm@1 ...}, and a JSON object whose first key
  * {@code change} names the change and whose other keys are the change's fields in declaration
  * order. Changes are records, so both come from the record's components; processes print as {@code
- * nspace.rank}, enums by name, infos as key and value. An application's environment shows its
+ * nspace.rank}, enums by name, infos as key and value; the line shows a list's first {@link
+ * #LINE_ENTRIES} entries and how many more there are. An application's environment shows its
  * variables' names, never their values (nor an {@code Envar}'s value): those may be secrets, and
  * every tool of the DVM's user may read the feed.
  */
@@ -35,9 +36,31 @@ final class ChangeFeed {
       if (v == null || v instanceof Collection<?> c && c.isEmpty()) {
         continue;
       }
-      sb.append(' ').append(rc.getName()).append('=').append(text(v));
+      sb.append(' ').append(rc.getName()).append('=').append(top(v));
     }
     return sb.toString();
+  }
+
+  /**
+   * How many entries of a list the human line shows (a job's placements, its started processes):
+   * the line of a job of 20,000 processes stays short; the JSON form holds every entry.
+   */
+  static final int LINE_ENTRIES = 16;
+
+  /** A component of the human line: a long list shortened to its first entries and a count. */
+  private static String top(Object v) {
+    if (v instanceof Collection<?> c && c.size() > LINE_ENTRIES) {
+      List<String> parts = new ArrayList<>(LINE_ENTRIES + 1);
+      for (Object o : c) {
+        if (parts.size() == LINE_ENTRIES) {
+          break;
+        }
+        parts.add(text(o));
+      }
+      parts.add("... (" + (c.size() - LINE_ENTRIES) + " more of " + c.size() + "; --json: all)");
+      return String.join(",", parts);
+    }
+    return text(v);
   }
 
   static String json(Change change) {

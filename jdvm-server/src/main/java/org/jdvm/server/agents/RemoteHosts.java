@@ -34,6 +34,15 @@ public record RemoteHosts(
     Objects.requireNonNull(progress, "progress");
   }
 
+  /**
+   * Whether these are the local agents of an embedded DVM's virtual nodes ({@link
+   * LocalAgentStarter}): the hosts are the start-up pool, there is no controller's node, and no
+   * roster is kept (they end with the controller).
+   */
+  public boolean local() {
+    return starter instanceof LocalAgentStarter;
+  }
+
   /** This host's name, as the controller's node is called in a DVM across hosts. */
   public static String thisHost() {
     try {

@@ -28,11 +28,14 @@
  * points each launch at it, and makes and removes job directories on the agent's host; {@link
  * org.jdvm.server.agents.AgentRelays} serves every agent's relay at the controller. {@link
  * org.jdvm.agent.SimulatedAgent} is an agent without processes, for the scale benchmark. {@link
- * org.jdvm.server.agents.AgentRoster} ({@code DIR/agents}) records where the agents connect back
- * and which nodes run one (the start-up pool's, and those a scheduler granted later with an srun
- * agent), so that a controller restarted after a crash listens there ({@link
- * org.jdvm.server.agents.AgentHub#openRejoining}) and takes them back with what they still run
- * ({@link org.jdvm.server.agents.AgentHub#rejoin}; docs/journal.md "Agents that outlive the
+ * org.jdvm.server.agents.LocalAgentStarter} starts the local agents an embedded DVM's virtual nodes
+ * live in ({@code jdvm start --node-agents}: children of the controller that end with it), and
+ * {@link org.jdvm.server.agents.LocalAgentPids} ({@code DIR/local-agents}) records their pids for
+ * {@code jdvm stop}. {@link org.jdvm.server.agents.AgentRoster} ({@code DIR/agents}) records where
+ * the agents connect back and which nodes run one (the start-up pool's, and those a scheduler
+ * granted later with an srun agent), so that a controller restarted after a crash listens there
+ * ({@link org.jdvm.server.agents.AgentHub#openRejoining}) and takes them back with what they still
+ * run ({@link org.jdvm.server.agents.AgentHub#rejoin}; docs/journal.md "Agents that outlive the
  * controller").
  *
  * <p>{@link org.jdvm.agent.link.RelayChannel} carries the PMIx frames of an agent's local peers,

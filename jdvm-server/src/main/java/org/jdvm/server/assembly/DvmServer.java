@@ -182,6 +182,9 @@ public final class DvmServer implements AutoCloseable {
    */
   private static DvmConfig startedAgents(
       DvmConfig config, RemoteHosts remote, AgentHub hub, DvmHome home) throws IOException {
+    if (remote.local()) {
+      return localAgents(config, remote, hub, home);
+    }
     if (!remote.hosts().isEmpty()) {
       config = acrossHosts(config, remote, hub, home);
     }
@@ -336,6 +339,24 @@ public final class DvmServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The start-up pool of an embedded DVM whose virtual nodes each live in a local agent
+   * (docs/ARCHITECTURE.md "Processes beyond one process's open-file limit"), once they joined;
+   * their pids are recorded for {@code jdvm stop}, and none is left from a DVM killed before.
+   */
+  private static DvmConfig localAgents(
+      DvmConfig config, RemoteHosts remote, AgentHub hub, DvmHome home) throws IOException {
+    int left = org.jdvm.server.agents.LocalAgentPids.endLeftovers(home.dir(), 2_000);
+    if (left > 0) {
+      LOG.log(
+          System.Logger.Level.WARNING, "ended " + left + " local agents of a DVM killed before");
+    }
+    List<NodeSpec> pool = HostStart.run(hub, remote, home.credentials());
+    org.jdvm.server.agents.LocalAgentPids.write(
+        home.dir(), ((org.jdvm.server.agents.LocalAgentStarter) remote.starter()).pids());
+    return config.withStartupNodes(pool);
+  }
+
   /** The start-up pool of a DVM across hosts, once their agents joined. */
   private static DvmConfig acrossHosts(
       DvmConfig config, RemoteHosts remote, AgentHub hub, DvmHome home) throws IOException {
@@ -430,6 +451,7 @@ public final class DvmServer implements AutoCloseable {
     try {
       dvm.close();
       AgentRoster.remove(home.dir()); // stopped cleanly: nobody rejoins
+      org.jdvm.server.agents.LocalAgentPids.endLeftovers(home.dir(), 2_000); // none outlives it
     } finally {
       if (relays != null) {
         relays.close();

@@ -138,7 +138,23 @@ final class Listings {
     return Json.write(out);
   }
 
+  /** How many processes of a job the summary lists ({@link #jobsSummary}). */
+  static final int SUMMARY_PROCS = 8;
+
   static String jobs(CoreView v) {
+    return jobs(v, false);
+  }
+
+  /**
+   * The jobs as {@link #jobs(CoreView)} lists them, but each with {@code procCount}, {@code
+   * procStates} (the count of its processes in each state) and the first {@link #SUMMARY_PROCS} of
+   * its processes in {@code procs}: an answer whose size does not grow with the processes.
+   */
+  static String jobsSummary(CoreView v) {
+    return jobs(v, true);
+  }
+
+  private static String jobs(CoreView v, boolean summary) {
     Map<Long, String> allocBySession = new HashMap<>();
     for (AllocationView a : v.allocations()) {
       allocBySession.put(a.sessionId(), a.allocId());
@@ -162,17 +178,7 @@ final class Listings {
         targets.add(allocBySession.getOrDefault(s, ""));
       }
       m.put("targets", targets);
-      List<Object> procs = new ArrayList<>();
-      for (ProcView p : j.procs()) {
-        Map<String, Object> pm = new LinkedHashMap<>();
-        pm.put("rank", p.rank());
-        pm.put("node", p.node());
-        pm.put("pid", p.pid());
-        pm.put("state", lower(p.state()));
-        pm.put("exitStatus", p.state() == ProcView.State.ENDED ? p.exitCode() : null);
-        procs.add(pm);
-      }
-      m.put("procs", procs);
+      procs(m, j, summary);
       boolean ended = j.state() == JobView.State.TERMINATED;
       m.put("status", ended ? j.status() : null);
       m.put("exitCode", ended ? j.exitCode() : null);
@@ -181,6 +187,34 @@ final class Listings {
       out.add(m);
     }
     return Json.write(out);
+  }
+
+  /** A job's {@code procs}: all of them, or the summary's count, states and first few. */
+  private static void procs(Map<String, Object> m, JobView j, boolean summary) {
+    List<Object> procs = new ArrayList<>();
+    Map<String, Object> states = new java.util.TreeMap<>();
+    int count = 0;
+    for (ProcView p : j.procs()) {
+      count++;
+      if (summary) {
+        states.merge(lower(p.state()), 1L, (a, b) -> (Long) a + (Long) b);
+        if (procs.size() >= SUMMARY_PROCS) {
+          continue;
+        }
+      }
+      Map<String, Object> pm = new LinkedHashMap<>();
+      pm.put("rank", p.rank());
+      pm.put("node", p.node());
+      pm.put("pid", p.pid());
+      pm.put("state", lower(p.state()));
+      pm.put("exitStatus", p.state() == ProcView.State.ENDED ? p.exitCode() : null);
+      procs.add(pm);
+    }
+    if (summary) {
+      m.put("procCount", count);
+      m.put("procStates", states);
+    }
+    m.put("procs", procs);
   }
 
   private static String inheritance(AllocInheritance i) {

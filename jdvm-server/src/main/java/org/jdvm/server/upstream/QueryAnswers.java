@@ -83,6 +83,7 @@ final class QueryAnswers {
       case JdvmProtocol.QUERY_NODES -> Value.string(Listings.nodes(v));
       case JdvmProtocol.QUERY_ALLOCS -> Value.string(Listings.allocs(v));
       case JdvmProtocol.QUERY_JOBS -> Value.string(Listings.jobs(v));
+      case JdvmProtocol.QUERY_JOBS_SUMMARY -> Value.string(Listings.jobsSummary(v));
       default -> throw BadRequest.notSupported("query key " + key);
     };
   }

@@ -62,7 +62,8 @@ final class Explaining {
                   + " is terminating and takes no new job (decisions.md #13)";
           case "DOES_NOT_FIT" ->
               e.get("procs")
-                  + " processes, but the nodes the spawn may use have "
+                  + (num(e.get("procs")) == 1 ? " process" : " processes")
+                  + ", but the nodes the spawn may use have "
                   + freeSlots(e)
                   + " free slots (spec §8.2.1.6)";
           case "UNKNOWN_NAMESPACE" -> "the requester " + requester + " is not known to the DVM";
@@ -127,8 +128,14 @@ final class Explaining {
         on.add(n.get("node") + " (" + num(n.get("placed")) + ")");
       }
     }
-    String verb = e.get("job") != null ? " processes, on " : " processes would run on ";
-    return e.get("procs") + verb + (on.isEmpty() ? "no node shown" : String.join(", ", on));
+    long procs = num(e.get("procs"));
+    String count = procs + (procs == 1 ? " process" : " processes");
+    if (e.get("job") != null) {
+      return count + (on.isEmpty() ? ", none on the nodes shown" : ", on " + String.join(", ", on));
+    }
+    return count
+        + " would run"
+        + (on.isEmpty() ? ", none on the nodes shown" : " on " + String.join(", ", on));
   }
 
   private static long freeSlots(Map<String, Object> e) {
@@ -145,13 +152,16 @@ final class Explaining {
     String where =
         n.get("allocId") == null ? "the default session" : "allocation " + n.get("allocId");
     String clause = " (" + clause(n) + ")";
+    String asking = e.get("job") != null ? "the job" : "the spawn";
     return switch (str(n.get("reason"))) {
       case "USABLE" -> usable(e, n) + clause + unreserved(n);
       case "NO_FREE_SLOT" -> "no free slot: " + n.get("slots") + " held by " + holders(n) + clause;
       case "NOT_TARGETED" ->
           "not targeted: in "
               + where
-              + ", which the spawn does not target"
+              + ", which "
+              + asking
+              + " does not target"
               + clause
               + unreserved(n);
       case "RESERVED_TO_OTHERS" ->
@@ -173,7 +183,7 @@ final class Explaining {
               + " is not an owner"
               + clause;
       case "TERMINATING" -> "its session " + n.get("allocId") + " is terminating" + clause;
-      case "NOT_IN_DVM" -> "not in the DVM" + gone(n) + clause;
+      case "NOT_IN_DVM" -> "not in the DVM" + clause + gone(n);
       default -> String.valueOf(n.get("reason"));
     };
   }

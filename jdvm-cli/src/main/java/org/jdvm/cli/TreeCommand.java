@@ -37,11 +37,37 @@ final class TreeCommand extends DvmCommand implements Callable<Integer> {
       out.println(text);
       return Main.EXIT_OK;
     }
-    List<Map<String, Object>> jobs = Explaining.maps(Json.parse(text));
+    List<Map<String, Object>> jobs =
+        shown(Explaining.maps(Json.parse(text)), client.self().nspace());
     for (String line : lines(jobs)) {
       out.println(line);
     }
     return Main.EXIT_OK;
+  }
+
+  /**
+   * What the text shows: every job but this command's own namespace and the tools (or schedulers)
+   * that have terminated with nothing under them and no allocation to tell of (the {@code jdvm}
+   * commands that came and went); {@code --json} lists them all.
+   */
+  static List<Map<String, Object>> shown(List<Map<String, Object>> jobs, String self) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      Map<String, Object> j = jobs.get(i);
+      int depth = ((Number) j.get("depth")).intValue();
+      boolean leaf =
+          i + 1 == jobs.size() || ((Number) jobs.get(i + 1).get("depth")).intValue() <= depth;
+      boolean quiet =
+          !"application".equals(j.get("kind"))
+              && "terminated".equals(j.get("state"))
+              && leaf
+              && ((List<?>) j.get("owns")).isEmpty()
+              && ((List<?>) j.get("endedAllocations")).isEmpty();
+      if (!quiet && !self.equals(j.get("nspace"))) {
+        out.add(j);
+      }
+    }
+    return out;
   }
 
   /** The tree drawn from the depth-first list, each job's details indented under it. */
@@ -87,7 +113,11 @@ final class TreeCommand extends DvmCommand implements Callable<Integer> {
       s.append(" (exit ").append(j.get("exitCode")).append(')');
     }
     if ("application".equals(j.get("kind"))) {
-      s.append(", ").append(j.get("procs")).append(" procs in ");
+      s.append(", ")
+          .append(j.get("procs"))
+          .append(" proc")
+          .append(((Number) j.get("procs")).intValue() == 1 ? "" : "s")
+          .append(" in ");
       List<String> in = new ArrayList<>();
       for (Object t : (List<?>) j.get("targets")) {
         in.add(String.valueOf(t).isEmpty() ? "default" : String.valueOf(t));

@@ -100,7 +100,7 @@ class ExplainCommandTest {
     CliRun open = jdvm("explain");
     assertThat(open.status()).as(open.err()).isZero();
     assertThat(open.out())
-        .startsWith("allowed: 1 processes would run on node0 (1) (spec §8.2.1.6)")
+        .startsWith("allowed: 1 process would run on node0 (1) (spec §8.2.1.6)")
         .containsPattern(
             a[1]
                 + " +no +reserved to allocation "
@@ -138,7 +138,7 @@ class ExplainCommandTest {
     assertThat(e.status()).isEqualTo(Main.EXIT_REFUSED);
     assertThat(e.out())
         .contains(
-            "refused, PMIX_ERR_OUT_OF_RESOURCE: 1 processes, but the nodes the spawn may use have 0 free slots (spec §8.2.1.6)")
+            "refused, PMIX_ERR_OUT_OF_RESOURCE: 1 process, but the nodes the spawn may use have 0 free slots (spec §8.2.1.6)")
         .containsPattern(
             "node0 +no +no free slot: 2 held by " + holder + " \\(2\\) \\(spec §8.2.1.6\\)");
     CliRun job = jdvm("explain", holder);
@@ -194,11 +194,13 @@ class ExplainCommandTest {
                 + " ended and its NONE disposition returned its nodes to the scheduler (spec §8.2.1.9.2)")
         .containsPattern(
             a[1]
-                + " +no +not in the DVM: it went back to the scheduler when allocation "
+                + " +no +not in the DVM \\(spec §8.2.1.6\\): it went back to the scheduler when"
+                + " allocation "
                 + a[0]
                 + " ended");
     CliRun nosuch = jdvm("explain", "--node", "nosuch");
-    assertThat(nosuch.out()).containsPattern("nosuch +no +not in the DVM: no such node");
+    assertThat(nosuch.out())
+        .containsPattern("nosuch +no +not in the DVM \\(spec §8.2.1.6\\): no such node");
   }
 
   @Test
@@ -230,7 +232,7 @@ class ExplainCommandTest {
     CliRun t = jdvm("tree");
     assertThat(t.status()).as(t.err()).isZero();
     assertThat(t.out())
-        .containsPattern("(├─|└─) " + owner + " application running, 1 procs in default")
+        .containsPattern("(├─|└─) " + owner + " application running, 1 proc in default")
         .contains(
             "owns "
                 + kept[0]

@@ -19,7 +19,7 @@ public enum NodeReason {
    * The spawn targets the node's reservation and the requester is not in its owner set: the whole
    * spawn is refused (§8.2.1.7, §8.2.1.8).
    */
-  NOT_OWNED("§8.2.1.8"),
+  NOT_OWNED("§8.2.1.7"),
   /** The node's session is terminating and takes no new job (decisions.md #13). */
   TERMINATING("decisions.md #13"),
   /** The node is a candidate but every slot is held (by the processes named). */

@@ -17,7 +17,8 @@ import org.jdvm.pmix.json.Json;
 /**
  * After a refused {@code jdvm run}: the rule that refused it in one line, asked of the DVM on the
  * same connection (so for the same requester and the same spawn attributes), and the {@code jdvm
- * explain} command that says it node by node (docs/cli.md).
+ * explain} command that says it node by node (docs/cli.md). Said only when the DVM's explanation
+ * refuses the spawn too: a spawn refused for something else (its output files) gets neither.
  */
 final class RefusedRunHint {
   private RefusedRunHint() {}
@@ -48,15 +49,18 @@ final class RefusedRunHint {
       counts.add(String.valueOf(a.maxprocs()));
     }
     q.add(Info.of(JdvmProtocol.EXPLAIN_PROCS, Value.string(String.join(",", counts))));
+    Map<String, Object> e;
     try {
       @SuppressWarnings("unchecked")
-      Map<String, Object> e = (Map<String, Object>) Json.parse(client.explainJson(q));
-      if (!Boolean.TRUE.equals(e.get("allowed"))) {
-        err.println("jdvm run: " + Explaining.summary(e));
-      }
-    } catch (PmixException | RuntimeException e) {
-      // The reason line is a courtesy; the refusal itself was said already.
+      Map<String, Object> answer = (Map<String, Object>) Json.parse(client.explainJson(q));
+      e = answer;
+    } catch (PmixException | RuntimeException x) {
+      return; // the reason line is a courtesy; the refusal itself was said already
     }
+    if (Boolean.TRUE.equals(e.get("allowed"))) {
+      return; // refused for something else than where it may run (its output files, say)
+    }
+    err.println("jdvm run: " + Explaining.summary(e));
     List<String> args = args(request, targets, placement);
     err.println("see: jdvm explain" + (args.isEmpty() ? "" : " " + String.join(" ", args)));
   }

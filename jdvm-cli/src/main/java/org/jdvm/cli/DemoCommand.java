@@ -122,9 +122,45 @@ public final class DemoCommand implements Callable<Integer> {
           output,
           SpawnRequest.of("sh", "-c", WHERE).procs(4).target(r.allocId(), "").mapBy("node"));
 
+      intruder(r.allocId());
+      say("who owns what? jdvm tree:");
+      try (JdvmClient c = tool(OutputHandler.DISCARD)) {
+        for (String line : TreeCommand.lines(Explaining.maps(Json.parse(c.treeJson())))) {
+          say("    " + line);
+        }
+      }
       say("the orchestrator leaves: with CHILD and no job still running, the reservation goes");
     }
     awaitChange("AllocationEnded", 10);
+  }
+
+  /** Another tool is refused the reservation, and jdvm explain says which rule refused it. */
+  private void intruder(String allocId) throws PmixException {
+    try (JdvmClient other = tool(OutputHandler.DISCARD)) {
+      say("another tool, " + other.self().nspace() + ", tries to run a job in " + allocId + ":");
+      try {
+        other.spawn(SpawnRequest.of("true").target(allocId).build());
+        throw new Unexpected("a tool that owns nothing spawned into " + allocId);
+      } catch (PmixException e) {
+        expect(e.status() == PmixStatus.ERR_NO_PERMISSIONS, "refused " + e.getMessage());
+        say("→ refused: " + PmixStatus.name(e.status()));
+      }
+      say("why? jdvm explain --target " + allocId + " (asked as " + other.self().nspace() + "):");
+      why(other, SpawnRequest.of("true").target(allocId).build().infos(), null);
+    }
+  }
+
+  /** {@code jdvm explain}'s answer for this client, indented into the story. */
+  private void why(JdvmClient c, List<org.jdvm.pmix.Info> infos, String node) throws PmixException {
+    List<org.jdvm.pmix.Info> q = new ArrayList<>(infos);
+    if (node != null) {
+      q.add(org.jdvm.pmix.Info.of(JdvmProtocol.EXPLAIN_NODE, org.jdvm.pmix.Value.string(node)));
+    }
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> e = (Map<String, Object>) Json.parse(c.explainJson(q));
+    Explaining.print(e, new PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+    bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines().forEach(l -> say("    " + l));
   }
 
   private void dispositions() throws PmixException {
@@ -177,6 +213,12 @@ public final class DemoCommand implements Callable<Integer> {
     expect(expected.equals(end.get("how")), mode + " ended " + end.get("how"));
     if (!mode.returnsToScheduler()) {
       showNode(r.nodes().get(0));
+    }
+    if (mode == AllocInheritance.DEFAULT) {
+      try (JdvmClient c = tool(OutputHandler.DISCARD)) {
+        say("  why may any job use it now? jdvm explain --node " + r.nodes().get(0) + ":");
+        why(c, List.of(), r.nodes().get(0));
+      }
     }
   }
 

@@ -281,7 +281,8 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     // (a hook of our own would race the client's, and the closed socket could win and leave the
     // job running). It is registered before the spawn goes out, so an interrupt while the spawn is
     // under way still ends the job once the DVM names it.
-    CompletableFuture<Job> spawning = client.spawnAsync(request());
+    SpawnRequest spawnRequest = request();
+    CompletableFuture<Job> spawning = client.spawnAsync(spawnRequest);
     if (!detach) {
       client.onExit(() -> stopJob(client, spawning));
       Interrupts.install(() -> sendStop(client, spawning));
@@ -295,7 +296,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
               ? p
               : new PmixException(PmixStatus.ERROR, String.valueOf(e.getCause()));
       RunPlacementOptions.outputFirst(client);
-      return spawnRefused(why, command, out, err);
+      int refused = spawnRefused(why, command, out, err);
+      RefusedRunHint.say(client, spawnRequest, targets, placement, why.status(), err);
+      return refused;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Main.EXIT_FAILURE;

@@ -1,5 +1,6 @@
 package org.jdvm.cli;
 
+import java.util.List;
 import java.util.Locale;
 import org.jdvm.client.SpawnRequest;
 import org.jdvm.host.topology.Directives;
@@ -103,6 +104,27 @@ public final class RunPlacementOptions {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** The options that decide where processes may go, as given: what {@code jdvm explain} takes. */
+  List<String> whereArgs() {
+    List<String> out = new java.util.ArrayList<>();
+    if (mapBy != null) {
+      out.addAll(List.of("--map-by", mapBy));
+    }
+    if (rankBy != null) {
+      out.addAll(List.of("--rank-by", rankBy));
+    }
+    if (oversubscribe) {
+      out.add("--oversubscribe");
+    }
+    if (noOversubscribe) {
+      out.add("--nooversubscribe");
+    }
+    if (perNode != null) {
+      out.addAll(List.of("-N", String.valueOf(perNode)));
+    }
+    return out;
   }
 
   /** The options as spawn attributes. */

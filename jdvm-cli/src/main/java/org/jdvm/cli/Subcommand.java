@@ -24,6 +24,8 @@ enum Subcommand {
   NODES("nodes", ListCommands.Nodes::new),
   ALLOCS("allocs", ListCommands.Allocs::new),
   JOBS("jobs", ListCommands.Jobs::new),
+  EXPLAIN("explain", ExplainCommand::new),
+  TREE("tree", TreeCommand::new),
   KILL("kill", KillCommand::new),
   EVENTS("events", EventsCommand::new),
   SESSION("session", SessionCommand::new),

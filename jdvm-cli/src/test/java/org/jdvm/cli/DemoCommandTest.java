@@ -18,6 +18,11 @@ class DemoCommandTest {
         .contains("the job on it keeps running (nothing is killed)")
         .contains("PMIX_ALLOC_TIMEOUT_WARNING for")
         .contains("ends: RECLAIMED")
+        .contains("→ refused: PMIX_ERR_NO_PERMISSIONS")
+        .contains("refused, PMIX_ERR_NO_PERMISSIONS: allocation ")
+        .contains("is not in it (spec §8.2.1.7)")
+        .contains("its nodes go back to the scheduler when ")
+        .contains("DEFAULT disposition unreserved its nodes into the default session")
         .doesNotContain("unexpected");
   }
 }

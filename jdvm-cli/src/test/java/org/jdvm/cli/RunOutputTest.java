@@ -175,6 +175,8 @@ class RunOutputTest {
             out.resolve("ran").toString());
     assertThat(r.status()).as(r.err()).isEqualTo(Main.EXIT_REFUSED);
     assertThat(r.err()).contains("PMIX_ERR_NO_PERMISSIONS");
+    // Refused for its output files, not for where it may run: no jdvm explain hint.
+    assertThat(r.err()).doesNotContain("see: jdvm explain");
     assertThat(out.resolve("ran")).doesNotExist();
   }
 

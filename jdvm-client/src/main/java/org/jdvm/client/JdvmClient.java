@@ -239,6 +239,21 @@ public final class JdvmClient implements AutoCloseable {
     return single(JdvmProtocol.QUERY_JOBS_SUMMARY, List.of());
   }
 
+  /**
+   * {@code jdvm.qry.explain}: why a would-be spawn would go ahead or be refused, per node, as a
+   * JSON object (docs/cli.md {@code jdvm explain}). {@code qualifiers} are the spawn's job infos (a
+   * {@link SpawnRequest}'s {@code infos()}) with {@code jdvm.explain.procs}, or {@code
+   * jdvm.explain.job}; nothing is spawned. Decided for this client, as its spawn would be.
+   */
+  public String explainJson(List<Info> qualifiers) throws PmixException {
+    return single(JdvmProtocol.QUERY_EXPLAIN, qualifiers);
+  }
+
+  /** {@code jdvm.qry.tree}: the job genealogy with each job's allocations, as a JSON array. */
+  public String treeJson() throws PmixException {
+    return single(JdvmProtocol.QUERY_TREE, List.of());
+  }
+
   private String single(String key, List<Info> qualifiers) throws PmixException {
     for (Info i : query(new Query(List.of(key), qualifiers))) {
       if (i.key().equals(key)) {

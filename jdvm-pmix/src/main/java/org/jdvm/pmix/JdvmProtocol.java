@@ -58,6 +58,31 @@ public final class JdvmProtocol {
    */
   public static final String QUERY_JOBS_SUMMARY = "jdvm.qry.jobsum";
 
+  /**
+   * Query key: {@code jdvm explain}, as a JSON object in a STRING (docs/cli.md). Its qualifiers are
+   * a would-be spawn's job infos (as {@code PMIx_Spawn} takes them) with {@link #EXPLAIN_PROCS}, or
+   * {@link #EXPLAIN_JOB}; {@link #EXPLAIN_NODE} and {@link #EXPLAIN_ALLOC} narrow it. Answered for
+   * the querying process, as its spawn would be decided.
+   */
+  public static final String QUERY_EXPLAIN = "jdvm.qry.explain";
+
+  /** {@link #QUERY_EXPLAIN} qualifier: each app's process count, {@code "2,1"}, as a STRING. */
+  public static final String EXPLAIN_PROCS = "jdvm.explain.procs";
+
+  /** {@link #QUERY_EXPLAIN} qualifier: the namespace of a job to explain, as a STRING. */
+  public static final String EXPLAIN_JOB = "jdvm.explain.job";
+
+  /** {@link #QUERY_EXPLAIN} qualifier: only this node, as a STRING. */
+  public static final String EXPLAIN_NODE = "jdvm.explain.node";
+
+  /** {@link #QUERY_EXPLAIN} qualifier: only this allocation's nodes (id or request id), STRING. */
+  public static final String EXPLAIN_ALLOC = "jdvm.explain.alloc";
+
+  /**
+   * Query key: the job genealogy with the allocations each job owns, as a JSON array in a STRING.
+   */
+  public static final String QUERY_TREE = "jdvm.qry.tree";
+
   /** REGEVENTS info: subscribe to the operator feed (every state change of the DVM). */
   public static final String EVENT_FEED = "jdvm.evt.feed";
 

@@ -52,6 +52,7 @@ import org.jdvm.core.lifecycle.Lifecycle;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.core.session.Deadlines;
 import org.jdvm.core.session.SessionControls;
+import org.jdvm.core.spawn.SpawnExplainer;
 import org.jdvm.core.spawn.SpawnRule;
 import org.jdvm.core.state.Check;
 import org.jdvm.core.state.State;
@@ -81,7 +82,7 @@ public final class Core {
 
   private Core(State state) {
     this.state = state;
-    this.queries = new StateQueries(state);
+    this.queries = new StateQueries(state, new SpawnExplainer(state));
   }
 
   /**

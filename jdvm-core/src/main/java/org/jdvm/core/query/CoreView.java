@@ -2,6 +2,7 @@ package org.jdvm.core.query;
 
 import java.util.Collection;
 import java.util.Optional;
+import org.jdvm.core.Request;
 import org.jdvm.pmix.Proc;
 
 /**
@@ -40,6 +41,26 @@ public interface CoreView {
 
   /** What a launched process learns at init, or empty if it is not a placed process. */
   Optional<ProcInitInfo> procInfo(Proc proc);
+
+  /**
+   * {@code jdvm explain}: what this spawn would do now and why, per node (spec §8.2.1.6–§8.2.1.8):
+   * every node of the DVM, or only {@code node}, or only allocation {@code allocId}'s nodes.
+   * Decided by the spawn's own functions, so it agrees with {@code Core.handle} of the same spawn
+   * in the same state; changes nothing.
+   */
+  Explanation explain(Request.Spawn wouldBe, String node, String allocId);
+
+  /** {@code jdvm explain JOB}: where a job's processes are, and why not elsewhere. */
+  Optional<Explanation> explainJob(String namespace, String node, String allocId);
+
+  /** A remembered ended allocation, by allocation id or request id (bounded memory). */
+  Optional<EndedAllocation> endedAllocation(String allocIdOrReqId);
+
+  /** Every remembered ended allocation, oldest first. */
+  Collection<EndedAllocation> endedAllocations();
+
+  /** What last happened to a node that left an allocation or the DVM, if remembered. */
+  Optional<NodeFate> nodeFate(String node);
 
   /** Whether the DVM has torn down. */
   boolean tornDown();

@@ -42,6 +42,12 @@ public interface JobView {
   /** Every session it may map onto. */
   List<Long> targetSessionIds();
 
+  /** The live allocations whose owning namespace it is: their disposition fires on its end. */
+  List<String> owningAllocIds();
+
+  /** The live reservations whose owner set holds it (spawned into, or its own). */
+  List<String> ownerSetAllocIds();
+
   /** Its live transitive descendants (decisions.md #12). */
   int liveDescendants();
 

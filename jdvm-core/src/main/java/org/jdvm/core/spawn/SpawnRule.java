@@ -17,6 +17,7 @@ import org.jdvm.core.Request.Spawn;
 import org.jdvm.core.RequestId;
 import org.jdvm.core.job.Requesters;
 import org.jdvm.core.mapping.Mapper;
+import org.jdvm.core.query.NodeReason;
 import org.jdvm.core.state.Allocation;
 import org.jdvm.core.state.Job;
 import org.jdvm.core.state.LimitChecks;
@@ -66,7 +67,7 @@ public final class SpawnRule {
    * after {@code NO_PROCESSES}: what a spawn asks for is bounded before anything is looked up or
    * summed against the free slots.
    */
-  private static Resolution decide(Spawn spawn, Job requester, State state) {
+  static Resolution decide(Spawn spawn, Job requester, State state) {
     if (!hasProcesses(spawn.apps())) {
       return new Resolution.Refused(SpawnRejection.NO_PROCESSES);
     }
@@ -113,6 +114,7 @@ public final class SpawnRule {
     State state = txn.state();
     String namespace = state.jobs().nextNamespace();
     List<Placement> placements = Mapper.place(apps, targets.pools(), mapBy, policy.fill());
+    checkUsable(placements, targets, parent, policy.fill(), state);
     txn.change(
         new JobSpawned(
             namespace,
@@ -133,6 +135,25 @@ public final class SpawnRule {
     txn.change(new ProcsPlaced(namespace, placements));
     launchEffects(namespace, placements, apps, environment(targets, state), policy, txn);
     return namespace;
+  }
+
+  /**
+   * On the way out of deciding: every node the mapper chose is one {@link NodeRule} calls usable
+   * for these targets, so what {@code jdvm explain} says of a node is what the spawn did with it.
+   * Once per node placed on.
+   */
+  private static void checkUsable(
+      List<Placement> placements, Targets targets, Job requester, NodeFill fill, State state) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Placement p : placements) {
+      if (seen.add(p.node())) {
+        NodeReason why =
+            NodeRule.reason(state.nodes().get(p.node()), targets.named(), requester, fill);
+        if (why != NodeReason.USABLE) {
+          throw new IllegalStateException("placed on node " + p.node() + " that is " + why);
+        }
+      }
+    }
   }
 
   /**

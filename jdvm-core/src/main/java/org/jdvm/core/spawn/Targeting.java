@@ -1,7 +1,6 @@
 package org.jdvm.core.spawn;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.jdvm.core.Feature;
 import org.jdvm.core.JobKind;
@@ -26,16 +25,25 @@ import org.jdvm.core.state.State;
 final class Targeting {
   private Targeting() {}
 
+  /**
+   * One targeting entry, looked up.
+   *
+   * @param named the entry as named ({@code ""}: the default session; {@code null}: none was named,
+   *     and this is the session the requester's job inherits)
+   * @param session the session it names ({@code null}: the default session)
+   * @param found whether it names a live session
+   */
+  record Entry(String named, Allocation session, boolean found) {}
+
   /** The resolved targets, or why the spawn may not have them. */
   static Resolution resolve(Spawn spawn, Job requester, State state) {
+    List<Entry> entries = entries(spawn, requester, state);
     List<Allocation> sessions = new ArrayList<>();
-    Requested requested = requested(spawn, state);
-    switch (requested) {
-      case Requested.NotFound n -> {
+    for (Entry e : entries) {
+      if (!e.found()) {
         return new Resolution.Refused(SpawnRejection.TARGET_NOT_FOUND);
       }
-      case Requested.None n -> sessions.add(inherited(requester, state));
-      case Requested.Named n -> sessions.addAll(n.sessions());
+      sessions.add(e.session());
     }
     for (Allocation a : sessions) {
       if (!Ownership.mayTarget(a, requester)) {
@@ -51,36 +59,35 @@ final class Targeting {
         sessions.isEmpty() ? Targets.defaultSession(state) : Targets.of(sessions, state));
   }
 
-  /** What the targeting attributes name. */
-  private sealed interface Requested {
-    /** No targeting attribute was given. */
-    record None() implements Requested {}
-
-    /** An entry names no session. */
-    record NotFound() implements Requested {}
-
-    /** These sessions, {@code null} standing for the default session. */
-    record Named(List<Allocation> sessions) implements Requested {}
+  /** The sessions the found entries name ({@code null}: the default session). */
+  static List<Allocation> sessions(List<Entry> entries) {
+    List<Allocation> sessions = new ArrayList<>(entries.size());
+    for (Entry e : entries) {
+      if (e.found()) {
+        sessions.add(e.session());
+      }
+    }
+    return sessions;
   }
 
-  /** Reads the targeting attributes. */
-  private static Requested requested(Spawn spawn, State state) {
+  /**
+   * Reads the targeting attributes, in priority order, and looks each entry up; with none, the
+   * session the requester's job inherits.
+   */
+  static List<Entry> entries(Spawn spawn, Job requester, State state) {
     if (spawn.spawnTarget() != null && state.config().enabled(Feature.SPAWN_TARGET)) {
-      List<Allocation> named = new ArrayList<>();
+      List<Entry> named = new ArrayList<>();
       for (String entry : spawn.spawnTarget()) {
         Allocation a = entry.isEmpty() ? null : state.allocations().byAllocId(entry);
-        if (!entry.isEmpty() && a == null) {
-          return new Requested.NotFound();
-        }
-        named.add(a);
+        named.add(new Entry(entry, a, entry.isEmpty() || a != null));
       }
-      return new Requested.Named(named);
+      return named;
     }
     if (spawn.sessionId() == null && spawn.allocId() == null && spawn.allocReqId() == null) {
-      return new Requested.None();
+      return List.of(new Entry(null, inherited(requester, state), true));
     }
     if (spawn.sessionId() != null && spawn.sessionId() == Sessions.DEFAULT_ID) {
-      return new Requested.Named(Collections.singletonList(null));
+      return List.of(new Entry("", null, true));
     }
     Allocation a =
         spawn.sessionId() != null
@@ -88,7 +95,11 @@ final class Targeting {
             : spawn.allocId() != null
                 ? state.allocations().byAllocId(spawn.allocId())
                 : state.allocations().byReqId(spawn.allocReqId());
-    return a == null ? new Requested.NotFound() : new Requested.Named(List.of(a));
+    String named =
+        spawn.sessionId() != null
+            ? String.valueOf(spawn.sessionId())
+            : spawn.allocId() != null ? spawn.allocId() : spawn.allocReqId();
+    return List.of(new Entry(named, a, a != null));
   }
 
   /**
@@ -97,7 +108,8 @@ final class Targeting {
    * tool's or the scheduler's goes to the default session.
    */
   private static Allocation inherited(Job requester, State state) {
-    if (requester.kind() != JobKind.APPLICATION
+    if (requester == null
+        || requester.kind() != JobKind.APPLICATION
         || requester.primarySessionId() == Sessions.DEFAULT_ID) {
       return null;
     }

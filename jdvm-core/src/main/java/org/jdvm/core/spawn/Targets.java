@@ -1,6 +1,7 @@
 package org.jdvm.core.spawn;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,15 +12,23 @@ import org.jdvm.core.state.State;
 
 /**
  * The sessions a spawn may map onto, resolved: their ids (the first is the job's primary session),
- * their pools (the candidate nodes are exactly their union), and the reservations among them, whose
- * owner sets the new job joins.
+ * their pools (the candidate nodes are exactly their union), the reservations among them, whose
+ * owner sets the new job joins, and the sessions as named ({@code null}: the default session),
+ * which {@link NodeRule} reads.
  */
-public record Targets(List<Long> sessionIds, List<Pool> pools, List<Allocation> reservations) {
+public record Targets(
+    List<Long> sessionIds,
+    List<Pool> pools,
+    List<Allocation> reservations,
+    List<Allocation> named) {
 
   /** The default session alone. */
   public static Targets defaultSession(State state) {
     return new Targets(
-        List.of(Sessions.DEFAULT_ID), List.of(state.nodes().defaultPool()), List.of());
+        List.of(Sessions.DEFAULT_ID),
+        List.of(state.nodes().defaultPool()),
+        List.of(),
+        Collections.singletonList(null));
   }
 
   /** The union of these sessions, {@code null} standing for the default session. */
@@ -37,6 +46,10 @@ public record Targets(List<Long> sessionIds, List<Pool> pools, List<Allocation> 
         }
       }
     }
-    return new Targets(List.copyOf(ids), pools, reservations);
+    return new Targets(
+        List.copyOf(ids),
+        pools,
+        reservations,
+        Collections.unmodifiableList(new ArrayList<>(sessions)));
   }
 }

@@ -242,6 +242,24 @@ public final class Job implements JobView {
     return Collections.unmodifiableList(ownerOf);
   }
 
+  @Override
+  public List<String> owningAllocIds() {
+    return ids(owning);
+  }
+
+  @Override
+  public List<String> ownerSetAllocIds() {
+    return ids(ownerOf);
+  }
+
+  private static List<String> ids(List<Allocation> allocations) {
+    List<String> out = new ArrayList<>(allocations.size());
+    for (Allocation a : allocations) {
+      out.add(a.allocId());
+    }
+    return out;
+  }
+
   /** The NEW requests waiting for the scheduler whose allocation this namespace would own. */
   public List<Ask> asksFor() {
     return Collections.unmodifiableList(asksFor);

@@ -78,10 +78,10 @@ final class Mutator {
       case AskQueued c -> ask(c.askId()).queued = true;
       case AskClosed c -> askClosed(ask(c.askId()));
       case AllocationCreated c -> created(c);
-      case NodesAdded c -> c.nodes().forEach(n -> nodes.add(n, Origin.SCHEDULER, false));
+      case NodesAdded c -> added(c);
       case NodesJoined c -> joined(allocation(c.allocId()), c.nodes());
-      case NodesLeft c -> c.nodes().forEach(n -> nodes.leave(allocation(c.allocId()), node(n)));
-      case NodesRemoved c -> c.nodes().forEach(n -> removed(node(n)));
+      case NodesLeft c -> left(allocation(c.allocId()), c.nodes());
+      case NodesRemoved c -> removed(c.nodes());
       case RequesterRefreshed c -> allocation(c.allocId()).requester = c.requester();
       case InheritanceChanged c -> allocation(c.allocId()).inheritance = c.inheritance();
       case TimeLimitSet c -> allocation(c.allocId()).timeLimitSeconds = c.timeLimitSeconds();
@@ -241,8 +241,30 @@ final class Mutator {
     }
   }
 
+  private void added(NodesAdded c) {
+    for (NodeSpec n : c.nodes()) {
+      nodes.add(n, Origin.SCHEDULER, false);
+      state.history().nodeArrived(n.name());
+    }
+  }
+
+  private void left(Allocation a, List<String> names) {
+    for (String n : names) {
+      nodes.leave(a, node(n));
+    }
+    state.history().nodesLeft(a.allocId(), names);
+  }
+
+  private void removed(List<String> names) {
+    for (String n : names) {
+      removed(node(n));
+    }
+    state.history().nodesRemoved(names);
+  }
+
   private void joined(Allocation a, List<String> names) {
     for (String name : names) {
+      state.history().nodeArrived(name);
       Node n = node(name);
       Check.state(n.claimedBy == 0, "a claimed node joined an allocation", n);
       nodes.join(a, n);
@@ -272,6 +294,7 @@ final class Mutator {
 
   private void ended(Allocation a, AllocationEnded c) {
     Check.state(a.members.isEmpty(), "an allocation ended with member nodes", a);
+    state.history().allocationEnded(a, c.how());
     allocations.remove(a);
     Job owner = a.ownerJob();
     owner.owning = minus(owner.owning, a);

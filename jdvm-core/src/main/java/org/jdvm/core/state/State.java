@@ -16,6 +16,7 @@ public final class State {
   private final AllocationTable allocations = new AllocationTable();
   private final JobTable jobs;
   private final AskTable asks = new AskTable();
+  private final History history = new History();
   private final Mutator mutator;
   boolean tornDown;
   long terminationSeq;
@@ -67,6 +68,11 @@ public final class State {
 
   public AskTable asks() {
     return asks;
+  }
+
+  /** What ended or left, remembered for explanations (not in snapshots). */
+  public History history() {
+    return history;
   }
 
   public boolean tornDown() {

@@ -4,8 +4,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.jdvm.core.Request;
 import org.jdvm.core.query.AllocationStatus;
 import org.jdvm.core.query.CoreView;
+import org.jdvm.core.query.EndedAllocation;
+import org.jdvm.core.query.Explainer;
+import org.jdvm.core.query.Explanation;
+import org.jdvm.core.query.NodeFate;
 import org.jdvm.core.query.ProcInitInfo;
 import org.jdvm.pmix.Proc;
 
@@ -16,9 +21,36 @@ import org.jdvm.pmix.Proc;
  */
 public final class StateQueries implements CoreView {
   private final State state;
+  private final Explainer explainer;
 
-  public StateQueries(State state) {
+  public StateQueries(State state, Explainer explainer) {
     this.state = state;
+    this.explainer = explainer;
+  }
+
+  @Override
+  public Explanation explain(Request.Spawn wouldBe, String node, String allocId) {
+    return explainer.explain(wouldBe, node, allocId);
+  }
+
+  @Override
+  public Optional<Explanation> explainJob(String namespace, String node, String allocId) {
+    return explainer.explainJob(namespace, node, allocId);
+  }
+
+  @Override
+  public Optional<EndedAllocation> endedAllocation(String allocIdOrReqId) {
+    return Optional.ofNullable(state.history().ended(allocIdOrReqId));
+  }
+
+  @Override
+  public Collection<EndedAllocation> endedAllocations() {
+    return state.history().ended();
+  }
+
+  @Override
+  public Optional<NodeFate> nodeFate(String node) {
+    return Optional.ofNullable(state.history().fate(node));
   }
 
   @Override

@@ -31,7 +31,8 @@ import org.jdvm.core.state.StateInvariants;
  * commands of {@link Commands}: {@code time SECONDS} sets the clock; {@code launch-all job=NS}
  * reports every placed process launched (pid 1000+rank), one report per node; {@code exit-all
  * job=NS [code=N]} reports every live process exited; {@code show nodes|allocs|jobs|pending},
- * {@code status ID} and {@code procinfo NS.RANK} print the query views. After every command the
+ * {@code status ID} and {@code procinfo NS.RANK} print the query views; {@code explain} and {@code
+ * explain-job} print {@code jdvm explain}'s answer ({@link Explains}). After every command the
  * state's invariants are verified, and a refused command must leave the state's digest unchanged.
  */
 final class ScenarioRunner {
@@ -97,6 +98,8 @@ final class ScenarioRunner {
       case "show" -> Views.show(core.view(), a.flags.get(0));
       case "status" -> Views.status(core.view(), a.flags.get(0));
       case "procinfo" -> Views.procInfo(core.view(), a.flags.get(0));
+      case "explain" -> Explains.spawn(core.view(), line);
+      case "explain-job" -> Explains.job(core.view(), line);
       default -> handle(Commands.parse(line));
     };
   }

@@ -85,6 +85,11 @@ final class Requests {
   }
 
   static void spawn(Simulation sim) {
+    sim.send(randomSpawn(sim));
+  }
+
+  /** A random spawn: targets owned, not owned, unknown or none; sometimes an unknown requester. */
+  static Request.Spawn randomSpawn(Simulation sim) {
     Random rnd = sim.rnd;
     Request.Spawn s =
         Request.Spawn.of(sim.rid(), sim.requester(), sim.apps())
@@ -118,7 +123,7 @@ final class Requests {
               ? s.withLegacy(null, "nope", null)
               : s.withLegacy(rnd.nextBoolean() ? a.sessionId() : null, a.allocId(), a.allocReqId());
     }
-    sim.send(rnd.nextInt(4) == 0 ? s.withRecoverable(true) : s);
+    return rnd.nextInt(4) == 0 ? s.withRecoverable(true) : s;
   }
 
   static void jobControl(Simulation sim) {

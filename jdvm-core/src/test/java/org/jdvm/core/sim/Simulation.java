@@ -59,6 +59,9 @@ final class Simulation {
   private int schedulers;
   final List<Command> history = new ArrayList<>();
 
+  /** Runs after every random step when set (a test's own check between steps). */
+  Runnable afterStep;
+
   Simulation(long seed) {
     this.seed = seed;
     this.rnd = new Random(seed);
@@ -100,6 +103,9 @@ final class Simulation {
     }
     for (int i = 0; i < steps; i++) {
       step();
+      if (afterStep != null) {
+        afterStep.run();
+      }
     }
   }
 

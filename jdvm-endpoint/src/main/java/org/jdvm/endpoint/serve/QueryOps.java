@@ -2,9 +2,13 @@ package org.jdvm.endpoint.serve;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jdvm.core.Request;
+import org.jdvm.core.RequestId;
 import org.jdvm.endpoint.transport.Peer;
 import org.jdvm.endpoint.wireup.Blob;
+import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Query;
@@ -20,10 +24,69 @@ import org.jdvm.pmix.body.QueryRequest;
  * format.
  */
 public final class QueryOps {
-  /** QUERY ({@link QueryRequest}); answered {@code STATUS | SIZE n | INFO}. */
-  void query(Exchange x) {
+  /**
+   * QUERY ({@link QueryRequest}); answered {@code STATUS | SIZE n | INFO}. {@code jdvm.qry.explain}
+   * asks alone: its qualifiers are read as the querying process's would-be spawn ({@link
+   * #explain}).
+   */
+  void query(Exchange x) throws BadRequest {
     List<Query> queries = QueryRequest.read(x.in()).queries();
+    for (Query q : queries) {
+      if (q.keys().contains(JdvmProtocol.QUERY_EXPLAIN)) {
+        if (queries.size() != 1 || q.keys().size() != 1) {
+          throw BadRequest.param(JdvmProtocol.QUERY_EXPLAIN + " is asked alone");
+        }
+        explain(x, q.qualifiers());
+        return;
+      }
+    }
     x.read(x.upstream().query(queries), x::replyInfos);
+  }
+
+  /**
+   * {@code jdvm explain}: a job ({@link JdvmProtocol#EXPLAIN_JOB}), or a would-be spawn read
+   * exactly as {@code PMIx_Spawn} reads one ({@link JobOps#spawn}) from the other qualifiers, with
+   * one app per count in {@link JdvmProtocol#EXPLAIN_PROCS} (default: one app of one process), made
+   * by the querying process. Nothing is spawned.
+   */
+  private static void explain(Exchange x, List<Info> qualifiers) throws BadRequest {
+    String job = null;
+    String node = null;
+    String alloc = null;
+    String procs = "1";
+    List<Info> jobInfos = new ArrayList<>();
+    for (Info i : qualifiers) {
+      switch (i.key()) {
+        case JdvmProtocol.EXPLAIN_JOB -> job = Values.string(i);
+        case JdvmProtocol.EXPLAIN_NODE -> node = Values.string(i);
+        case JdvmProtocol.EXPLAIN_ALLOC -> alloc = Values.string(i);
+        case JdvmProtocol.EXPLAIN_PROCS -> procs = Values.string(i);
+        default -> jobInfos.add(i);
+      }
+    }
+    Request.Spawn wouldBe = null;
+    if (job == null) {
+      List<App> apps = new ArrayList<>();
+      for (String n : procs.split(",", -1)) {
+        apps.add(new App("explain", List.of("explain"), List.of(), null, count(n), List.of()));
+      }
+      wouldBe =
+          JobOps.spawn(new RequestId(0), x.self(), x.peer().role().isToolClass(), jobInfos, apps)
+              .request();
+    }
+    x.read(x.upstream().explain(wouldBe, job, node, alloc), x::replyInfos);
+  }
+
+  private static int count(String n) throws BadRequest {
+    try {
+      int c = Integer.parseInt(n.trim());
+      if (c >= 1) {
+        return c;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw BadRequest.param(JdvmProtocol.EXPLAIN_PROCS + " takes counts of at least 1, not " + n);
   }
 
   /** REQ_CMD ({@link JobDataReply}): a tool's namespace; a launched process's and its job data. */

@@ -181,6 +181,13 @@ public interface Upstream {
   /** {@code PMIx_Query_info}: SUCCESS with the answers, or the error when none could be given. */
   CompletableFuture<Answer> query(List<Query> queries);
 
+  /**
+   * {@code jdvm.qry.explain}: the core's explanation of {@code wouldBe} (or, when it is {@code
+   * null}, of job {@code job}), narrowed to {@code node} or allocation {@code alloc}, as the answer
+   * to that query key (docs/cli.md {@code jdvm explain}).
+   */
+  CompletableFuture<Answer> explain(Request.Spawn wouldBe, String job, String node, String alloc);
+
   /** Whether {@code proc} is a rank of a live application job. */
   CompletableFuture<Boolean> isLiveProc(Proc proc);
 

@@ -354,6 +354,13 @@ public final class ControllerUpstream implements Backend {
   }
 
   @Override
+  public CompletableFuture<Answer> explain(
+      Request.Spawn wouldBe, String job, String node, String alloc) {
+    Map<String, Dvm.AgentFacts> agents = dvm.agentFacts();
+    return read(v -> Explanations.answer(v, wouldBe, job, node, alloc, agents));
+  }
+
+  @Override
   public CompletableFuture<Boolean> isLiveProc(Proc proc) {
     return read(
         v ->

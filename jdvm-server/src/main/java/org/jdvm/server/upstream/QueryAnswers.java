@@ -84,6 +84,7 @@ final class QueryAnswers {
       case JdvmProtocol.QUERY_ALLOCS -> Value.string(Listings.allocs(v));
       case JdvmProtocol.QUERY_JOBS -> Value.string(Listings.jobs(v));
       case JdvmProtocol.QUERY_JOBS_SUMMARY -> Value.string(Listings.jobsSummary(v));
+      case JdvmProtocol.QUERY_TREE -> Value.string(Trees.json(v));
       default -> throw BadRequest.notSupported("query key " + key);
     };
   }

@@ -47,9 +47,25 @@ import org.jdvm.server.assembly.DvmServer;
 public final class AgentScaleBench {
   private AgentScaleBench() {}
 
-  /** One measured size. */
+  private static final boolean TRACE = "1".equals(System.getenv("JDVM_BENCH_TRACE"));
+
+  /**
+   * One measured size: the DVM's start (every agent joined), the median launch of one process per
+   * node waited to its end, the median fenced job, the DVM's close, and the controller's CPU per
+   * node of a launch and of a fenced job.
+   */
   public record Result(
-      int nodes, long startMs, double launchMs, double fenceJobMs, double cpuUsPerNode) {}
+      int nodes,
+      long startMs,
+      double launchMs,
+      double fenceJobMs,
+      double teardownMs,
+      double cpuUsPerNode,
+      double fenceCpuUsPerNode) {
+    Result withTeardown(double ms) {
+      return new Result(nodes, startMs, launchMs, fenceJobMs, ms, cpuUsPerNode, fenceCpuUsPerNode);
+    }
+  }
 
   static List<Result> run(List<Integer> sizes, int rounds, PrintStream progress)
       throws IOException, PmixException {
@@ -97,12 +113,19 @@ public final class AgentScaleBench {
       long startMs = (System.nanoTime() - t0) / 1_000_000;
       progress.printf(
           Locale.ROOT, "agents=%d: DVM with %d agents started in %d ms%n", n, n, startMs);
+      Result r;
       try (JdvmClient tool =
           JdvmClient.connector().dir(dir).output(OutputHandler.DISCARD).connect()) {
-        return jobs(tool, n, rounds, startMs, progress);
-      } finally {
+        r = jobs(tool, n, rounds, startMs, progress);
+      } catch (PmixException | RuntimeException e) {
         server.close();
+        throw e;
       }
+      long t1 = System.nanoTime();
+      server.close(); // Bye to every agent, whose processes end with it
+      double teardownMs = (System.nanoTime() - t1) / 1e6;
+      progress.printf(Locale.ROOT, "agents=%d: teardown %.1f ms%n", n, teardownMs);
+      return r.withTeardown(teardownMs);
     }
   }
 
@@ -127,15 +150,20 @@ public final class AgentScaleBench {
         median(launches),
         rounds,
         cpuUs);
-    long[] fences = fences(tool, n, Math.max(1, rounds / 2), progress);
-    Result res = new Result(n, startMs, median(launches), median(fences), cpuUs);
+    int fenceRounds = Math.max(1, rounds / 2);
+    Duration fenceCpu0 = cpu();
+    long[] fences = fences(tool, n, fenceRounds, progress);
+    double fenceCpuUs = cpu().minus(fenceCpu0).toNanos() / 1000.0 / fenceRounds / n;
+    Result res = new Result(n, startMs, median(launches), median(fences), 0, cpuUs, fenceCpuUs);
     progress.printf(
         Locale.ROOT,
-        "agents=%d: launch 1/node %.1f ms, fenced job %.1f ms, controller cpu %.1f us/node%n",
+        "agents=%d: launch 1/node %.1f ms, fenced job %.1f ms, controller cpu %.1f us/node"
+            + " (fenced job: %.1f us/node)%n",
         n,
         res.launchMs(),
         res.fenceJobMs(),
-        res.cpuUsPerNode());
+        res.cpuUsPerNode(),
+        res.fenceCpuUsPerNode());
     return res;
   }
 
@@ -143,17 +171,36 @@ public final class AgentScaleBench {
   private static long[] fences(JdvmClient tool, int n, int rounds, PrintStream progress)
       throws PmixException {
     SpawnRequest fence =
-        SpawnRequest.of("fence").procs(n).mapBy("node").forwardOutput(false).build();
+        SpawnRequest.of("fence", Integer.toString(n))
+            .procs(n)
+            .mapBy("node")
+            .forwardOutput(false)
+            .build();
     long[] fences = new long[rounds];
     for (int r = 0; r < fences.length; r++) {
       long s = System.nanoTime();
+      if (TRACE) {
+        progress.println("trace-start " + s + " " + cpu().toMillis() + " " + childCpuMs());
+      }
       var end = tool.spawn(fence).awaitEnd();
       fences[r] = System.nanoTime() - s;
+      if (TRACE) {
+        progress.println(
+            "trace-end " + System.nanoTime() + " " + cpu().toMillis() + " " + childCpuMs());
+      }
       if (end.status() != 0) {
         progress.println("agents=" + n + ": fenced job ended with status " + end.status());
       }
     }
     return fences;
+  }
+
+  /** The simulated hosts' JVMs' CPU time in ms, for the trace. */
+  private static long childCpuMs() {
+    return ProcessHandle.current()
+        .children()
+        .mapToLong(h -> h.info().totalCpuDuration().map(Duration::toMillis).orElse(0L))
+        .sum();
   }
 
   private static Duration cpu() {
@@ -167,18 +214,23 @@ public final class AgentScaleBench {
   }
 
   /**
-   * Starts "agents" in one child JVM ({@link #simulate}): the first start launches it and hands it
+   * Starts "agents" in child JVMs ({@link SimulatedHosts}), at most {@link #AGENTS_PER_CHILD} in
+   * each, so that no child reaches this host's limit on open files (an agent with its relay holds a
+   * link, a listener and a connection pair): the first start of each child launches it and hands it
    * the secret; each start is then one line, {@code CONTROLLER NODE}, on its standard input.
    */
   static final class ChildStarter implements AgentStarter, AutoCloseable {
-    private Process child;
+    static final int AGENTS_PER_CHILD = 2_500;
+
+    private final List<Process> children = new ArrayList<>();
     private OutputStream in;
+    private int started;
 
     @Override
     public synchronized Handle start(String host, List<String> argv, byte[] secret)
         throws IOException {
-      if (child == null) {
-        child =
+      if (started++ % AGENTS_PER_CHILD == 0) {
+        Process child =
             new ProcessBuilder(
                     ProcessHandle.current().info().command().orElse("java"),
                     "-XX:+UseSerialGC",
@@ -188,13 +240,14 @@ public final class AgentScaleBench {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
+        children.add(child);
         in = child.getOutputStream();
         in.write(secret);
       }
       String controller = argv.get(argv.indexOf("--controller") + 1);
       in.write((controller + " " + host + "\n").getBytes(StandardCharsets.UTF_8));
       in.flush();
-      Process p = child;
+      Process p = children.getLast();
       return new Handle() {
         @Override
         public long pid() {
@@ -218,15 +271,15 @@ public final class AgentScaleBench {
 
     @Override
     public synchronized void close() {
-      if (child != null) {
+      for (Process child : children) {
         try {
-          in.close();
+          child.getOutputStream().close();
         } catch (IOException e) {
           // it is ending anyway
         }
         child.destroy();
-        child.onExit().join();
       }
+      children.forEach(c -> c.onExit().join());
     }
   }
 
@@ -234,13 +287,20 @@ public final class AgentScaleBench {
   static final class SimulatedHosts {
     /**
      * Ranks connecting at once: without the relay each rank has its own connection to the endpoint,
-     * whose listen backlog would drop a thousand simultaneous connects; through the relays each
-     * node's listener takes its own rank.
+     * whose listen backlog would drop a thousand simultaneous connects; through the relays, a
+     * thousand relays opening at once in one JVM starved the simulated agents' heartbeats on this
+     * 2-core host (nodes were declared down, the job aborted).
      */
     private static final boolean DIRECT = "1".equals(System.getenv("JDVM_BENCH_DIRECT"));
 
     private static final java.util.concurrent.Semaphore CONNECTS =
         new java.util.concurrent.Semaphore(32);
+
+    private static final boolean TRACE = "1".equals(System.getenv("JDVM_BENCH_TRACE"));
+
+    private static final int PAYLOAD_BYTES = 1024;
+
+    private static final int JOIN_ATTEMPTS = 5;
 
     private static Credentials credentials;
 
@@ -260,14 +320,22 @@ public final class AgentScaleBench {
         Thread.ofVirtual()
             .start(
                 () -> {
-                  try {
-                    SimulatedAgent a =
-                        SimulatedAgent.join(controller, node, credentials, SimulatedHosts::launch);
-                    synchronized (agents) {
-                      agents.add(a);
+                  for (int attempt = 1; ; attempt++) {
+                    try {
+                      SimulatedAgent a =
+                          SimulatedAgent.join(
+                              controller, node, credentials, SimulatedHosts::launch);
+                      synchronized (agents) {
+                        agents.add(a);
+                      }
+                      return;
+                    } catch (IOException e) {
+                      // as a real agent, try again: a loaded controller may answer a hello late
+                      System.err.println("simulated agent " + node + ": " + e.getMessage());
+                      if (attempt == JOIN_ATTEMPTS) {
+                        return;
+                      }
                     }
-                  } catch (IOException e) {
-                    System.err.println("simulated agent " + node + ": " + e.getMessage());
                   }
                 });
       }
@@ -279,6 +347,8 @@ public final class AgentScaleBench {
 
     /** {@code true}: ends at once; {@code fence}: a Java PMIx rank that commits and fences. */
     private static void launch(SimulatedAgent agent, LinkMessage.Launch l) {
+      long launched = System.nanoTime();
+      long[] acquired = new long[1];
       if (!l.argv().get(0).equals("fence")) {
         agent.exited(l.nspace(), l.rank(), 0);
         return;
@@ -294,6 +364,7 @@ public final class AgentScaleBench {
                   PmixRelay relay = DIRECT ? null : agent.relay(l.environment(), credentials);
                   String dvm = relay != null ? relay.uri() : l.environment().get("JDVM_URI");
                   CONNECTS.acquireUninterruptibly();
+                  acquired[0] = System.nanoTime();
                   try {
                     client =
                         JdvmClient.connector()
@@ -311,17 +382,50 @@ public final class AgentScaleBench {
                   agent.exited(l.nspace(), l.rank(), 1);
                   return;
                 }
+                long connected = System.nanoTime();
+                long committed = 0;
+                long fenced = 0;
                 try (JdvmClient me = client) {
                   WireUp w = me.wireUp();
-                  w.put(WireUp.Scope.GLOBAL, "bench.k", Value.string("v" + l.rank()));
+                  w.put(WireUp.Scope.GLOBAL, "bench.k", Value.string(payload(l.rank())));
                   w.commit();
+                  committed = System.nanoTime();
                   w.fence(List.of(), true, 120);
+                  fenced = System.nanoTime();
+                  int other = (l.rank() + 1) % size(l);
+                  Value v = w.get(new Proc(l.nspace(), other), "bench.k");
+                  if (!payload(other).equals(v.asString())) {
+                    throw new IllegalStateException("rank " + other + "'s key read " + v);
+                  }
                 } catch (PmixException | RuntimeException e) {
                   System.err.println("rank " + l.rank() + ": " + e);
                   status = 1;
                 }
+                if (TRACE) {
+                  System.err.printf(
+                      Locale.ROOT,
+                      "trace %d %d %d %d %d %d %d%n",
+                      l.rank(),
+                      launched,
+                      connected,
+                      committed,
+                      fenced,
+                      System.nanoTime(),
+                      acquired[0]);
+                }
                 agent.exited(l.nspace(), l.rank(), status);
               });
+    }
+
+    /** The job's size, from the launch environment. */
+    private static int size(LinkMessage.Launch l) {
+      return Integer.parseInt(l.argv().get(1));
+    }
+
+    /** A rank's 1 KiB value. */
+    static String payload(int rank) {
+      String head = "v" + rank + ":";
+      return head + "x".repeat(PAYLOAD_BYTES - head.length());
     }
   }
 }

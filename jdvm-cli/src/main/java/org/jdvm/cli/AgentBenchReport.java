@@ -14,7 +14,8 @@ import org.jdvm.pmix.json.Json;
 /**
  * How {@code jdvm bench --agents} prints its results (docs/cli.md "jdvm bench"): one table, a row
  * per size, and a last row naming the growth each column fits best (log n, n or n log n, with the
- * RMS residual of that fit; {@link GrowthFit}); or, with {@code --json}, one object per size.
+ * RMS residual of that fit; {@link GrowthFit}; a measure that did not run at a size is NaN and left
+ * out of its fit); or, with {@code --json}, one object per size.
  */
 final class AgentBenchReport {
   private AgentBenchReport() {}
@@ -38,7 +39,10 @@ final class AgentBenchReport {
       for (AgentScaleBench.Result r : results) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("nodes", r.nodes());
-        COLUMNS.forEach(c -> m.put(c.key(), c.of().applyAsDouble(r)));
+        for (Column c : COLUMNS) {
+          double v = c.of().applyAsDouble(r);
+          m.put(c.key(), Double.isNaN(v) ? null : v); // not run: null, JSON has no NaN
+        }
         out.println(Json.write(m));
       }
       return;
@@ -52,11 +56,14 @@ final class AgentBenchReport {
       t.row(row.toArray());
     }
     if (results.size() >= 2) {
-      double[] n = results.stream().mapToDouble(AgentScaleBench.Result::nodes).toArray();
       List<Object> row = new ArrayList<>(List.of("fits"));
       for (Column c : COLUMNS) {
-        double[] y = results.stream().mapToDouble(c.of()).toArray();
-        row.add(GrowthFit.fits(n, y).getFirst());
+        // a size whose measure did not run (NaN) is left out of its column's fit
+        List<AgentScaleBench.Result> measured =
+            results.stream().filter(r -> !Double.isNaN(c.of().applyAsDouble(r))).toList();
+        double[] n = measured.stream().mapToDouble(AgentScaleBench.Result::nodes).toArray();
+        double[] y = measured.stream().mapToDouble(c.of()).toArray();
+        row.add(n.length >= 2 ? GrowthFit.fits(n, y).getFirst() : "-");
       }
       t.row(row.toArray());
     }

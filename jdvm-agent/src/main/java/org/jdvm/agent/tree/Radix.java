@@ -18,7 +18,7 @@ import java.util.List;
  */
 public record Radix(int radix, int size) {
   /** The default fan-out (argued in docs/ARCHITECTURE.md "Across hosts"). */
-  public static final int DEFAULT_RADIX = 32;
+  public static final int DEFAULT_RADIX = 8;
 
   /** The largest fan-out accepted: past it a parent's fan-out is the flat one again. */
   public static final int MAX_RADIX = 4_096;

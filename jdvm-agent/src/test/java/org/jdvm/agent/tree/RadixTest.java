@@ -18,7 +18,7 @@ class RadixTest {
     Random random = new Random(SEED);
     for (int trial = 0; trial < 300; trial++) {
       int radix = 2 + random.nextInt(trial % 3 == 0 ? 3 : 64);
-      int size = 1 + random.nextInt(trial % 25 == 0 ? 20_001 : 300);
+      int size = 1 + random.nextInt(trial % 25 == 0 ? 5_001 : 300);
       String why = "seed " + SEED + " trial " + trial + ": radix " + radix + ", size " + size;
       Radix tree = new Radix(radix, size);
       int[] reached = new int[size];

@@ -100,7 +100,10 @@ public final class AgentScaleBench {
               starter,
               new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
               List.of("unused"),
-              new AgentHub.Settings(1000, 10),
+              // 30 missed heartbeats, not the default 10: on this 2-core host shared with other
+              // loads, a 1,000-node fenced job starved a quarter of the simulated agents'
+              // heartbeats for 10 s, their nodes went down and the job aborted
+              new AgentHub.Settings(1000, 30),
               120_000,
               line -> {});
       long t0 = System.nanoTime();
@@ -150,6 +153,11 @@ public final class AgentScaleBench {
         median(launches),
         rounds,
         cpuUs);
+    String tooMany = threadsShort(n);
+    if (tooMany != null) {
+      progress.printf(Locale.ROOT, "agents=%d: fenced job not run: %s%n", n, tooMany);
+      return new Result(n, startMs, median(launches), Double.NaN, 0, cpuUs, Double.NaN);
+    }
     int fenceRounds = Math.max(1, rounds / 2);
     Duration fenceCpu0 = cpu();
     long[] fences = fences(tool, n, fenceRounds, progress);
@@ -195,6 +203,37 @@ public final class AgentScaleBench {
     return fences;
   }
 
+  /**
+   * Why the fenced job of {@code n} simulated agents cannot run on this host, or {@code null}: each
+   * agent's relay starts {@link #THREADS_PER_RELAY} platform threads (its PMIx and simple PMI
+   * accept loops, its timer), and with the host's threads they must stay {@link #THREAD_MARGIN}
+   * below {@code kernel.pid_max}, which every process of the host shares.
+   */
+  private static String threadsShort(int n) {
+    try {
+      long pidMax = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/pid_max")).strip());
+      String[] load = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      long threads = Long.parseLong(load[3].substring(load[3].indexOf('/') + 1));
+      long needed = (long) THREADS_PER_RELAY * n;
+      if (threads + needed + THREAD_MARGIN <= pidMax) {
+        return null;
+      }
+      return String.format(
+          Locale.ROOT,
+          "its %d relays would start %d platform threads; this host runs %d threads and"
+              + " kernel.pid_max is %d",
+          n,
+          needed,
+          threads,
+          pidMax);
+    } catch (IOException | RuntimeException e) {
+      return null; // not Linux: nothing to tell, try
+    }
+  }
+
+  private static final int THREADS_PER_RELAY = 3;
+  private static final int THREAD_MARGIN = 4_096;
+
   /** The simulated hosts' JVMs' CPU time in ms, for the trace. */
   private static long childCpuMs() {
     return ProcessHandle.current()
@@ -223,6 +262,8 @@ public final class AgentScaleBench {
     static final int AGENTS_PER_CHILD = 2_500;
 
     private final List<Process> children = new ArrayList<>();
+    private final java.util.Map<String, CompletableFuture<Integer>> ends =
+        new java.util.concurrent.ConcurrentHashMap<>();
     private OutputStream in;
     private int started;
 
@@ -237,10 +278,10 @@ public final class AgentScaleBench {
                     "-cp",
                     System.getProperty("java.class.path"),
                     SimulatedHosts.class.getName())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         children.add(child);
+        Thread.ofVirtual().start(() -> readEnds(child));
         in = child.getOutputStream();
         in.write(secret);
       }
@@ -248,15 +289,17 @@ public final class AgentScaleBench {
       in.write((controller + " " + host + "\n").getBytes(StandardCharsets.UTF_8));
       in.flush();
       Process p = children.getLast();
+      CompletableFuture<Integer> end = ends.computeIfAbsent(host, h -> new CompletableFuture<>());
       return new Handle() {
         @Override
         public long pid() {
           return p.pid();
         }
 
+        /** The simulated agent's end, as its child reports it: its "launcher" is the agent. */
         @Override
         public CompletableFuture<Integer> onExit() {
-          return p.onExit().thenApply(Process::exitValue);
+          return end;
         }
 
         @Override
@@ -267,6 +310,23 @@ public final class AgentScaleBench {
         @Override
         public void stop() {}
       };
+    }
+
+    /** Reads a child's lines {@code ended NODE}: that simulated agent's link closed. */
+    private void readEnds(Process child) {
+      try (BufferedReader r =
+          new BufferedReader(
+              new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          if (line.startsWith("ended ")) {
+            ends.computeIfAbsent(line.substring(6), h -> new CompletableFuture<>()).complete(0);
+          }
+        }
+      } catch (IOException e) {
+        // the child ended
+      }
+      ends.values().forEach(f -> f.complete(0));
     }
 
     @Override
@@ -325,6 +385,7 @@ public final class AgentScaleBench {
                       SimulatedAgent a =
                           SimulatedAgent.join(
                               controller, node, credentials, SimulatedHosts::launch);
+                      a.ended().thenRun(() -> ended(node));
                       synchronized (agents) {
                         agents.add(a);
                       }
@@ -343,6 +404,14 @@ public final class AgentScaleBench {
         agents.forEach(SimulatedAgent::close);
       }
       System.exit(0);
+    }
+
+    /** Tells the bench that {@code node}'s agent ended (its link closed). */
+    private static void ended(String node) {
+      synchronized (System.out) {
+        System.out.println("ended " + node);
+        System.out.flush();
+      }
     }
 
     /** {@code true}: ends at once; {@code fence}: a Java PMIx rank that commits and fences. */

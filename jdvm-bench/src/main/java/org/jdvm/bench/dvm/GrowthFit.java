@@ -35,7 +35,12 @@ public final class GrowthFit {
   public record Fit(Model model, double intercept, double slope, double rmsResidual) {
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "%s (rms residual %.3g)", model.label, rmsResidual);
+      return String.format(
+          Locale.ROOT,
+          "%s%s (rms residual %.3g)",
+          model.label,
+          slope < 0 ? ", falling" : "",
+          rmsResidual);
     }
   }
 

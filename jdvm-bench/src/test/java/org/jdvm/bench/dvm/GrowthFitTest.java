@@ -36,6 +36,13 @@ class GrowthFitTest {
   }
 
   @Test
+  void aFallingFitSaysSo() {
+    GrowthFit.Fit best = GrowthFit.fits(SIZES, new double[] {5000, 900, 350, 300}).getFirst();
+    assertThat(best.slope()).isNegative();
+    assertThat(best.toString()).contains(", falling (rms residual");
+  }
+
+  @Test
   void fewerThanTwoPointsOrUnpairedPointsAreRefused() {
     assertThatThrownBy(() -> GrowthFit.fits(new double[] {10}, new double[] {1}))
         .hasMessageContaining("at least two points");

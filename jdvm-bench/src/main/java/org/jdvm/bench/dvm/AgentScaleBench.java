@@ -153,7 +153,7 @@ public final class AgentScaleBench {
         median(launches),
         rounds,
         cpuUs);
-    String tooMany = threadsShort(n);
+    String tooMany = RelayThreads.missing(n);
     if (tooMany != null) {
       progress.printf(Locale.ROOT, "agents=%d: fenced job not run: %s%n", n, tooMany);
       return new Result(n, startMs, median(launches), Double.NaN, 0, cpuUs, Double.NaN);
@@ -202,37 +202,6 @@ public final class AgentScaleBench {
     }
     return fences;
   }
-
-  /**
-   * Why the fenced job of {@code n} simulated agents cannot run on this host, or {@code null}: each
-   * agent's relay starts {@link #THREADS_PER_RELAY} platform threads (its PMIx and simple PMI
-   * accept loops, its timer), and with the host's threads they must stay {@link #THREAD_MARGIN}
-   * below {@code kernel.pid_max}, which every process of the host shares.
-   */
-  private static String threadsShort(int n) {
-    try {
-      long pidMax = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/pid_max")).strip());
-      String[] load = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      long threads = Long.parseLong(load[3].substring(load[3].indexOf('/') + 1));
-      long needed = (long) THREADS_PER_RELAY * n;
-      if (threads + needed + THREAD_MARGIN <= pidMax) {
-        return null;
-      }
-      return String.format(
-          Locale.ROOT,
-          "its %d relays would start %d platform threads; this host runs %d threads and"
-              + " kernel.pid_max is %d",
-          n,
-          needed,
-          threads,
-          pidMax);
-    } catch (IOException | RuntimeException e) {
-      return null; // not Linux: nothing to tell, try
-    }
-  }
-
-  private static final int THREADS_PER_RELAY = 3;
-  private static final int THREAD_MARGIN = 4_096;
 
   /** The simulated hosts' JVMs' CPU time in ms, for the trace. */
   private static long childCpuMs() {

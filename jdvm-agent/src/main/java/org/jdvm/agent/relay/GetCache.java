@@ -17,9 +17,9 @@ import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.FrameHeader;
 
 /**
- * The agent's cache of other ranks' data (docs/protocol.md "Node agents", issue 24): a get that a
- * local process asked of the controller brings back the target rank's whole visible blob, which is
- * kept here, so that the next local process asking for a key in it is answered on the node. What a
+ * The agent's cache of other ranks' data (docs/protocol.md "Node agents"): a get that a local
+ * process asked of the controller brings back the target rank's whole visible blob, which is kept
+ * here, so that the next local process asking for a key in it is answered on the node. What a
  * rank's data looks like to a requester depends only on whether the requester runs on the target's
  * node and whether it is the target itself (docs/wireup.md §c.3); every requester here runs on this
  * node, so one blob serves them all, the target itself excepted (it also sees its own REMOTE-only

@@ -104,7 +104,7 @@ public final class AgentScaleBench {
               // loads, a 1,000-node fenced job starved a quarter of the simulated agents'
               // heartbeats for 10 s, their nodes went down and the job aborted
               new AgentHub.Settings(1000, 30),
-              120_000,
+              600_000, // joins of 10,000 agents on a loaded 2-core host take minutes
               line -> {});
       long t0 = System.nanoTime();
       DvmServer server =
@@ -386,73 +386,71 @@ public final class AgentScaleBench {
     /** {@code true}: ends at once; {@code fence}: a Java PMIx rank that commits and fences. */
     private static void launch(SimulatedAgent agent, LinkMessage.Launch l) {
       long launched = System.nanoTime();
-      long[] acquired = new long[1];
       if (!l.argv().get(0).equals("fence")) {
         agent.exited(l.nspace(), l.rank(), 0);
         return;
       }
-      Thread.ofVirtual()
-          .start(
-              () -> {
-                int status = 0;
-                JdvmClient client;
-                try {
-                  // through the agent's relay, as a real agent's processes connect; direct to the
-                  // controller with JDVM_BENCH_DIRECT=1, as before agents had relays
-                  PmixRelay relay = DIRECT ? null : agent.relay(l.environment(), credentials);
-                  String dvm = relay != null ? relay.uri() : l.environment().get("JDVM_URI");
-                  CONNECTS.acquireUninterruptibly();
-                  acquired[0] = System.nanoTime();
-                  try {
-                    client =
-                        JdvmClient.connector()
-                            .dvm(dvm)
-                            .asProcess(
-                                new Proc(l.nspace(), l.rank()),
-                                l.environment().get("JDVM_CREDENTIAL"))
-                            .output(OutputHandler.DISCARD)
-                            .connect();
-                  } finally {
-                    CONNECTS.release();
-                  }
-                } catch (PmixException | IOException | RuntimeException e) {
-                  System.err.println("rank " + l.rank() + ": " + e);
-                  agent.exited(l.nspace(), l.rank(), 1);
-                  return;
-                }
-                long connected = System.nanoTime();
-                long committed = 0;
-                long fenced = 0;
-                try (JdvmClient me = client) {
-                  WireUp w = me.wireUp();
-                  w.put(WireUp.Scope.GLOBAL, "bench.k", Value.string(payload(l.rank())));
-                  w.commit();
-                  committed = System.nanoTime();
-                  w.fence(List.of(), true, 120);
-                  fenced = System.nanoTime();
-                  int other = (l.rank() + 1) % size(l);
-                  Value v = w.get(new Proc(l.nspace(), other), "bench.k");
-                  if (!payload(other).equals(v.asString())) {
-                    throw new IllegalStateException("rank " + other + "'s key read " + v);
-                  }
-                } catch (PmixException | RuntimeException e) {
-                  System.err.println("rank " + l.rank() + ": " + e);
-                  status = 1;
-                }
-                if (TRACE) {
-                  System.err.printf(
-                      Locale.ROOT,
-                      "trace %d %d %d %d %d %d %d%n",
-                      l.rank(),
-                      launched,
-                      connected,
-                      committed,
-                      fenced,
-                      System.nanoTime(),
-                      acquired[0]);
-                }
-                agent.exited(l.nspace(), l.rank(), status);
-              });
+      Thread.ofVirtual().start(() -> rank(agent, l, launched));
+    }
+
+    /** One rank of the fenced job: connect, commit 1 KiB, fence, get the next rank's key. */
+    private static void rank(SimulatedAgent agent, LinkMessage.Launch l, long launched) {
+      int status = 0;
+      JdvmClient client;
+      long acquired;
+      try {
+        // through the agent's relay, as a real agent's processes connect; direct to the
+        // controller with JDVM_BENCH_DIRECT=1, as before agents had relays
+        PmixRelay relay = DIRECT ? null : agent.relay(l.environment(), credentials);
+        String dvm = relay != null ? relay.uri() : l.environment().get("JDVM_URI");
+        CONNECTS.acquireUninterruptibly();
+        acquired = System.nanoTime();
+        try {
+          client =
+              JdvmClient.connector()
+                  .dvm(dvm)
+                  .asProcess(new Proc(l.nspace(), l.rank()), l.environment().get("JDVM_CREDENTIAL"))
+                  .output(OutputHandler.DISCARD)
+                  .connect();
+        } finally {
+          CONNECTS.release();
+        }
+      } catch (PmixException | IOException | RuntimeException e) {
+        System.err.println("rank " + l.rank() + ": " + e);
+        agent.exited(l.nspace(), l.rank(), 1);
+        return;
+      }
+      long[] at = {launched, System.nanoTime(), 0, 0, 0, acquired}; // the trace's phases
+      try (JdvmClient me = client) {
+        WireUp w = me.wireUp();
+        w.put(WireUp.Scope.GLOBAL, "bench.k", Value.string(payload(l.rank())));
+        w.commit();
+        at[2] = System.nanoTime();
+        w.fence(List.of(), true, 120);
+        at[3] = System.nanoTime();
+        int other = (l.rank() + 1) % size(l);
+        Value v = w.get(new Proc(l.nspace(), other), "bench.k");
+        if (!payload(other).equals(v.asString())) {
+          throw new IllegalStateException("rank " + other + "'s key read " + v);
+        }
+      } catch (PmixException | RuntimeException e) {
+        System.err.println("rank " + l.rank() + ": " + e);
+        status = 1;
+      }
+      at[4] = System.nanoTime();
+      if (TRACE) {
+        System.err.printf(
+            Locale.ROOT,
+            "trace %d %d %d %d %d %d %d%n",
+            l.rank(),
+            at[0],
+            at[1],
+            at[2],
+            at[3],
+            at[4],
+            at[5]);
+      }
+      agent.exited(l.nspace(), l.rank(), status);
     }
 
     /** The job's size, from the launch environment. */

@@ -331,6 +331,14 @@ public final class AgentScaleBench {
 
     private static final int JOIN_ATTEMPTS = 5;
 
+    /**
+     * Agents joining at once, per child JVM: 10,000 simultaneous joins overflowed the controller's
+     * accept backlog and its hello timeouts (after 6 minutes about 500 had joined, the rest
+     * retrying); ssh or srun starts are paced by their launchers anyway.
+     */
+    private static final java.util.concurrent.Semaphore JOINS =
+        new java.util.concurrent.Semaphore(64);
+
     private static Credentials credentials;
 
     public static void main(String[] args) throws Exception {
@@ -350,6 +358,7 @@ public final class AgentScaleBench {
             .start(
                 () -> {
                   for (int attempt = 1; ; attempt++) {
+                    JOINS.acquireUninterruptibly();
                     try {
                       SimulatedAgent a =
                           SimulatedAgent.join(
@@ -365,6 +374,8 @@ public final class AgentScaleBench {
                       if (attempt == JOIN_ATTEMPTS) {
                         return;
                       }
+                    } finally {
+                      JOINS.release();
                     }
                   }
                 });

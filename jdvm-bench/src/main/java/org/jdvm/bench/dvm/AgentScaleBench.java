@@ -103,7 +103,10 @@ public final class AgentScaleBench {
               // 30 missed heartbeats, not the default 10: on this 2-core host shared with other
               // loads, a 1,000-node fenced job starved a quarter of the simulated agents'
               // heartbeats for 10 s, their nodes went down and the job aborted
-              new AgentHub.Settings(1000, 30),
+              // and one heartbeat per agent every second up to 2,000 agents, every n/2 ms past
+              // it: at 10,000 agents, 10,000 heartbeats a second each way left every node
+              // unheard for 30 s during the first launch, and all were declared down
+              new AgentHub.Settings(Math.max(1000, n / 2), 30),
               600_000, // joins of 10,000 agents on a loaded 2-core host take minutes
               line -> {});
       long t0 = System.nanoTime();

@@ -27,6 +27,8 @@ public final class SimulatedAgent implements AutoCloseable {
   private final Link link;
   private final BiConsumer<SimulatedAgent, LinkMessage.Launch> onLaunch;
   private volatile boolean closed;
+  private final java.util.concurrent.CompletableFuture<Void> ended =
+      new java.util.concurrent.CompletableFuture<>();
 
   private SimulatedAgent(
       String node, Link link, BiConsumer<SimulatedAgent, LinkMessage.Launch> onLaunch) {
@@ -66,7 +68,12 @@ public final class SimulatedAgent implements AutoCloseable {
       }
       s.setSoTimeout(0);
       SimulatedAgent a = new SimulatedAgent(node, l, onLaunch);
-      l.start(a::handle, () -> a.closed = true);
+      l.start(
+          a::handle,
+          () -> {
+            a.closed = true;
+            a.ended.complete(null);
+          });
       Thread.ofVirtual().start(() -> a.beat(w.heartbeatMillis()));
       return a;
     } catch (IOException | RuntimeException e) {
@@ -131,6 +138,11 @@ public final class SimulatedAgent implements AutoCloseable {
 
   public String node() {
     return node;
+  }
+
+  /** Completes when this agent's link has closed (told goodbye, or the controller went). */
+  public java.util.concurrent.CompletableFuture<Void> ended() {
+    return ended;
   }
 
   @Override

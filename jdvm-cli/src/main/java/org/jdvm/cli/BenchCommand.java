@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.jdvm.bench.dvm.AgentScaleBench;
 import org.jdvm.bench.dvm.DvmBench;
 import org.jdvm.bench.dvm.Row;
 import org.jdvm.pmix.json.Json;
@@ -156,23 +155,7 @@ public final class BenchCommand implements Callable<Integer> {
       return procsBench();
     }
     if (agents != null) {
-      for (AgentScaleBench.Result r : DvmBench.agents(agents, progress)) {
-        out.println(
-            json
-                ? Json.write(
-                    Map.of(
-                        "nodes",
-                        r.nodes(),
-                        "startMs",
-                        r.startMs(),
-                        "launchMs",
-                        r.launchMs(),
-                        "fenceJobMs",
-                        r.fenceJobMs(),
-                        "cpuUsPerNode",
-                        r.cpuUsPerNode()))
-                : r.toString());
-      }
+      AgentBenchReport.print(DvmBench.agents(agents, progress), json, out);
       return Main.EXIT_OK;
     }
     print(

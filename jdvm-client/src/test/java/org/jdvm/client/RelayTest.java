@@ -132,6 +132,66 @@ class RelayTest {
   }
 
   @Test
+  void aSecondGetOfAnotherNodesRankOnOneNodeIsAnsweredByItsAgentWithTheSameValue()
+      throws Exception {
+    Job job = tool.spawn(SpawnRequest.of("sleep", "60").procs(4).mapBy("slot").build());
+    List<JdvmClient> ranks = new ArrayList<>();
+    try {
+      for (int r = 0; r < 4; r++) {
+        ranks.add(rankThroughItsRelay(job.nspace(), r));
+      }
+      Proc target = new Proc(job.nspace(), 3);
+      String nodeOf3 = nodeOf(target);
+      List<Integer> here =
+          List.of(0, 1, 2).stream()
+              .filter(r -> !nodeOf(new Proc(job.nspace(), r)).equals(nodeOf3))
+              .toList();
+      assertThat(here).as("two ranks on the other node").hasSize(2);
+      WireUp three = ranks.get(3).wireUp();
+      three.put(WireUp.Scope.GLOBAL, "relay.k", Value.string("three"));
+      three.commit();
+      long cached = relays.getsFromCache();
+      assertThat(ranks.get(here.get(0)).wireUp().get(target, "relay.k").asString())
+          .isEqualTo("three");
+      assertThat(relays.getsFromCache())
+          .as("the first get goes to the controller")
+          .isEqualTo(cached);
+      assertThat(ranks.get(here.get(1)).wireUp().get(target, "relay.k").asString())
+          .isEqualTo("three");
+      assertThat(relays.getsFromCache() - cached)
+          .as("the second, on the same node, is answered by its agent")
+          .isEqualTo(1);
+    } finally {
+      ranks.forEach(JdvmClient::close);
+      tool.terminate(job.nspace());
+      job.end().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A Java PMIx client connected as {@code nspace.rank} to the relay of the node it runs on. */
+  private static JdvmClient rankThroughItsRelay(String nspace, int rank) throws Exception {
+    Proc p = new Proc(nspace, rank);
+    String node = nodeOf(p);
+    RelayedNodes.Agent agent =
+        relays.agents.stream().filter(a -> a.node().equals(node)).findFirst().orElseThrow();
+    return JdvmClient.connector()
+        .dvm(agent.relay().uri())
+        .asProcess(p, dvm.credentials.procCredential(nspace, rank))
+        .output(OutputHandler.DISCARD)
+        .connect();
+  }
+
+  private static String nodeOf(Proc p) {
+    return dvm.read(
+        v ->
+            v.job(p.nspace()).orElseThrow().procs().stream()
+                .filter(x -> x.rank() == p.rank())
+                .findFirst()
+                .orElseThrow()
+                .node());
+  }
+
+  @Test
   void aGatheredFenceWhoseLocalParticipantLeavesEndsInPartialSuccessForTheOthers()
       throws Exception {
     assumeTrue(noPmix == null, noPmix);

@@ -107,6 +107,11 @@ final class RelayedNodes implements AutoCloseable {
     return agents.stream().mapToLong(a -> a.relay().getsAnswered()).sum();
   }
 
+  /** Gets of other ranks the relays answered from what earlier gets brought. */
+  long getsFromCache() {
+    return agents.stream().mapToLong(a -> a.relay().getsAnsweredFromCache()).sum();
+  }
+
   /** Stops the relays (before the DVM, whose teardown then checks that no process is left). */
   @Override
   public void close() {

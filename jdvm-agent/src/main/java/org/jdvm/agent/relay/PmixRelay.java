@@ -103,6 +103,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   private final JobDataCache jobData = new JobDataCache();
   private final FenceAggregator fences;
   private final LocalModex modex = new LocalModex();
+  private final GetCache gets = new GetCache();
   private final Map<Long, RelayedSocket> peers = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
   private final AtomicInteger admitting = new AtomicInteger();
@@ -243,6 +244,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     pmi.jobEnded(nspace);
     jobData.forget(nspace);
     modex.forget(nspace);
+    gets.forget(nspace);
     for (RelayedSocket carrier : fences.jobEnded(nspace)) {
       if (carrier.isClosed()) {
         peerEnded(carrier);
@@ -258,6 +260,11 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
   /** Gets answered here from this node's committed data. */
   public long getsAnswered() {
     return modex.answered();
+  }
+
+  /** Gets of other ranks answered here from what earlier gets brought ({@link GetCache}). */
+  public long getsAnsweredFromCache() {
+    return gets.answered();
   }
 
   private void accept(ServerSocketChannel server, boolean overUnix) {
@@ -370,13 +377,20 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
         }
       }
       case Commands.FENCENB_CMD -> {
-        return config.answerLocally() && fences.enter(peer, tag, frame);
+        boolean gathered = config.answerLocally() && fences.enter(peer, tag, frame);
+        if (config.answerLocally()) {
+          gets.fenceEntered(peer, tag, !gathered);
+        }
+        return gathered;
       }
       case Commands.GETNB_CMD -> {
         byte[] got =
             config.answerLocally()
                 ? modex.answer(peer, tag, frame, jobData.localRanks(who.nspace()))
                 : null;
+        if (got == null && config.answerLocally()) {
+          got = gets.answer(peer, tag, frame);
+        }
         if (got != null) {
           peer.write(got);
           return true;
@@ -398,6 +412,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
    */
   void peerEnded(RelayedSocket peer) {
     modex.closed(peer);
+    gets.closed(peer);
     fences.closed(peer);
     if (fences.carries(peer)) {
       return;
@@ -430,7 +445,9 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
       return;
     }
     modex.reply(peer, frame); // before the peer sees its commit answered
+    gets.reply(peer, frame);
     if (fences.reply(peer, frame)) {
+      gets.forget(peer.identity().proc().nspace()); // the node's fence completed
       if (peer.isClosed() && !fences.carries(peer)) {
         peerEnded(peer);
       }
@@ -452,6 +469,7 @@ public final class PmixRelay implements RelayChannel.RelayListener, AutoCloseabl
     if (peer != null) {
       fences.carrierLost(peer);
       modex.closed(peer);
+      gets.closed(peer);
       peer.closeAfterFlush();
     }
   }

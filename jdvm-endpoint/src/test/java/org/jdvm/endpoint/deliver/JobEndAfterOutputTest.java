@@ -36,52 +36,11 @@ class JobEndAfterOutputTest {
   @Test
   void aQuickJobsEndReachesItsToolAfterItsOutput() throws Exception {
     List<Integer> tags = new ArrayList<>();
-    Connection tool =
-        Connection.carried(
-            new Connection.Handler() {
-              @Override
-              public Peer admit(Connection c, org.jdvm.pmix.frame.ConnectRequest r) {
-                return null;
-              }
-
-              @Override
-              public void message(Connection c, int tag, byte[] body) {}
-
-              @Override
-              public void closed(Connection c) {}
-            },
-            1,
-            new Connection.Outlet() {
-              @Override
-              public void write(List<byte[]> messages) {
-                synchronized (tags) {
-                  for (byte[] m : messages) {
-                    tags.add(FrameHeader.decode(m, 0).tag());
-                  }
-                }
-              }
-
-              @Override
-              public void close() {}
-            });
-    tool.admitted(new Peer(TOOL, Peer.Role.TOOL, WireFormat.V41));
+    Connection tool = tool(tags);
     EventRouter events = new EventRouter(new Proc("d@0", 0));
     events.add(tool);
     OutputRouter output = new OutputRouter();
-    OutcomeWatcher watcher =
-        new OutcomeWatcher(
-            events,
-            output,
-            new OutcomeWatcher.JobLife() {
-              @Override
-              public void spawned(String nspace, Proc spawner) {}
-
-              @Override
-              public void procsEnded(String nspace, List<Integer> ranks) {}
-
-              @Override
-              public void ended(String nspace) {}
-            });
+    OutcomeWatcher watcher = watcher(events, output);
     RequestId id = new RequestId(7);
     watcher.expectSpawn(
         id,
@@ -93,24 +52,9 @@ class JobEndAfterOutputTest {
     watcher.observed(outcome(spawned(id)));
     watcher.observed(outcome(new Change.ProcsEnded(JOB, List.of(0), ProcEnd.exited(0, 0))));
     watcher.observed(outcome(new Change.JobTerminated(JOB, PmixStatus.SUCCESS, 0)));
-    events.directed(
-        TOOL,
-        PmixStatus.EVENT_JOB_END,
-        new Proc("d@0", 0),
-        List.of(
-            Info.of(PmixKeys.EVENT_AFFECTED_PROC, Value.proc(Proc.wildcard(JOB))),
-            Info.of(PmixKeys.EVENT_NON_DEFAULT, Value.bool(true))));
+    jobEnd(events);
     watcher.spawnReplied(id, true);
-
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      synchronized (tags) {
-        if (tags.size() >= 2) {
-          break;
-        }
-      }
-      Thread.sleep(5);
-    }
+    awaitTags(tags, 2);
     synchronized (tags) {
       assertThat(tags).as("the output, then the end").containsExactly(Tags.IOF, Tags.NOTIFY);
     }

@@ -32,5 +32,30 @@ public interface AgentStarter {
 
     /** Ends it (the agent itself exits once its link to the controller is gone). */
     void stop();
+
+    /** A handle on {@code p}, whose output {@code tail} keeps, ended by {@code stop}. */
+    static Handle of(Process p, SshAgentStarter.Tail tail, Runnable stop) {
+      return new Handle() {
+        @Override
+        public long pid() {
+          return p.pid();
+        }
+
+        @Override
+        public CompletableFuture<Integer> onExit() {
+          return p.onExit().thenApply(Process::exitValue);
+        }
+
+        @Override
+        public String lastOutput() {
+          return tail.text();
+        }
+
+        @Override
+        public void stop() {
+          stop.run();
+        }
+      };
+    }
   }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -44,34 +43,19 @@ public final class LocalAgentStarter implements AgentStarter {
     }
     SshAgentStarter.Tail tail = new SshAgentStarter.Tail();
     Thread.ofVirtual().name("jdvm-agent-" + node).start(() -> tail.drain(p.getInputStream()));
-    return new Handle() {
-      @Override
-      public long pid() {
-        return p.pid();
-      }
-
-      @Override
-      public CompletableFuture<Integer> onExit() {
-        return p.onExit().thenApply(Process::exitValue);
-      }
-
-      @Override
-      public String lastOutput() {
-        return tail.text();
-      }
-
-      @Override
-      public void stop() {
-        p.destroy(); // TERM: the agent ends its processes (SIGTERM then SIGKILL) and exits
-        try {
-          if (!p.waitFor(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+    return Handle.of(
+        p,
+        tail,
+        () -> {
+          p.destroy(); // TERM: the agent ends its processes (SIGTERM then SIGKILL) and exits
+          try {
+            if (!p.waitFor(STOP_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+              p.destroyForcibly();
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             p.destroyForcibly();
           }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          p.destroyForcibly();
-        }
-      }
-    };
+        });
   }
 }

@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Starts agents with ssh (or a command that takes ssh's arguments, such as the multihost tool's
@@ -53,27 +52,7 @@ public final class SshAgentStarter implements AgentStarter {
     }
     Tail tail = new Tail();
     Thread.ofVirtual().name("jdvm-ssh-" + host).start(() -> tail.drain(p.getInputStream()));
-    return new Handle() {
-      @Override
-      public long pid() {
-        return p.pid();
-      }
-
-      @Override
-      public CompletableFuture<Integer> onExit() {
-        return p.onExit().thenApply(Process::exitValue);
-      }
-
-      @Override
-      public String lastOutput() {
-        return tail.text();
-      }
-
-      @Override
-      public void stop() {
-        p.destroy();
-      }
-    };
+    return Handle.of(p, tail, p::destroy);
   }
 
   /** The last {@link #KEEP_OUTPUT_BYTES} a process wrote; the rest is read and dropped. */

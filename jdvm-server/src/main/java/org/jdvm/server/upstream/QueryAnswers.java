@@ -143,12 +143,7 @@ final class QueryAnswers {
 
   /** A running job is SUCCESS so far; a terminated one has its termination status. */
   private static Value jobStatus(CoreView v, List<Info> qualifiers) throws BadRequest {
-    String ns = qualifier(qualifiers, PmixKeys.NSPACE);
-    if (ns == null) {
-      throw BadRequest.param("PMIX_QUERY_JOB_STATUS needs PMIX_NSPACE");
-    }
-    JobView j =
-        v.job(ns).orElseThrow(() -> new BadRequest(PmixStatus.ERR_NOT_FOUND, "no job " + ns));
+    JobView j = namedJob(v, qualifiers, "PMIX_QUERY_JOB_STATUS");
     return Value.status(j.state() == JobView.State.TERMINATED ? j.status() : PmixStatus.SUCCESS);
   }
 
@@ -158,12 +153,8 @@ final class QueryAnswers {
    * name is the shell's, not the core's, and goes empty).
    */
   private static Value procTable(CoreView v, List<Info> qualifiers) throws BadRequest {
-    String ns = qualifier(qualifiers, PmixKeys.NSPACE);
-    if (ns == null) {
-      throw BadRequest.param("PMIX_QUERY_PROC_TABLE needs PMIX_NSPACE");
-    }
-    JobView j =
-        v.job(ns).orElseThrow(() -> new BadRequest(PmixStatus.ERR_NOT_FOUND, "no job " + ns));
+    JobView j = namedJob(v, qualifiers, "PMIX_QUERY_PROC_TABLE");
+    String ns = j.namespace();
     List<ProcInfo> table = new ArrayList<>();
     for (ProcView p : j.procs()) {
       int state =
@@ -175,6 +166,16 @@ final class QueryAnswers {
       table.add(new ProcInfo(new Proc(ns, p.rank()), p.node(), "", p.pid(), p.exitCode(), state));
     }
     return Value.array(DataArray.of(DataType.PROC_INFO, table));
+  }
+
+  /** The job the {@code PMIX_NSPACE} qualifier names, which {@code what} needs. */
+  private static JobView namedJob(CoreView v, List<Info> qualifiers, String what)
+      throws BadRequest {
+    String ns = qualifier(qualifiers, PmixKeys.NSPACE);
+    if (ns == null) {
+      throw BadRequest.param(what + " needs PMIX_NSPACE");
+    }
+    return v.job(ns).orElseThrow(() -> new BadRequest(PmixStatus.ERR_NOT_FOUND, "no job " + ns));
   }
 
   /** {@code pmix_proc_state_t} values (pmix_common.h). */

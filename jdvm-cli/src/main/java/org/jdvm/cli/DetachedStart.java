@@ -127,6 +127,7 @@ final class DetachedStart {
     for (String l : start.limits) {
       cmd.addAll(List.of("--limit", l));
     }
+    cmd.addAll(start.outputKeep.args());
     cmd.addAll(agentOptions());
     return cmd;
   }

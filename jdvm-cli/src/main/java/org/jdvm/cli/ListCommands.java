@@ -160,7 +160,25 @@ final class ListCommands {
                       ? null
                       : r.get("parent") + (Boolean.TRUE.equals(r.get(GONE)) ? " (gone)" : "")),
           Column.allocation(),
-          new Column("PROCS", r -> procs(r.get("procs"))));
+          new Column("PROCS", r -> procs(r.get("procs"))),
+          new Column("USAGE", r -> usage(r.get("usage"))));
+    }
+
+    /**
+     * The job's total CPU time (user + system) and its largest process's peak memory, e.g. {@code
+     * cpu 0.31s rss 3.2MiB}; "-" before any of its processes has ended.
+     */
+    static String usage(Object usage) {
+      if (!(usage instanceof Map<?, ?> u)) {
+        return "-";
+      }
+      double cpu = (number(u.get("userCpuMicros")) + number(u.get("systemCpuMicros"))) / 1e6;
+      double rssMiB = number(u.get("maxRssKiB")) / 1024.0;
+      return String.format(java.util.Locale.ROOT, "cpu %.2fs rss %.1fMiB", cpu, rssMiB);
+    }
+
+    private static long number(Object o) {
+      return o instanceof Number n ? n.longValue() : 0;
     }
 
     /**

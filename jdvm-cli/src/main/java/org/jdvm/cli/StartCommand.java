@@ -67,6 +67,8 @@ public final class StartCommand implements Callable<Integer> {
       description = "The DVM's directory (default ~/.jdvm).")
   Path dir;
 
+  @picocli.CommandLine.Mixin OutputKeepOptions outputKeep = new OutputKeepOptions();
+
   @Option(names = "--detach", description = "Run in the background; return once it is ready.")
   boolean detach;
 
@@ -248,7 +250,8 @@ public final class StartCommand implements Callable<Integer> {
         .withFsync(FsyncPolicy.parse(fsync))
         .discardingJournalAfter(
             discardJournalAfter == null ? null : Recovery.Discard.parse(discardJournalAfter))
-        .withShrinkGrace(graceMillis);
+        .withShrinkGrace(graceMillis)
+        .keepingOutput(outputKeep.bounds());
   }
 
   /** {@code --scheduler}, or Slurm inside a Slurm allocation, else the embedded scheduler. */

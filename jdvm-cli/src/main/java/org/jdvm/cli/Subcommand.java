@@ -25,6 +25,7 @@ enum Subcommand {
   ALLOCS("allocs", ListCommands.Allocs::new),
   JOBS("jobs", ListCommands.Jobs::new),
   KILL("kill", KillCommand::new),
+  OUTPUT("output", OutputCommand::new),
   EVENTS("events", EventsCommand::new),
   SESSION("session", SessionCommand::new),
   DEMO("demo", DemoCommand::new),

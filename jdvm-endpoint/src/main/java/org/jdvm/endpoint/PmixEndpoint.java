@@ -235,6 +235,11 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     return t;
   }
 
+  /** From now on, keeps jobs' output within {@code bounds} ({@code jdvm output}). */
+  public void keepOutput(org.jdvm.endpoint.deliver.OutputStore.Bounds bounds) {
+    output.keep(bounds);
+  }
+
   /** The operation table the endpoint serves with, for tests. */
   OperationTable table() {
     return serving.table();

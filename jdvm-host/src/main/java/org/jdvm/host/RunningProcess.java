@@ -29,6 +29,8 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private StdinPipe stdin;
   private volatile Posix.Exit exit;
+  private final long bornNs = System.nanoTime();
+  private long reapedNs;
   // Poller thread only:
   private int outFd;
   private int errFd;
@@ -245,6 +247,7 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
       if (e == null) {
         return false; // not yet (a spurious wake-up)
       }
+      reapedNs = System.nanoTime();
       exit = e;
       WatchedPids.remove(pid);
       if (pidfd >= 0) {
@@ -272,7 +275,13 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
   /** Reports its exit to its listener and completes {@link #reported}. */
   void reportExit() {
     try {
-      listener.exited(exit.exitCode(), exit.signal());
+      Posix.Exit e = exit;
+      Rusage usage =
+          e.hasUsage()
+              ? new Rusage(
+                  e.userMicros(), e.systemMicros(), e.maxRssKiB(), (reapedNs - bornNs) / 1000)
+              : null;
+      listener.exited(e.exitCode(), e.signal(), usage);
     } finally {
       done.complete(null);
     }

@@ -10,6 +10,7 @@ import java.util.function.LongSupplier;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.endpoint.deliver.OutputStore;
 import org.jdvm.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.scheduler.NoSchedulerPort;
 import org.jdvm.scheduler.NodeGrant;
@@ -33,6 +34,7 @@ import org.jdvm.server.journal.FsyncPolicy;
  * @param fsync when the journal forces its writes to the disk
  * @param discardJournalAfter what of a damaged journal recovery gives up (docs/journal.md "A
  *     damaged journal"), or {@code null}: nothing
+ * @param outputKept how much of jobs' output the controller keeps for {@code jdvm output}
  */
 public record DvmConfig(
     String name,
@@ -44,7 +46,8 @@ public record DvmConfig(
     long shrinkGraceMillis,
     Limits limits,
     FsyncPolicy fsync,
-    org.jdvm.core.engine.Recovery.Discard discardJournalAfter) {
+    org.jdvm.core.engine.Recovery.Discard discardJournalAfter,
+    OutputStore.Bounds outputKept) {
   /**
    * Which scheduler a DVM uses, and the one place where each kind's port is opened: everything else
    * speaks to a {@link SchedulerPort} (journaling, restore and recovery included).
@@ -85,6 +88,7 @@ public record DvmConfig(
     Objects.requireNonNull(home, "home");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(fsync, "fsync");
+    Objects.requireNonNull(outputKept, "outputKept");
   }
 
   /**
@@ -110,7 +114,8 @@ public record DvmConfig(
         1000,
         Limits.DEFAULT,
         FsyncPolicy.INTERVAL,
-        null);
+        null,
+        OutputStore.Bounds.DEFAULT);
   }
 
   public DvmConfig withName(String n) {
@@ -139,6 +144,11 @@ public record DvmConfig(
     return edit(e -> e.discardJournalAfter = discard);
   }
 
+  /** Keeping this much of jobs' output ({@code jdvm output}). */
+  public DvmConfig keepingOutput(OutputStore.Bounds bounds) {
+    return edit(e -> e.outputKept = bounds);
+  }
+
   public DvmConfig limitedBy(Limits l) {
     return edit(e -> e.limits = l);
   }
@@ -162,7 +172,8 @@ public record DvmConfig(
         e.shrinkGraceMillis,
         e.limits,
         e.fsync,
-        e.discardJournalAfter);
+        e.discardJournalAfter,
+        e.outputKept);
   }
 
   /** The components of a configuration being copied with a change. */
@@ -177,6 +188,7 @@ public record DvmConfig(
     Limits limits;
     FsyncPolicy fsync;
     org.jdvm.core.engine.Recovery.Discard discardJournalAfter;
+    OutputStore.Bounds outputKept;
 
     Edit(DvmConfig c) {
       name = c.name;
@@ -189,6 +201,7 @@ public record DvmConfig(
       limits = c.limits;
       fsync = c.fsync;
       discardJournalAfter = c.discardJournalAfter;
+      outputKept = c.outputKept;
     }
   }
 }

@@ -166,8 +166,21 @@ public final class Posix {
     }
   }
 
-  /** How a child ended: {@code code} is {@link #CLD_EXITED}, {@link #CLD_KILLED} or dumped. */
-  public record Exit(int code, int status) {
+  /**
+   * How a child ended: {@code code} is {@link #CLD_EXITED}, {@link #CLD_KILLED} or dumped; with
+   * what it used, from the {@code rusage} the kernel gave with its status ({@code -1} each when not
+   * read: a reap by glibc's {@code waitid}, on an architecture whose syscall number is not known
+   * here).
+   *
+   * @param userMicros its {@code ru_utime}, microseconds
+   * @param systemMicros its {@code ru_stime}, microseconds
+   * @param maxRssKiB its {@code ru_maxrss}, KiB
+   */
+  public record Exit(int code, int status, long userMicros, long systemMicros, long maxRssKiB) {
+    public Exit(int code, int status) {
+      this(code, status, -1, -1, -1);
+    }
+
     /** The exit code, or 0 if a signal ended it. */
     public int exitCode() {
       return code == CLD_EXITED ? status : 0;
@@ -177,6 +190,11 @@ public final class Posix {
     public int signal() {
       return code == CLD_EXITED ? 0 : status;
     }
+
+    /** Whether the kernel's rusage came with it. */
+    public boolean hasUsage() {
+      return maxRssKiB >= 0;
+    }
   }
 
   /**
@@ -185,17 +203,62 @@ public final class Posix {
    * @return how it ended, or {@code null} if it runs still (or was reaped already: {@code ECHILD})
    */
   public static Exit reap(int pidfd) {
+    return reapWithUsage(P_PIDFD, pidfd);
+  }
+
+  /** {@code waitid}'s syscall number here, or -1 where it is not known (glibc's wrapper then). */
+  private static final long SYS_WAITID =
+      switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> 247;
+        case "aarch64" -> 95;
+        default -> -1;
+      };
+
+  /** The size of {@code struct rusage} on LP64 Linux; {@code ru_maxrss} is at byte 32. */
+  private static final long RUSAGE_SIZE = 144;
+
+  /**
+   * {@code waitid(idtype, id, WEXITED | WNOHANG)} through the raw syscall, whose fifth argument is
+   * the child's rusage: its CPU times ({@code ru_utime}, {@code ru_stime}) and peak resident set
+   * ({@code ru_maxrss}), its own and its waited-for descendants', as {@code wait4} gives them.
+   */
+  private static Exit reapWithUsage(int idtype, int id) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment st = arena.allocate(Libc.CALL_STATE);
       MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      int r = (int) Libc.WAITID.invokeExact(st, P_PIDFD, pidfd, info, WEXITED | WNOHANG);
+      if (SYS_WAITID < 0) {
+        int r = (int) Libc.WAITID.invokeExact(st, idtype, id, info, WEXITED | WNOHANG);
+        return r != 0 || info.get(JAVA_INT, 16) == 0
+            ? null
+            : new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
+      }
+      MemorySegment ru = arena.allocate(RUSAGE_SIZE, 8);
+      long r =
+          (long)
+              Libc.SYSCALL5.invokeExact(
+                  st,
+                  SYS_WAITID,
+                  (long) idtype,
+                  (long) id,
+                  info.address(),
+                  (long) (WEXITED | WNOHANG),
+                  ru.address());
       if (r != 0 || info.get(JAVA_INT, 16) == 0) {
         return null;
       }
-      return new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
+      return new Exit(
+          info.get(JAVA_INT, 8),
+          info.get(JAVA_INT, 24),
+          micros(ru, 0),
+          micros(ru, 16),
+          ru.get(JAVA_LONG, 32));
     } catch (Throwable t) {
       throw rethrow(t);
     }
+  }
+
+  private static long micros(MemorySegment timeval, long offset) {
+    return timeval.get(JAVA_LONG, offset) * 1_000_000L + timeval.get(JAVA_LONG, offset + 8);
   }
 
   /**
@@ -212,17 +275,7 @@ public final class Posix {
    * @return how it ended, or {@code null} if it runs still
    */
   public static Exit reapChild(int pid) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(Libc.CALL_STATE);
-      MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      int r = (int) Libc.WAITID.invokeExact(st, P_PID, pid, info, WEXITED | WNOHANG);
-      if (r != 0 || info.get(JAVA_INT, 16) != pid) {
-        return null;
-      }
-      return new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return reapWithUsage(P_PID, pid);
   }
 
   /**

@@ -477,18 +477,7 @@ public final class AgentDaemon {
         if (disowned.remove(key(nspace, rank))) {
           return; // the controller does not count it: nobody to tell
         }
-        outbox.send(
-            usage == null
-                ? new LinkMessage.Exited(nspace, rank, exitCode, signal)
-                : new LinkMessage.Exited(
-                    nspace,
-                    rank,
-                    exitCode,
-                    signal,
-                    usage.userMicros(),
-                    usage.systemMicros(),
-                    usage.maxRssKiB(),
-                    usage.wallMicros()));
+        outbox.send(LinkMessage.Exited.of(nspace, rank, exitCode, signal, usage));
       }
     }
 

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code jdvm output JOB [--follow]} (docs/cli.md "jdvm output") and the usage {@code jdvm jobs}
- * shows (docs/cli.md "jdvm jobs"), against a DVM that keeps 64 KiB of output per job and 128 KiB in
- * all, so the bounds are reached with small jobs.
+ * shows (docs/cli.md "jdvm nodes | allocs | jobs"), against a DVM that keeps 64 KiB of output per
+ * job and 128 KiB in all, so the bounds are reached with small jobs.
  */
 class StoredOutputTest {
   @TempDir static Path dir;
@@ -216,9 +216,11 @@ class StoredOutputTest {
     all.addAll(List.of(args));
     CliRun r = CliRun.of(all.toArray(String[]::new));
     assertThat(r.status()).as(r.err()).isZero();
-    // The namespace is the last line (a quick job's first output may come before it).
-    String[] lines = r.out().strip().split("\n");
-    return lines[lines.length - 1].strip();
+    // The namespace's line: a quick job's output may come around it (left alone, docs/cli.md).
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^(stored@[0-9]+)$").matcher(r.out());
+    assertThat(m.find()).as(r.out()).isTrue();
+    return m.group(1);
   }
 
   private static void awaitEnded(String ns) throws InterruptedException, PmixException {

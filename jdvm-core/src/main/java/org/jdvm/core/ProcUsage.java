@@ -2,9 +2,9 @@ package org.jdvm.core;
 
 /**
  * What one process used, as its node's host saw it when it reaped the process (docs/cli.md "jdvm
- * jobs"): the {@code rusage} the kernel gives with its exit status ({@code waitid(2)}), which
- * counts the process and every descendant it waited for, and the time from its start to its
- * reaping.
+ * nodes | allocs | jobs"): the {@code rusage} the kernel gives with its exit status ({@code
+ * waitid(2)}), which counts the process and every descendant it waited for, and the time from its
+ * start to its reaping.
  *
  * @param userCpuMicros CPU time in user mode ({@code ru_utime}), microseconds
  * @param systemCpuMicros CPU time in the kernel ({@code ru_stime}), microseconds

@@ -193,6 +193,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     Objects.requireNonNull(credentials, "credentials");
     ServerSocketChannel tcp = ServerSocketChannel.open(StandardProtocolFamily.INET);
     ServerSocketChannel unix = null;
+    PmiServer pmi;
     try {
       tcp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), tcpPort), 128);
       if (unixSocket != null) {
@@ -203,15 +204,6 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
         Files.setPosixFilePermissions(
             unixSocket, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
       }
-    } catch (IOException | RuntimeException e) {
-      tcp.close();
-      if (unix != null) {
-        unix.close();
-      }
-      throw e;
-    }
-    PmiServer pmi;
-    try {
       pmi = PmiServer.open(new PeerProof(credentials, "the DVM"));
     } catch (IOException | RuntimeException e) {
       tcp.close();

@@ -237,6 +237,22 @@ public sealed interface LinkMessage {
       this(nspace, rank, exitCode, signal, -1, -1, -1, -1);
     }
 
+    /** An end with what it used ({@code null}: not known). */
+    public static Exited of(
+        String nspace, int rank, int exitCode, int signal, org.jdvm.host.Rusage u) {
+      return u == null
+          ? new Exited(nspace, rank, exitCode, signal)
+          : new Exited(
+              nspace,
+              rank,
+              exitCode,
+              signal,
+              u.userMicros(),
+              u.systemMicros(),
+              u.maxRssKiB(),
+              u.wallMicros());
+    }
+
     /** What it used, or {@code null} when not known. */
     public org.jdvm.host.Rusage usage() {
       return maxRssKiB < 0

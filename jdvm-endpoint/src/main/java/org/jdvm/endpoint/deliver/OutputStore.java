@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The output the controller keeps of every job, for {@code jdvm output JOB} (docs/cli.md, docs/
- * ARCHITECTURE.md "Stored output"): the pieces the {@link LineCutter} cut, as they went to the
- * job's receivers (or to nobody: a detached job, a job whose spawner asked for none), so a replay
- * keeps each rank's line boundaries. Kept in memory, from the job's spawn until it retires from the
- * core (then {@code jdvm jobs} no longer lists it either); nothing of it survives a controller
- * restart.
+ * The output the controller keeps of every job, for {@code jdvm output JOB} (docs/cli.md "jdvm
+ * output"; docs/ARCHITECTURE.md "Stored output and usage"): the pieces the {@link LineCutter} cut,
+ * as they went to the job's receivers (or to nobody: a detached job, a job whose spawner asked for
+ * none), so a replay keeps each rank's line boundaries. Kept in memory, from the job's spawn until
+ * it retires from the core (then {@code jdvm jobs} no longer lists it either); nothing of it
+ * survives a controller restart.
  *
  * <p>Bounded twice, each piece counted with {@link #PIECE_OVERHEAD} bytes besides its own so that a
  * flood of tiny lines is bounded too: past {@link Bounds#perJobBytes} a job's oldest pieces go;

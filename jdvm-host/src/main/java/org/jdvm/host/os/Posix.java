@@ -37,18 +37,18 @@ public final class Posix {
   private static final int F_GETFL = 3;
   private static final int F_SETFL = 4;
   private static final int P_ALL = 0;
-  private static final int P_PID = 1;
+  static final int P_PID = 1;
   private static final int WNOWAIT = 0x1000000;
-  private static final int P_PIDFD = 3;
-  private static final int WEXITED = 4;
-  private static final int WNOHANG = 1;
+  static final int P_PIDFD = 3;
+  static final int WEXITED = 4;
+  static final int WNOHANG = 1;
   private static final int EPOLL_CTL_ADD = 1;
   private static final int EPOLL_CTL_DEL = 2;
   private static final int EPOLL_CTL_MOD = 3;
   private static final int PR_SET_CHILD_SUBREAPER = 36;
   private static final int RLIMIT_NOFILE = 7;
   private static final long SYS_PIDFD_OPEN = 434;
-  private static final long SIGINFO_SIZE = 128;
+  static final long SIGINFO_SIZE = 128;
 
   private static final boolean X86 = System.getProperty("os.arch", "").matches("amd64|x86_64");
 
@@ -203,62 +203,7 @@ public final class Posix {
    * @return how it ended, or {@code null} if it runs still (or was reaped already: {@code ECHILD})
    */
   public static Exit reap(int pidfd) {
-    return reapWithUsage(P_PIDFD, pidfd);
-  }
-
-  /** {@code waitid}'s syscall number here, or -1 where it is not known (glibc's wrapper then). */
-  private static final long SYS_WAITID =
-      switch (System.getProperty("os.arch", "")) {
-        case "amd64", "x86_64" -> 247;
-        case "aarch64" -> 95;
-        default -> -1;
-      };
-
-  /** The size of {@code struct rusage} on LP64 Linux; {@code ru_maxrss} is at byte 32. */
-  private static final long RUSAGE_SIZE = 144;
-
-  /**
-   * {@code waitid(idtype, id, WEXITED | WNOHANG)} through the raw syscall, whose fifth argument is
-   * the child's rusage: its CPU times ({@code ru_utime}, {@code ru_stime}) and peak resident set
-   * ({@code ru_maxrss}), its own and its waited-for descendants', as {@code wait4} gives them.
-   */
-  private static Exit reapWithUsage(int idtype, int id) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(Libc.CALL_STATE);
-      MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      if (SYS_WAITID < 0) {
-        int r = (int) Libc.WAITID.invokeExact(st, idtype, id, info, WEXITED | WNOHANG);
-        return r != 0 || info.get(JAVA_INT, 16) == 0
-            ? null
-            : new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
-      }
-      MemorySegment ru = arena.allocate(RUSAGE_SIZE, 8);
-      long r =
-          (long)
-              Libc.SYSCALL5.invokeExact(
-                  st,
-                  SYS_WAITID,
-                  (long) idtype,
-                  (long) id,
-                  info.address(),
-                  (long) (WEXITED | WNOHANG),
-                  ru.address());
-      if (r != 0 || info.get(JAVA_INT, 16) == 0) {
-        return null;
-      }
-      return new Exit(
-          info.get(JAVA_INT, 8),
-          info.get(JAVA_INT, 24),
-          micros(ru, 0),
-          micros(ru, 16),
-          ru.get(JAVA_LONG, 32));
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-  }
-
-  private static long micros(MemorySegment timeval, long offset) {
-    return timeval.get(JAVA_LONG, offset) * 1_000_000L + timeval.get(JAVA_LONG, offset + 8);
+    return WaitidUsage.reap(P_PIDFD, pidfd);
   }
 
   /**
@@ -275,7 +220,7 @@ public final class Posix {
    * @return how it ended, or {@code null} if it runs still
    */
   public static Exit reapChild(int pid) {
-    return reapWithUsage(P_PID, pid);
+    return WaitidUsage.reap(P_PID, pid);
   }
 
   /**

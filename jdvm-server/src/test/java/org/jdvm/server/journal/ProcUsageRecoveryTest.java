@@ -24,9 +24,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What an ended process used ({@link Change.ProcUsed}, docs/cli.md "jdvm jobs") is state the core
- * keeps, so a controller that restarts from its journal — from the records alone, or from a
- * snapshot taken after the process ended — still has it.
+ * What an ended process used ({@link Change.ProcUsed}, docs/cli.md "jdvm nodes | allocs | jobs") is
+ * state the core keeps, so a controller that restarts from its journal — from the records alone, or
+ * from a snapshot taken after the process ended — still has it.
  */
 class ProcUsageRecoveryTest {
   private static final CoreConfig CONFIG = CoreConfig.of("use", List.of(new NodeSpec("n0", 4)));

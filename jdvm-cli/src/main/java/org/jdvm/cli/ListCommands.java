@@ -166,15 +166,18 @@ final class ListCommands {
 
     /**
      * The job's total CPU time (user + system) and its largest process's peak memory, e.g. {@code
-     * cpu 0.31s rss 3.2MiB}; "-" before any of its processes has ended.
+     * cpu 0.31s rss 3.2MiB} ({@code rss -}: not known); "-" before any of its processes ended.
      */
     static String usage(Object usage) {
       if (!(usage instanceof Map<?, ?> u)) {
         return "-";
       }
       double cpu = (number(u.get("userCpuMicros")) + number(u.get("systemCpuMicros"))) / 1e6;
-      double rssMiB = number(u.get("maxRssKiB")) / 1024.0;
-      return String.format(java.util.Locale.ROOT, "cpu %.2fs rss %.1fMiB", cpu, rssMiB);
+      String rss =
+          u.get("maxRssKiB") instanceof Number n
+              ? String.format(java.util.Locale.ROOT, "%.1fMiB", n.longValue() / 1024.0)
+              : "-";
+      return String.format(java.util.Locale.ROOT, "cpu %.2fs rss %s", cpu, rss);
     }
 
     private static long number(Object o) {

@@ -9,12 +9,14 @@ package org.jdvm.core;
  * @param userCpuMicros CPU time in user mode ({@code ru_utime}), microseconds
  * @param systemCpuMicros CPU time in the kernel ({@code ru_stime}), microseconds
  * @param maxRssKiB its peak resident set ({@code ru_maxrss}), KiB: the largest of the process's and
- *     of each waited-for descendant's, not their sum
+ *     of each waited-for descendant's, not their sum; -1 when not known (no higher than the peak of
+ *     the JVM that started it, which Linux reports for a child born sharing its memory: jdvm-host's
+ *     {@code Rusage})
  * @param wallMicros from its start to its reaping, microseconds
  */
 public record ProcUsage(long userCpuMicros, long systemCpuMicros, long maxRssKiB, long wallMicros) {
   public ProcUsage {
-    if (userCpuMicros < 0 || systemCpuMicros < 0 || maxRssKiB < 0 || wallMicros < 0) {
+    if (userCpuMicros < 0 || systemCpuMicros < 0 || maxRssKiB < -1 || wallMicros < 0) {
       throw new IllegalArgumentException(
           "a usage is never negative: "
               + userCpuMicros
@@ -26,9 +28,6 @@ public record ProcUsage(long userCpuMicros, long systemCpuMicros, long maxRssKiB
               + wallMicros);
     }
   }
-
-  /** Nothing used: the sum of no processes. */
-  public static final ProcUsage NONE = new ProcUsage(0, 0, 0, 0);
 
   /** User and system CPU time together, microseconds. */
   public long cpuMicros() {

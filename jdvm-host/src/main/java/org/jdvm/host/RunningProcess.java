@@ -30,6 +30,8 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
   private StdinPipe stdin;
   private volatile Posix.Exit exit;
   private final long bornNs = System.nanoTime();
+  // This JVM's peak resident set once the process was born, at or above what its exec recorded.
+  private final long spawnerMaxRssKiB = Posix.selfMaxRssKiB();
   private long reapedNs;
   // Poller thread only:
   private int outFd;
@@ -276,10 +278,11 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
   void reportExit() {
     try {
       Posix.Exit e = exit;
+      // A peak no higher than this JVM's is this JVM's, recorded at the exec: not known.
+      long rss = e.maxRssKiB() > spawnerMaxRssKiB ? e.maxRssKiB() : -1;
       Rusage usage =
           e.hasUsage()
-              ? new Rusage(
-                  e.userMicros(), e.systemMicros(), e.maxRssKiB(), (reapedNs - bornNs) / 1000)
+              ? new Rusage(e.userMicros(), e.systemMicros(), rss, (reapedNs - bornNs) / 1000)
               : null;
       listener.exited(e.exitCode(), e.signal(), usage);
     } finally {

@@ -220,7 +220,8 @@ public sealed interface LinkMessage {
   /**
    * A process ended: it exited with {@code exitCode}, or {@code signal} (non-zero) killed it; with
    * what it used ({@code org.jdvm.host.Rusage}: CPU microseconds in user mode and in the kernel,
-   * peak resident KiB, wall microseconds), each {@code -1} when the agent's host could not tell.
+   * peak resident KiB, wall microseconds), each {@code -1} when the agent's host could not tell
+   * (the peak alone may be {@code -1}: {@code Rusage#maxRssKiB}).
    */
   record Exited(
       String nspace,
@@ -255,7 +256,7 @@ public sealed interface LinkMessage {
 
     /** What it used, or {@code null} when not known. */
     public org.jdvm.host.Rusage usage() {
-      return maxRssKiB < 0
+      return wallMicros < 0
           ? null
           : new org.jdvm.host.Rusage(userMicros, systemMicros, maxRssKiB, wallMicros);
     }

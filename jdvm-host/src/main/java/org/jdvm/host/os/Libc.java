@@ -57,12 +57,13 @@ final class Libc {
   static final MethodHandle SETRLIMIT;
   static final MethodHandle SEND;
   static final MethodHandle SYSCALL5;
+  static final MethodHandle GETRUSAGE;
 
   /** Why the functions cannot be called here, or {@code null} when they can. */
   static final Throwable UNAVAILABLE;
 
   static {
-    MethodHandle[] h = new MethodHandle[32];
+    MethodHandle[] h = new MethodHandle[33];
     Throwable failure = null;
     try {
       if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
@@ -107,6 +108,7 @@ final class Libc {
     SETRLIMIT = h[29];
     SEND = h[30];
     SYSCALL5 = h[31];
+    GETRUSAGE = h[32];
   }
 
   private Libc() {}
@@ -142,7 +144,7 @@ final class Libc {
     h[14] = fn(libc, "sigdelset", JAVA_INT, ADDRESS, JAVA_INT);
   }
 
-  /** The calls that report {@code errno}: {@code h[15..31]}. */
+  /** The calls that report {@code errno}: {@code h[15..32]}. */
   private static void linkCalls(SymbolLookup libc, MethodHandle[] h) {
     h[15] = errnoFn(libc, "pipe2", JAVA_INT, ADDRESS, JAVA_INT);
     h[16] =
@@ -190,6 +192,7 @@ final class Libc {
                 JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             CAPTURE,
             Linker.Option.firstVariadicArg(1));
+    h[32] = errnoFn(libc, "getrusage", JAVA_INT, JAVA_INT, ADDRESS);
   }
 
   private static MethodHandle fn(

@@ -207,6 +207,24 @@ public final class Posix {
   }
 
   /**
+   * This process's own peak resident set, KiB ({@code getrusage(RUSAGE_SELF)}'s {@code ru_maxrss}).
+   * A child born sharing its memory (the C starter's {@code clone3}, {@code posix_spawn}) has it
+   * recorded as its own peak when it execs (Linux keeps the larger of the old and the new memory's
+   * peak in {@code ru_maxrss}), so a child's peak at or below it is not the child's ({@code
+   * host.Rusage}).
+   */
+  public static long selfMaxRssKiB() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment st = arena.allocate(Libc.CALL_STATE);
+      MemorySegment ru = arena.allocate(144, 8);
+      int r = (int) Libc.GETRUSAGE.invokeExact(st, 0, ru);
+      return r == 0 ? ru.get(JAVA_LONG, 32) : -1;
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /**
    * Reaps the child {@code pid} if it has ended ({@code waitid(P_PID, WEXITED | WNOHANG)}): for the
    * orphans a subreaper adopts, which nobody watches with a pidfd. True if it was reaped.
    */

@@ -190,7 +190,7 @@ final class Listings {
 
   /**
    * What a process or a job used ({@link ProcUsage}): {@code userCpuMicros, systemCpuMicros,
-   * maxRssKiB, wallMicros}, or null when not known.
+   * maxRssKiB} (null when not known), {@code wallMicros}; or null when not known.
    */
   private static Map<String, Object> usage(ProcUsage u) {
     if (u == null) {
@@ -199,7 +199,7 @@ final class Listings {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("userCpuMicros", u.userCpuMicros());
     m.put("systemCpuMicros", u.systemCpuMicros());
-    m.put("maxRssKiB", u.maxRssKiB());
+    m.put("maxRssKiB", u.maxRssKiB() < 0 ? null : u.maxRssKiB());
     m.put("wallMicros", u.wallMicros());
     return m;
   }

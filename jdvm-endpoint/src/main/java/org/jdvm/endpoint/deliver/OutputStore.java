@@ -16,10 +16,11 @@ import java.util.Map;
  * survives a controller restart.
  *
  * <p>Bounded twice, each piece counted with {@link #PIECE_OVERHEAD} bytes besides its own so that a
- * flood of tiny lines is bounded too: past {@link Bounds#perJobBytes} a job's oldest pieces go;
- * past {@link Bounds#totalBytes} the oldest job's oldest pieces go, then the next job's. A job that
- * lost some says how much ({@link Replay#droppedBytes}). Not thread-safe: its {@link OutputRouter}
- * calls it under its lock.
+ * flood of tiny lines is bounded too: past {@link Bounds#perJobBytes} a job's oldest lines go; past
+ * {@link Bounds#totalBytes} the oldest job's oldest lines go, then the next job's. What goes is
+ * whole lines where the oldest piece has a newline past what must go, so a replay starts at a
+ * line's start. A job that lost some says how much ({@link Replay#droppedBytes}). Not thread-safe:
+ * its {@link OutputRouter} calls it under its lock.
  */
 public final class OutputStore {
   /** What a piece costs besides its bytes (the piece, its array's header, the queue's slot). */
@@ -131,12 +132,12 @@ public final class OutputStore {
     k.cost += cost(p);
     cost += cost(p);
     while (k.cost > bounds.perJobBytes()) {
-      dropOldest(k);
+      dropOldest(k, k.cost - bounds.perJobBytes());
     }
     if (cost > bounds.totalBytes()) {
       for (Kept oldest : jobs.values()) {
         while (cost > bounds.totalBytes() && !oldest.pieces.isEmpty()) {
-          dropOldest(oldest);
+          dropOldest(oldest, cost - bounds.totalBytes());
         }
         if (cost <= bounds.totalBytes()) {
           break;
@@ -145,11 +146,30 @@ public final class OutputStore {
     }
   }
 
-  private void dropOldest(Kept k) {
+  /**
+   * Gives up at least {@code excess} bytes of the job's oldest piece: its lines up to the first
+   * newline past them when it has one (the rest stays, whole lines), else the whole piece.
+   */
+  private void dropOldest(Kept k, long excess) {
     LineCutter.Piece p = k.pieces.removeFirst();
-    k.dropped += p.bytes().length;
-    k.cost -= cost(p);
-    cost -= cost(p);
+    byte[] b = p.bytes();
+    int from = -1;
+    for (int i = (int) Math.min(excess, b.length) - 1; i < b.length - 1 && from < 0; i++) {
+      if (i >= 0 && b[i] == '\n') {
+        from = i + 1;
+      }
+    }
+    long before = cost(p);
+    long kept = 0;
+    if (from > 0) {
+      LineCutter.Piece rest =
+          new LineCutter.Piece(p.rank(), p.channel(), Arrays.copyOfRange(b, from, b.length));
+      k.pieces.addFirst(rest);
+      kept = cost(rest);
+    }
+    k.dropped += from > 0 ? from : b.length;
+    k.cost -= before - kept;
+    cost -= before - kept;
   }
 
   private static long cost(LineCutter.Piece p) {

@@ -44,6 +44,26 @@ class OutputStoreTest {
   }
 
   @Test
+  void pastItsBoundAJobLosesWholeLinesOfItsOldestPieceNotTheWholePiece() {
+    OutputStore s = new OutputStore();
+    s.bound(SMALL);
+    s.started("a@1");
+    byte[] piece = new byte[40 * 1000]; // 40 lines of 1,000 bytes, as a 40 KB read is cut
+    for (int i = 999; i < piece.length; i += 1000) {
+      piece[i] = '\n';
+    }
+    for (int n = 0; n < 3; n++) {
+      s.add("a@1", new LineCutter.Piece(0, OUT, piece));
+    }
+    OutputStore.Replay r = s.replay("a@1");
+    long kept = r.writtenBytes() - r.droppedBytes();
+    // Within a line of the bound, not a whole piece below it; what goes is whole lines.
+    assertThat(kept).isGreaterThan(SMALL.perJobBytes() - 1000 - 2L * OutputStore.PIECE_OVERHEAD);
+    assertThat(r.droppedBytes() % 1000).isZero();
+    assertThat(s.cost()).isLessThanOrEqualTo(SMALL.perJobBytes());
+  }
+
+  @Test
   void aPieceLargerThanAJobsBoundKeepsItsTail() {
     OutputStore s = new OutputStore();
     s.bound(SMALL);

@@ -126,9 +126,19 @@ class StoredOutputTest {
     assertThat(r.status()).as(r.err()).isZero();
     String job = ns.substring(ns.lastIndexOf('@') + 1);
     assertThat(r.out()).endsWith("[" + job + ",0]<stdout>: 40000\n");
-    assertThat(r.out()).doesNotContain("<stdout>: 1\n");
-    assertThat(r.out().length()).isLessThan(2 * (64 << 10) + 20_000);
-    assertThat(r.err()).contains("output truncated: ").contains(" of 228894 written");
+    // The newest whole lines, consecutive, within 64 KiB and within a line of it.
+    String[] lines = r.out().split("\n");
+    long kept = 0;
+    int first = Integer.parseInt(lines[0].substring(lines[0].indexOf(": ") + 2));
+    for (int i = 0; i < lines.length; i++) {
+      String value = lines[i].substring(lines[i].indexOf(": ") + 2);
+      assertThat(value).isEqualTo(Integer.toString(first + i));
+      kept += value.length() + 1;
+    }
+    assertThat(kept).isBetween((64L << 10) - 200, 64L << 10);
+    assertThat(r.err())
+        .contains("output truncated: " + (228894 - kept) + " bytes dropped")
+        .contains(" of 228894 written");
   }
 
   @Test

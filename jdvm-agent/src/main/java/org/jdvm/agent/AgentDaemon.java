@@ -27,6 +27,7 @@ import org.jdvm.host.LocalNodeAgent;
 import org.jdvm.host.NodeEvents;
 import org.jdvm.host.ProcListener;
 import org.jdvm.host.ProcessHost;
+import org.jdvm.host.Rusage;
 import org.jdvm.host.identity.Credentials;
 
 /**
@@ -462,6 +463,12 @@ public final class AgentDaemon {
 
     @Override
     public void exited(String node, String nspace, int rank, int exitCode, int signal) {
+      exited(node, nspace, rank, exitCode, signal, null);
+    }
+
+    @Override
+    public void exited(
+        String node, String nspace, int rank, int exitCode, int signal, Rusage usage) {
       synchronized (outbox) {
         running.remove(key(nspace, rank));
         if (prepare instanceof LaunchWatcher w) {
@@ -470,7 +477,7 @@ public final class AgentDaemon {
         if (disowned.remove(key(nspace, rank))) {
           return; // the controller does not count it: nobody to tell
         }
-        outbox.send(new LinkMessage.Exited(nspace, rank, exitCode, signal));
+        outbox.send(LinkMessage.Exited.of(nspace, rank, exitCode, signal, usage));
       }
     }
 

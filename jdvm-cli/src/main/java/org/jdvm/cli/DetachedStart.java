@@ -128,6 +128,7 @@ final class DetachedStart {
     for (String l : start.limits) {
       cmd.addAll(List.of("--limit", l));
     }
+    cmd.addAll(start.outputKeep.args());
     cmd.addAll(agentOptions());
     cmd.addAll(start.nodeAgents.childOptions());
     if (start.localAgents) {

@@ -170,7 +170,8 @@ final class ListCommands {
                       ? null
                       : r.get("parent") + (Boolean.TRUE.equals(r.get(GONE)) ? " (gone)" : "")),
           Column.allocation(),
-          new Column("PROCS", JobsOptions::procsCell));
+          new Column("PROCS", JobsOptions::procsCell),
+          new Column("USAGE", r -> usage(r.get("usage"))));
     }
 
     @picocli.CommandLine.Mixin JobsOptions options = new JobsOptions();
@@ -200,6 +201,26 @@ final class ListCommands {
       } else {
         super.print(rows);
       }
+    }
+
+    /**
+     * The job's total CPU time (user + system) and its largest process's peak memory, e.g. {@code
+     * cpu 0.31s rss 3.2MiB} ({@code rss -}: not known); "-" before any of its processes ended.
+     */
+    static String usage(Object usage) {
+      if (!(usage instanceof Map<?, ?> u)) {
+        return "-";
+      }
+      double cpu = (number(u.get("userCpuMicros")) + number(u.get("systemCpuMicros"))) / 1e6;
+      String rss =
+          u.get("maxRssKiB") instanceof Number n
+              ? String.format(java.util.Locale.ROOT, "%.1fMiB", n.longValue() / 1024.0)
+              : "-";
+      return String.format(java.util.Locale.ROOT, "cpu %.2fs rss %s", cpu, rss);
+    }
+
+    private static long number(Object o) {
+      return o instanceof Number n ? n.longValue() : 0;
     }
 
     /**

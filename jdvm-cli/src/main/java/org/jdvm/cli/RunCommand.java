@@ -273,7 +273,9 @@ public final class RunCommand extends DvmCommand implements Callable<Integer> {
     if (badApps != null) {
       return badApps;
     }
-    return connected(OutputHandler.STDIO, false, this::run);
+    // A detached job's output is the DVM's to keep (jdvm output), not this command's to print in
+    // the moment before it returns.
+    return connected(detach ? OutputHandler.DISCARD : OutputHandler.STDIO, false, this::run);
   }
 
   private int run(JdvmClient client) throws PmixException {

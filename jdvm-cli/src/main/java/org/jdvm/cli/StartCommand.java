@@ -67,6 +67,8 @@ public final class StartCommand implements Callable<Integer> {
       description = "The DVM's directory (default ~/.jdvm).")
   Path dir;
 
+  @picocli.CommandLine.Mixin OutputKeepOptions outputKeep = new OutputKeepOptions();
+
   @Option(names = "--detach", description = "Run in the background; return once it is ready.")
   boolean detach;
 
@@ -260,7 +262,8 @@ public final class StartCommand implements Callable<Integer> {
         .discardingJournalAfter(
             discardJournalAfter == null ? null : Recovery.Discard.parse(discardJournalAfter))
         .withShrinkGrace(graceMillis)
-        .withRendezvous(tools.mode());
+        .withRendezvous(tools.mode())
+        .keepingOutput(outputKeep.bounds());
   }
 
   /** {@code --scheduler}, or Slurm inside a Slurm allocation, else the embedded scheduler. */

@@ -27,6 +27,7 @@ enum Subcommand {
   EXPLAIN("explain", ExplainCommand::new),
   TREE("tree", TreeCommand::new),
   KILL("kill", KillCommand::new),
+  OUTPUT("output", OutputCommand::new),
   EVENTS("events", EventsCommand::new),
   SESSION("session", SessionCommand::new),
   DEMO("demo", DemoCommand::new),

@@ -190,7 +190,7 @@ final class Inbox implements Wire.Listener {
     return r == null ? DataRange.INVALID : r;
   }
 
-  private static JobEnd jobEnd(Event e) {
+  static JobEnd jobEnd(Event e) {
     String nspace = null;
     int status = PmixStatus.SUCCESS;
     int exit = 0;

@@ -263,6 +263,16 @@ public final class JdvmClient implements AutoCloseable {
     throw new PmixException(PmixStatus.ERR_NOT_FOUND, "no answer to " + key);
   }
 
+  /**
+   * {@code jdvm output}: what the DVM kept of the job's output goes to this client's {@link
+   * OutputHandler} (each line labelled {@code [JOB,RANK]<stdout>: }), then the answer says what was
+   * dropped; with {@code follow}, the job's output goes on until it ends ({@link
+   * OutputReplay#end}). A job the DVM keeps no output of is {@code PMIX_ERR_NOT_FOUND}.
+   */
+  public OutputReplay replayOutput(String nspace, boolean follow) throws PmixException {
+    return await(OutputReplay.ask(this, inbox, nspace, follow));
+  }
+
   // ---- events --------------------------------------------------------------------------------
 
   /**

@@ -67,6 +67,11 @@ final class OutputFormat {
     this.clock = clock;
   }
 
+  /** {@code --tag-output}'s alone: how {@code jdvm output} labels a replayed job's lines. */
+  static OutputFormat tagged() {
+    return new OutputFormat(true, false, false, false, 0, ZonedDateTime::now);
+  }
+
   /** The format a spawn asks for; {@code null} when it asks for none. */
   static OutputFormat of(SpawnRequest request) throws PmixException {
     return of(request, ZonedDateTime::now);

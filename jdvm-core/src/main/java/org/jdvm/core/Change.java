@@ -230,4 +230,11 @@ public sealed interface Change {
    * and the others keep theirs.
    */
   record JobDeadlineSet(String namespace, Long deadlineNs) implements Change {}
+
+  /**
+   * What an ended process used ({@link ProcUsage}), as its host reported it with its exit. It
+   * follows the process's {@link ProcsEnded} in the same outcome; a process whose host could not
+   * tell has none. Declared last: a change's journal tag is its place here.
+   */
+  record ProcUsed(String namespace, int rank, ProcUsage usage) implements Change {}
 }

@@ -32,10 +32,20 @@ public sealed interface Report extends Command {
     }
   }
 
-  /** A process ended: with an exit code, or killed by a signal ({@code signal > 0}). */
-  record ProcExited(String namespace, int rank, int exitCode, int signal) implements Report {
+  /**
+   * A process ended: with an exit code, or killed by a signal ({@code signal > 0}); {@code usage}
+   * is what it used, when its host could tell ({@code null}: not known, e.g. its node was lost or
+   * the report was made up by recovery).
+   */
+  record ProcExited(String namespace, int rank, int exitCode, int signal, ProcUsage usage)
+      implements Report {
     public ProcExited {
       Objects.requireNonNull(namespace, "namespace");
+    }
+
+    /** An end whose usage is not known. */
+    public ProcExited(String namespace, int rank, int exitCode, int signal) {
+      this(namespace, rank, exitCode, signal, null);
     }
   }
 

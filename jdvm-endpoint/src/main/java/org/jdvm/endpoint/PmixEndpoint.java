@@ -194,6 +194,7 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
     Objects.requireNonNull(credentials, "credentials");
     ServerSocketChannel tcp = ServerSocketChannel.open(StandardProtocolFamily.INET);
     ServerSocketChannel unix = null;
+    PmiServer pmi;
     try {
       tcp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), tcpPort), 128);
       if (unixSocket != null) {
@@ -204,15 +205,6 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
         Files.setPosixFilePermissions(
             unixSocket, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
       }
-    } catch (IOException | RuntimeException e) {
-      tcp.close();
-      if (unix != null) {
-        unix.close();
-      }
-      throw e;
-    }
-    PmiServer pmi;
-    try {
       pmi = PmiServer.open(new PeerProof(credentials, "the DVM"));
     } catch (IOException | RuntimeException e) {
       tcp.close();
@@ -234,6 +226,11 @@ public final class PmixEndpoint implements PeerGateway, AutoCloseable {
             1, Thread.ofPlatform().daemon().name("jdvm-endpoint-timer").factory());
     t.setRemoveOnCancelPolicy(true);
     return t;
+  }
+
+  /** From now on, keeps jobs' output within {@code bounds} ({@code jdvm output}). */
+  public void keepOutput(org.jdvm.endpoint.deliver.OutputStore.Bounds bounds) {
+    output.keep(bounds);
   }
 
   /** The operation table the endpoint serves with, for tests. */

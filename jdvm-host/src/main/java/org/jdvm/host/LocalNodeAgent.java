@@ -88,9 +88,14 @@ public final class LocalNodeAgent implements NodeAgent {
 
                 @Override
                 public void exited(int exitCode, int signal) {
+                  exited(exitCode, signal, null);
+                }
+
+                @Override
+                public void exited(int exitCode, int signal, Rusage usage) {
                   awaitUninterruptibly(registered);
                   forget(nspace, rank);
-                  events.exited(node, nspace, rank, exitCode, signal);
+                  events.exited(node, nspace, rank, exitCode, signal, usage);
                 }
               });
       procsByJob.computeIfAbsent(nspace, k -> new ConcurrentHashMap<>()).put(rank, proc);

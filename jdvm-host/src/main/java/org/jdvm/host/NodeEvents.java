@@ -22,6 +22,12 @@ public interface NodeEvents {
    */
   void exited(String node, String nspace, int rank, int exitCode, int signal);
 
+  /** As the exit above, with what the process used ({@code null}: not known). */
+  default void exited(
+      String node, String nspace, int rank, int exitCode, int signal, Rusage usage) {
+    exited(node, nspace, rank, exitCode, signal);
+  }
+
   /**
    * A process has ended; {@code exitStatus} is as a shell reports it (128 + signal if killed), for
    * an agent that cannot tell the two apart: a status of 128 + n is taken for a kill by n only if

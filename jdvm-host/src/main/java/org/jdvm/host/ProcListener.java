@@ -31,4 +31,13 @@ public interface ProcListener {
    * @param signal the signal that ended it, or 0 if it exited
    */
   void exited(int exitCode, int signal);
+
+  /**
+   * As {@link #exited(int, int)}, with what the process used ({@code null}: not known).
+   *
+   * @param usage its CPU times, peak memory and wall time ({@link Rusage})
+   */
+  default void exited(int exitCode, int signal, Rusage usage) {
+    exited(exitCode, signal);
+  }
 }

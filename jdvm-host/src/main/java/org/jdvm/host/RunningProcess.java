@@ -29,6 +29,10 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private StdinPipe stdin;
   private volatile Posix.Exit exit;
+  private final long bornNs = System.nanoTime();
+  // This JVM's peak resident set once the process was born, at or above what its exec recorded.
+  private final long spawnerMaxRssKiB = Posix.selfMaxRssKiB();
+  private long reapedNs;
   // Poller thread only:
   private int outFd;
   private int errFd;
@@ -245,6 +249,7 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
       if (e == null) {
         return false; // not yet (a spurious wake-up)
       }
+      reapedNs = System.nanoTime();
       exit = e;
       WatchedPids.remove(pid);
       if (pidfd >= 0) {
@@ -272,7 +277,14 @@ public abstract sealed class RunningProcess permits ProcessHost.RunningProc {
   /** Reports its exit to its listener and completes {@link #reported}. */
   void reportExit() {
     try {
-      listener.exited(exit.exitCode(), exit.signal());
+      Posix.Exit e = exit;
+      // A peak no higher than this JVM's is this JVM's, recorded at the exec: not known.
+      long rss = e.maxRssKiB() > spawnerMaxRssKiB ? e.maxRssKiB() : -1;
+      Rusage usage =
+          e.hasUsage()
+              ? new Rusage(e.userMicros(), e.systemMicros(), rss, (reapedNs - bornNs) / 1000)
+              : null;
+      listener.exited(e.exitCode(), e.signal(), usage);
     } finally {
       done.complete(null);
     }

@@ -121,4 +121,29 @@ public final class JdvmProtocol {
    * jdvm's own (BOOL): the requester's library prefixes each line with {@code RANK: } (srun -l).
    */
   public static final String IOF_LABEL = "jdvm.iof.label";
+
+  /**
+   * IOF_PULL directive (BOOL), {@code jdvm output JOB}: first send what the controller kept of the
+   * job's output (docs/cli.md "jdvm output"), then answer with {@link #IOF_DROPPED}, {@link
+   * #IOF_WRITTEN}, {@link #IOF_ENDED} and, once ended, {@code PMIX_JOB_TERM_STATUS} and {@code
+   * PMIX_EXIT_CODE} after the server id. The pull names one namespace; a job not known is {@code
+   * PMIX_ERR_NOT_FOUND}.
+   */
+  public static final String IOF_REPLAY = "jdvm.iof.replay";
+
+  /**
+   * IOF_PULL directive (BOOL) with {@link #IOF_REPLAY}: after the replay, the job's output goes on
+   * to the caller until the job ends, which the caller hears as {@code PMIX_EVENT_JOB_END} on the
+   * same connection, after the last output.
+   */
+  public static final String IOF_FOLLOW = "jdvm.iof.follow";
+
+  /** Replay answer (UINT64): the bytes of the job's output that were not kept (its oldest). */
+  public static final String IOF_DROPPED = "jdvm.iof.dropped";
+
+  /** Replay answer (UINT64): every byte of the job's output so far, dropped ones included. */
+  public static final String IOF_WRITTEN = "jdvm.iof.written";
+
+  /** Replay answer (BOOL): the job has terminated. */
+  public static final String IOF_ENDED = "jdvm.iof.ended";
 }

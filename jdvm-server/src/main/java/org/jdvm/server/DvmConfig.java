@@ -10,6 +10,7 @@ import java.util.function.LongSupplier;
 import org.jdvm.core.Feature;
 import org.jdvm.core.Limits;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.endpoint.deliver.OutputStore;
 import org.jdvm.scheduler.EmbeddedSchedulerPort;
 import org.jdvm.scheduler.NoSchedulerPort;
 import org.jdvm.scheduler.NodeGrant;
@@ -33,6 +34,7 @@ import org.jdvm.server.journal.FsyncPolicy;
  * @param fsync when the journal forces its writes to the disk
  * @param discardJournalAfter what of a damaged journal recovery gives up (docs/journal.md "A
  *     damaged journal"), or {@code null}: nothing
+ * @param outputKept how much of jobs' output the controller keeps for {@code jdvm output}
  */
 public record DvmConfig(
     String name,
@@ -45,7 +47,8 @@ public record DvmConfig(
     Limits limits,
     FsyncPolicy fsync,
     org.jdvm.core.engine.Recovery.Discard discardJournalAfter,
-    org.jdvm.server.home.ToolRendezvous.Mode rendezvous) {
+    org.jdvm.server.home.ToolRendezvous.Mode rendezvous,
+    OutputStore.Bounds outputKept) {
   /**
    * Which scheduler a DVM uses, and the one place where each kind's port is opened: everything else
    * speaks to a {@link SchedulerPort} (journaling, restore and recovery included).
@@ -87,6 +90,7 @@ public record DvmConfig(
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(fsync, "fsync");
     Objects.requireNonNull(rendezvous, "rendezvous");
+    Objects.requireNonNull(outputKept, "outputKept");
   }
 
   /**
@@ -113,7 +117,8 @@ public record DvmConfig(
         Limits.DEFAULT,
         FsyncPolicy.INTERVAL,
         null,
-        org.jdvm.server.home.ToolRendezvous.Mode.SESSION);
+        org.jdvm.server.home.ToolRendezvous.Mode.SESSION,
+        OutputStore.Bounds.DEFAULT);
   }
 
   public DvmConfig withName(String n) {
@@ -140,6 +145,11 @@ public record DvmConfig(
   /** Giving up what {@code discard} names of a damaged journal at recovery. */
   public DvmConfig discardingJournalAfter(org.jdvm.core.engine.Recovery.Discard discard) {
     return edit(e -> e.discardJournalAfter = discard);
+  }
+
+  /** Keeping this much of jobs' output ({@code jdvm output}). */
+  public DvmConfig keepingOutput(OutputStore.Bounds bounds) {
+    return edit(e -> e.outputKept = bounds);
   }
 
   public DvmConfig limitedBy(Limits l) {
@@ -171,7 +181,8 @@ public record DvmConfig(
         e.limits,
         e.fsync,
         e.discardJournalAfter,
-        e.rendezvous);
+        e.rendezvous,
+        e.outputKept);
   }
 
   /** The components of a configuration being copied with a change. */
@@ -187,6 +198,7 @@ public record DvmConfig(
     FsyncPolicy fsync;
     org.jdvm.core.engine.Recovery.Discard discardJournalAfter;
     org.jdvm.server.home.ToolRendezvous.Mode rendezvous;
+    OutputStore.Bounds outputKept;
 
     Edit(DvmConfig c) {
       name = c.name;
@@ -200,6 +212,7 @@ public record DvmConfig(
       fsync = c.fsync;
       discardJournalAfter = c.discardJournalAfter;
       rendezvous = c.rendezvous;
+      outputKept = c.outputKept;
     }
   }
 }

@@ -26,9 +26,10 @@ public sealed interface LinkMessage {
    * {@link OutputCredit}, without which an agent's output is not paced. 6: a relayed peer may be a
    * simple PMI peer ({@code relay.PeerIdentity.Kind#PMI}), whose frames are lines. 7: {@link
    * Hello#topology} and {@link Launch#cpus}: the controller binds an agent's processes from its
-   * host's topology, and the agent applies the binding at the start.
+   * host's topology, and the agent applies the binding at the start. 8: {@link Exited} carries what
+   * the process used (CPU times, peak memory, wall time).
    */
-  int VERSION = 7;
+  int VERSION = 8;
 
   // ---- handshake -------------------------------------------------------------------------------
 
@@ -216,8 +217,50 @@ public sealed interface LinkMessage {
   /** Output of a process; {@code stderr} tells the stream. */
   record Output(String nspace, int rank, boolean stderr, byte[] chunk) implements LinkMessage {}
 
-  /** A process ended: it exited with {@code exitCode}, or {@code signal} (non-zero) killed it. */
-  record Exited(String nspace, int rank, int exitCode, int signal) implements LinkMessage {
+  /**
+   * A process ended: it exited with {@code exitCode}, or {@code signal} (non-zero) killed it; with
+   * what it used ({@code org.jdvm.host.Rusage}: CPU microseconds in user mode and in the kernel,
+   * peak resident KiB, wall microseconds), each {@code -1} when the agent's host could not tell
+   * (the peak alone may be {@code -1}: {@code Rusage#maxRssKiB}).
+   */
+  record Exited(
+      String nspace,
+      int rank,
+      int exitCode,
+      int signal,
+      long userMicros,
+      long systemMicros,
+      long maxRssKiB,
+      long wallMicros)
+      implements LinkMessage {
+    /** An end whose usage is not known. */
+    public Exited(String nspace, int rank, int exitCode, int signal) {
+      this(nspace, rank, exitCode, signal, -1, -1, -1, -1);
+    }
+
+    /** An end with what it used ({@code null}: not known). */
+    public static Exited of(
+        String nspace, int rank, int exitCode, int signal, org.jdvm.host.Rusage u) {
+      return u == null
+          ? new Exited(nspace, rank, exitCode, signal)
+          : new Exited(
+              nspace,
+              rank,
+              exitCode,
+              signal,
+              u.userMicros(),
+              u.systemMicros(),
+              u.maxRssKiB(),
+              u.wallMicros());
+    }
+
+    /** What it used, or {@code null} when not known. */
+    public org.jdvm.host.Rusage usage() {
+      return wallMicros < 0
+          ? null
+          : new org.jdvm.host.Rusage(userMicros, systemMicros, maxRssKiB, wallMicros);
+    }
+
     /** The status as a shell reports it: 128 + the signal if one killed it. */
     public int exitStatus() {
       return signal != 0 ? 128 + signal : exitCode;

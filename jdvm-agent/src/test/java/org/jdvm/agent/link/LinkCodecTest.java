@@ -54,7 +54,7 @@ class LinkCodecTest {
         LinkMessage.LaunchFailed.of(7, LaunchException.Kind.EXE_NOT_FOUND, "no such file"),
         new LinkMessage.Done(8, ""),
         new LinkMessage.Output("d@1", 0, true, B),
-        new LinkMessage.Exited("d@1", 0, 0, 9),
+        new LinkMessage.Exited("d@1", 0, 0, 9, 1, 2, 3, 4),
         new LinkMessage.RelayOpened(Long.MIN_VALUE, B),
         new LinkMessage.RelayFrame(5, new byte[0]),
         new LinkMessage.RelayClosed(5));
@@ -88,10 +88,14 @@ class LinkCodecTest {
     golden.put(LinkMessage.Challenge.class, "0000000e01000000010000000501020300ff");
     golden.put(
         LinkMessage.Hello.class,
-        "000000a2020000000200000005686f73743200000005686f73743200000004000000010000000463707573"
+        "000000e2020000000200000005686f73743200000005686f73743200000004000000010000000463707573"
             + "000000013200000001000000036440310000000300000000000010920000000200000003614031000000"
-            + "0100000003000000000000000361403100000002000000000000000f0000000501020300ff000000050102"
-            + "0300ff"
+            + "010000000300000000"
+            // version 8: each ended process's usage, -1 each when not known
+            + "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+            + "0000000361403100000002000000000000000f"
+            + "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+            + "0000000501020300ff0000000501020300ff"
             // version 7: the topology, one cpu per comma
             + "0000001f302e302e302e302e302e302e302e302c312e312e302e302e312e302e312e31");
     golden.put(
@@ -123,7 +127,11 @@ class LinkCodecTest {
         "0000001d150000000000000007000000010000000c6e6f20737563682066696c65");
     golden.put(LinkMessage.Done.class, "0000000d16000000000000000800000000");
     golden.put(LinkMessage.Output.class, "00000016170000000364403100000000010000000501020300ff");
-    golden.put(LinkMessage.Exited.class, "000000141800000003644031000000000000000000000009");
+    golden.put(
+        LinkMessage.Exited.class,
+        "000000341800000003644031000000000000000000000009"
+            // version 8: user and system CPU, peak resident KiB, wall: 1, 2, 3, 4
+            + "0000000000000001000000000000000200000000000000030000000000000004");
     golden.put(LinkMessage.RelayOpened.class, "000000121e80000000000000000000000501020300ff");
     golden.put(LinkMessage.RelayFrame.class, "0000000d1f000000000000000500000000");
     golden.put(LinkMessage.RelayClosed.class, "00000009200000000000000005");

@@ -2,6 +2,7 @@ package org.jdvm.core.job;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jdvm.core.Change;
 import org.jdvm.core.Change.JobLaunched;
 import org.jdvm.core.Change.ProcsEnded;
 import org.jdvm.core.Change.ProcsStarted;
@@ -93,6 +94,9 @@ public final class Launches {
     }
     ProcEnd end = ProcEnd.exited(report.exitCode(), report.signal());
     txn.change(new ProcsEnded(job.namespace(), List.of(proc.rank()), end));
+    if (report.usage() != null) {
+      txn.change(new Change.ProcUsed(job.namespace(), proc.rank(), report.usage()));
+    }
     if (end.abnormal() && !job.recoverable() && job.liveProcs() > 0) {
       Aborts.abortFromWithin(job, JobStatuses.status(end), null, txn);
     } else {

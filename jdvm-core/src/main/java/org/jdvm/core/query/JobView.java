@@ -2,6 +2,7 @@ package org.jdvm.core.query;
 
 import java.util.List;
 import org.jdvm.core.JobKind;
+import org.jdvm.core.ProcUsage;
 import org.jdvm.pmix.Proc;
 
 /** A namespace the core knows, read-only. */
@@ -61,4 +62,18 @@ public interface JobView {
   int exitCode();
 
   List<? extends ProcView> procs();
+
+  /**
+   * What its ended processes used together ({@link ProcUsage#plus}), derived from theirs; {@code
+   * null} when none of them has a usage.
+   */
+  default ProcUsage usage() {
+    ProcUsage total = null;
+    for (ProcView p : procs()) {
+      if (p != null && p.usage() != null) {
+        total = total == null ? p.usage() : total.plus(p.usage());
+      }
+    }
+    return total;
+  }
 }

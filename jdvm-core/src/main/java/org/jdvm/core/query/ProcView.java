@@ -1,5 +1,7 @@
 package org.jdvm.core.query;
 
+import org.jdvm.core.ProcUsage;
+
 /** One process of a job, read-only. */
 public interface ProcView {
   /** Where a process is in its life. */
@@ -26,4 +28,11 @@ public interface ProcView {
 
   /** Its exit code (128 + signal when a signal killed it); meaningful once ENDED. */
   int exitCode();
+
+  /**
+   * What it used, as its host reported it with its exit; {@code null} while it runs, or when its
+   * host could not tell (its node was lost, it failed to start, or it ended while the controller
+   * was down).
+   */
+  ProcUsage usage();
 }

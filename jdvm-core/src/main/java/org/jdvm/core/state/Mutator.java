@@ -92,7 +92,14 @@ final class Mutator {
       case LoanReturned c -> allocation(c.allocId()).lent = List.of();
       case AllocationEnded c -> ended(allocation(c.allocId()), c);
       case TornDown c -> tornDown();
+      case Change.ProcUsed c -> used(c);
     }
+  }
+
+  private void used(Change.ProcUsed c) {
+    ProcRecord proc = Check.found(job(c.namespace()).proc(c.rank()), "process", c.rank());
+    Check.state(!proc.live(), "usage of a live process", c.namespace() + "." + c.rank());
+    proc.usage = c.usage();
   }
 
   private void spawned(JobSpawned c) {

@@ -1,6 +1,7 @@
 package org.jdvm.core.state;
 
 import org.jdvm.core.ProcEnd;
+import org.jdvm.core.ProcUsage;
 import org.jdvm.core.query.ProcView;
 
 /** One process of a job. */
@@ -12,6 +13,7 @@ public final class ProcRecord implements ProcView {
   long pid;
   State state = State.PLACED;
   ProcEnd end;
+  ProcUsage usage;
 
   ProcRecord(Job job, int rank, Node node, int appIndex) {
     this.job = job;
@@ -65,5 +67,10 @@ public final class ProcRecord implements ProcView {
   @Override
   public int exitCode() {
     return end == null ? 0 : end.shellExitCode();
+  }
+
+  @Override
+  public ProcUsage usage() {
+    return usage;
   }
 }

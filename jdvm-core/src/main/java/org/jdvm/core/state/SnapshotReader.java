@@ -13,6 +13,7 @@ import org.jdvm.core.MapBy;
 import org.jdvm.core.NodeFill;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.ProcEnd;
+import org.jdvm.core.ProcUsage;
 import org.jdvm.core.RequestId;
 import org.jdvm.core.query.NodeView.Origin;
 import org.jdvm.pmix.AllocInheritance;
@@ -230,6 +231,7 @@ final class SnapshotReader {
           p.pid = in.i64();
           p.state = enumOf(ProcRecord.State.values(), in.i32());
           p.end = (ProcEnd) RecordCodec.read(in, ProcEnd.class);
+          p.usage = (ProcUsage) RecordCodec.read(in, ProcUsage.class);
           j.procs[r] = p;
         }
       }

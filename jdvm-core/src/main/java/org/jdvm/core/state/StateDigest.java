@@ -213,6 +213,8 @@ public final class StateDigest {
             .append(p.pid())
             .append(':')
             .append(p.end())
+            .append(':')
+            .append(p.usage())
             .append(' ');
       }
     }

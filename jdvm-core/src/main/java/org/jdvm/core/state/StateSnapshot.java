@@ -9,6 +9,7 @@ import org.jdvm.core.CoreConfig;
 import org.jdvm.core.Effect.JobStatus;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.ProcEnd;
+import org.jdvm.core.ProcUsage;
 import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
@@ -186,6 +187,7 @@ public final class StateSnapshot {
           }
           out.i32(p.appIndex()).i64(p.pid).i32(p.state.ordinal());
           RecordCodec.write(out, ProcEnd.class, p.end);
+          RecordCodec.write(out, ProcUsage.class, p.usage);
         }
       }
     }

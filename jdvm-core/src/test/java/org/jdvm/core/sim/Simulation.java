@@ -10,6 +10,7 @@ import org.jdvm.core.Effect;
 import org.jdvm.core.Limits;
 import org.jdvm.core.MapBy;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.core.ProcUsage;
 import org.jdvm.core.Report;
 import org.jdvm.core.Request;
 import org.jdvm.core.RequestId;
@@ -299,7 +300,10 @@ final class Simulation {
     }
     int i = rnd.nextInt(running.size());
     int code = rnd.nextInt(6) == 0 ? 1 + rnd.nextInt(3) : 0;
-    send(new Report.ProcExited(owners.get(i), running.get(i).rank(), code, 0));
+    int rank = running.get(i).rank();
+    // What it used, made from what is at hand (no draw of its own: seeds replay as before).
+    ProcUsage used = new ProcUsage(1000L * code + rank, rank, 1024 + rank, 5000L + i);
+    send(new Report.ProcExited(owners.get(i), rank, code, 0, used));
     return true;
   }
 

@@ -264,6 +264,23 @@ public final class EventRouter {
   }
 
   /**
+   * The end of a job whose output {@code c} followed ({@code jdvm output --follow}): {@code
+   * PMIX_EVENT_JOB_END} with the job, its status and exit code, as its spawner hears it, whatever
+   * {@code c} registered, since it is the answer to its follow.
+   */
+  public void followEnded(Connection c, String nspace, int status, int exitCode) {
+    if (c.isClosed()) {
+      return;
+    }
+    List<Info> infos =
+        List.of(
+            Info.of(PmixKeys.EVENT_AFFECTED_PROC, Value.proc(Proc.wildcard(nspace))),
+            Info.of(PmixKeys.JOB_TERM_STATUS, Value.status(status)),
+            Info.of(PmixKeys.EXIT_CODE, Value.integer(exitCode)));
+    send(c, PmixStatus.EVENT_JOB_END, serverProc, infos, DataRange.CUSTOM);
+  }
+
+  /**
    * {@code PMIX_SESSION_COMPLETE} to the attached scheduler, once (docs/protocol.md): status {@code
    * PMIX_EVENT_SESSION_END}, whatever it registered, since it is the answer to its session.
    */

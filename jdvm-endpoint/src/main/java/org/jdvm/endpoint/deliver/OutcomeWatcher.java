@@ -119,6 +119,9 @@ public final class OutcomeWatcher {
         }
         case Change.JobTerminated jt -> {
           life.ended(jt.namespace());
+          for (Connection c : output.jobEnded(jt.namespace(), jt.status(), jt.exitCode())) {
+            events.followEnded(c, jt.namespace(), jt.status(), jt.exitCode());
+          }
           String root = inheritedFrom.remove(jt.namespace());
           if (root != null) {
             events.inheritorEnded(root);

@@ -63,33 +63,6 @@ public final class OutputRouter {
     public static final Forward NONE = new Forward(null, 0);
   }
 
-  private record Pull(
-      Connection conn, long serverId, long localId, int channels, List<Proc> procs) {
-    boolean coversJob(String nspace) {
-      if ((channels & (STDOUT_CHANNEL | STDERR_CHANNEL)) == 0) {
-        return false;
-      }
-      for (Proc p : procs) {
-        if (p.nspace().equals(nspace)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    boolean covers(String nspace, int rank, int channel) {
-      if ((channels & channel) == 0) {
-        return false;
-      }
-      for (Proc p : procs) {
-        if (p.nspace().equals(nspace) && (p.rank() == Proc.RANK_WILDCARD || p.rank() == rank)) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
   /** Output held until its job's forwarding is known; {@code log}: a PMIx_Log line. */
   private record Chunk(int rank, int channel, byte[] bytes, boolean log) {}
 
@@ -109,6 +82,7 @@ public final class OutputRouter {
   private final Map<String, List<Integer>> endedEarly = new HashMap<>();
 
   private final java.util.SequencedSet<String> retired = new java.util.LinkedHashSet<>();
+  private final OutputStore store = new OutputStore();
   private long earlyBytes;
   private long nextServerId;
   private boolean warned;
@@ -123,6 +97,7 @@ public final class OutputRouter {
     List<Runnable> due;
     synchronized (this) {
       forwards.put(nspace, forward);
+      store.started(nspace);
       lines.put(
           nspace,
           new JobLines(
@@ -173,11 +148,12 @@ public final class OutputRouter {
         for (LineCutter.Piece p : jl.endAll()) {
           send(nspace, jl, p);
         }
-        if (jl.files != null) {
-          jl.files.closeAll();
+        if (jl.files() != null) {
+          jl.files().closeAll();
         }
       }
       forwards.remove(nspace);
+      store.retired(nspace);
       endedEarly.remove(nspace);
       retired.add(nspace);
       if (retired.size() > RETIRED_KEPT) {
@@ -226,9 +202,9 @@ public final class OutputRouter {
       return true;
     }
     for (Pull p : pulls) {
-      if ((p.channels & channel) != 0
+      if ((p.channels() & channel) != 0
           && p.coversJob(nspace)
-          && p.conn.outputQueued() > Connection.OUTPUT_HIGH_WATER) {
+          && p.conn().outputQueued() > Connection.OUTPUT_HIGH_WATER) {
         return true;
       }
     }
@@ -254,7 +230,7 @@ public final class OutputRouter {
       return true;
     }
     for (Pull p : pulls) {
-      if (p.coversJob(nspace) && p.conn.holdOutput(resume)) {
+      if (p.coversJob(nspace) && p.conn().holdOutput(resume)) {
         return true;
       }
     }
@@ -316,41 +292,20 @@ public final class OutputRouter {
       for (LineCutter.Piece p : jl.end(rank)) {
         send(nspace, jl, p);
       }
-      if (jl.files != null) {
-        jl.files.ended(rank);
+      if (jl.files() != null) {
+        jl.files().ended(rank);
       }
     }
   }
 
   /**
-   * The job ended and its end is about to be sent: the partial lines its ranks still hold go out
-   * first, so that they reach a receiver before the end does. (The controller sends a command's
-   * effects, the end among them, before the endpoint observes its changes, where a rank's end would
-   * otherwise release its line: `jdvm run echo -n x` returned before printing.)
+   * The job ended, its end about to be sent: its held partial lines go first (effects, the end
+   * among them, are sent before the changes that end ranks are observed; JobEndAfterOutputTest).
    */
   public synchronized void jobEnded(String nspace) {
     JobLines jl = lines.get(nspace);
-    if (jl != null && jl.cutter != null) {
-      for (LineCutter.Piece p : jl.cutter.jobEnded()) {
-        send(nspace, jl, p);
-      }
-    }
-  }
-
-  /** One job's line cutting ({@code null}: raw) and files ({@code null}: none). */
-  private record JobLines(LineCutter cutter, OutputFiles files) {
-    List<LineCutter.Piece> accept(int rank, int channel, byte[] chunk) {
-      return cutter == null
-          ? List.of(new LineCutter.Piece(rank, channel, chunk))
-          : cutter.accept(rank, channel, chunk);
-    }
-
-    List<LineCutter.Piece> end(int rank) {
-      return cutter == null ? List.of() : cutter.end(rank);
-    }
-
-    List<LineCutter.Piece> endAll() {
-      return cutter == null ? List.of() : cutter.endAll();
+    if (jl != null) {
+      jl.jobEnded().forEach(p -> send(nspace, jl, p));
     }
   }
 
@@ -366,11 +321,15 @@ public final class OutputRouter {
     }
   }
 
-  /** A cut piece: to the job's files, and to its receivers unless it goes to the files only. */
+  /**
+   * A cut piece: to the job's stored output, to its files, and to its receivers unless it goes to
+   * the files only.
+   */
   private void send(String nspace, JobLines jl, LineCutter.Piece p) {
-    if (jl.files != null) {
-      jl.files.write(p.rank(), p.channel(), p.bytes());
-      if (jl.files.fileOnly()) {
+    store.add(nspace, p);
+    if (jl.files() != null) {
+      jl.files().write(p.rank(), p.channel(), p.bytes());
+      if (jl.files().fileOnly()) {
         return;
       }
     }
@@ -400,12 +359,12 @@ public final class OutputRouter {
       sentIds.add(0L);
     }
     for (Pull p : pulls) {
-      if (!p.covers(nspace, rank, channel) || delivered(sentTo, sentIds, p.conn, p.localId)) {
+      if (!p.covers(nspace, rank, channel) || delivered(sentTo, sentIds, p.conn(), p.localId())) {
         continue;
       }
-      deliver(p.conn, source, channel, p.localId, bytes);
-      sentTo.add(p.conn);
-      sentIds.add(p.localId);
+      deliver(p.conn(), source, channel, p.localId(), bytes);
+      sentTo.add(p.conn());
+      sentIds.add(p.localId());
     }
     return !sentTo.isEmpty();
   }
@@ -435,10 +394,78 @@ public final class OutputRouter {
     c.sendOutput(Tags.IOF, body);
   }
 
+  /** From now on, keeps jobs' output within {@code bounds} ({@link OutputStore}). */
+  public synchronized void keep(OutputStore.Bounds bounds) {
+    store.bound(bounds);
+  }
+
+  /**
+   * What a replay found ({@code jdvm output}): the facts its reply carries.
+   *
+   * @param serverId the follow's registration, 0 when there is none (no follow, or the job ended)
+   */
+  public record Replayed(
+      long serverId,
+      long droppedBytes,
+      long writtenBytes,
+      boolean ended,
+      int status,
+      int exitCode) {}
+
+  /**
+   * IOF_PULL with {@code jdvm.iof.replay} ({@code jdvm output JOB [--follow]}): sends {@code c}
+   * what is kept of the job's output, each piece as the IOF message a pull would have carried
+   * ({@code localId} its id), and with {@code follow} and the job not ended yet registers a pull of
+   * the job's output from here on that ends with the job ({@link #jobEnded}). Both under this
+   * router's lock, so a follower sees each piece once, none missing between the replay and the
+   * pull. {@code null} when the job's output is not known (never spawned, retired, a tool).
+   */
+  public synchronized Replayed replay(Connection c, String nspace, long localId, boolean follow) {
+    OutputStore.Replay r = store.replay(nspace);
+    if (r == null) {
+      return null;
+    }
+    for (LineCutter.Piece p : r.pieces()) {
+      deliver(c, new Proc(nspace, p.rank()), p.channel(), localId, p.bytes());
+    }
+    long serverId = 0;
+    if (follow && !r.ended()) {
+      serverId = ++nextServerId;
+      List<Proc> job = List.of(new Proc(nspace, Proc.RANK_WILDCARD));
+      pulls.add(new Pull(c, serverId, localId, STDOUT_CHANNEL | STDERR_CHANNEL, job, true));
+    }
+    return new Replayed(
+        serverId, r.droppedBytes(), r.writtenBytes(), r.ended(), r.status(), r.exitCode());
+  }
+
+  /**
+   * The job terminated ({@code Change.JobTerminated}, after its processes' ends flushed their
+   * lines): its stored output records the end, and the follows of it are over; returns their
+   * connections, each to be told of the end after the output queued for it.
+   */
+  public synchronized List<Connection> jobEnded(String nspace, int status, int exitCode) {
+    store.ended(nspace, status, exitCode);
+    List<Connection> followers = new ArrayList<>();
+    pulls.removeIf(
+        p -> {
+          boolean over = p.untilEnd() && p.coversJob(nspace);
+          if (over) {
+            followers.add(p.conn());
+          }
+          return over;
+        });
+    return followers;
+  }
+
+  /** What the stored output costs now (for tests). */
+  synchronized long storedBytes() {
+    return store.cost();
+  }
+
   /** IOF_PULL: returns the server's id, which the peer sends back in IOF_DEREG. */
   public synchronized long pull(Connection c, List<Proc> procs, int channels, long localId) {
     long serverId = ++nextServerId;
-    pulls.add(new Pull(c, serverId, localId, channels, List.copyOf(procs)));
+    pulls.add(new Pull(c, serverId, localId, channels, List.copyOf(procs), false));
     return serverId;
   }
 
@@ -446,18 +473,18 @@ public final class OutputRouter {
   public synchronized int pulls(Connection c) {
     int n = 0;
     for (Pull p : pulls) {
-      n += p.conn == c ? 1 : 0;
+      n += p.conn() == c ? 1 : 0;
     }
     return n;
   }
 
   /** IOF_DEREG of one of the connection's pulls. */
   public synchronized boolean deregister(Connection c, long serverId) {
-    return pulls.removeIf(p -> p.conn == c && p.serverId == serverId);
+    return pulls.removeIf(p -> p.conn() == c && p.serverId() == serverId);
   }
 
   public synchronized void connectionClosed(Connection c) {
-    pulls.removeIf(p -> p.conn == c);
+    pulls.removeIf(p -> p.conn() == c);
     forwards.replaceAll((ns, f) -> f.conn == c ? Forward.NONE : f);
   }
 

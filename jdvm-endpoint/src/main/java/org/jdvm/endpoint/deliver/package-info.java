@@ -9,7 +9,9 @@
  * output its parent job's forwarding, holding the end of the tool's job until such children ended;
  * {@link org.jdvm.endpoint.deliver.ChangeFeed} renders a change for the feed. The router cuts each
  * job's output at newlines per rank ({@link org.jdvm.endpoint.deliver.LineCutter}) and writes the
- * files a spawn asked for ({@link org.jdvm.endpoint.deliver.OutputFiles}; docs/cli.md "Output").
+ * files a spawn asked for ({@link org.jdvm.endpoint.deliver.OutputFiles}; docs/cli.md "Output"),
+ * and keeps every job's cut output, bounded, for {@code jdvm output} ({@link
+ * org.jdvm.endpoint.deliver.OutputStore}; docs/cli.md "jdvm output").
  *
  * <p>Layering (enforced by {@code EndpointLayeringTest}): imports only {@code transport} of the
  * endpoint's packages. It decodes no requests; the serving half calls it.

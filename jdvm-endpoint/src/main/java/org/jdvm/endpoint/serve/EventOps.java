@@ -14,6 +14,7 @@ import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
+import org.jdvm.pmix.Value;
 import org.jdvm.pmix.body.IofDeregRequest;
 import org.jdvm.pmix.body.IofPullRequest;
 import org.jdvm.pmix.body.IofPushRequest;
@@ -119,6 +120,19 @@ public final class EventOps {
   /** IOF_PULL ({@link IofPullRequest}); answered {@code STATUS | SIZE server id}. */
   void iofPull(Exchange x) throws BadRequest {
     IofPullRequest request = IofPullRequest.read(x.in(), x.checks());
+    boolean replay = false;
+    boolean follow = false;
+    for (Info i : request.directives()) {
+      switch (i.key()) {
+        case JdvmProtocol.IOF_REPLAY -> replay = Values.bool(i);
+        case JdvmProtocol.IOF_FOLLOW -> follow = Values.bool(i);
+        default -> {}
+      }
+    }
+    if (replay) {
+      replay(x, request, follow);
+      return;
+    }
     int limit = x.limits().iofPullsPerConnection();
     if (output.pulls(x.connection()) >= limit) {
       throw BadRequest.outOfResource("more than " + limit + " output registrations");
@@ -126,6 +140,37 @@ public final class EventOps {
     long serverId =
         output.pull(x.connection(), request.procs(), request.channels(), request.localId());
     x.reply(IofPullRequest.writeReply(x.format(), PmixStatus.SUCCESS, serverId));
+  }
+
+  /**
+   * IOF_PULL with {@code jdvm.iof.replay} ({@code jdvm output JOB [--follow]}, docs/protocol.md
+   * "Stored output"): the job's kept output, then the reply with the replay's facts; a follow
+   * counts among the connection's pulls. Any admitted peer may read any job's output, as it may
+   * list every job ({@code jdvm.qry.jobs}) and pull any job's output: only the DVM's owner and
+   * holders of its secret are ever admitted.
+   */
+  private void replay(Exchange x, IofPullRequest request, boolean follow) throws BadRequest {
+    if (request.procs().size() != 1 || request.procs().get(0).rank() != Proc.RANK_WILDCARD) {
+      throw BadRequest.param("a replay names one job, every rank of it");
+    }
+    int limit = x.limits().iofPullsPerConnection();
+    if (follow && output.pulls(x.connection()) >= limit) {
+      throw BadRequest.outOfResource("more than " + limit + " output registrations");
+    }
+    String nspace = request.procs().get(0).nspace();
+    OutputRouter.Replayed r = output.replay(x.connection(), nspace, request.localId(), follow);
+    if (r == null) {
+      throw new BadRequest(PmixStatus.ERR_NOT_FOUND, "no output of job " + nspace);
+    }
+    List<Info> facts = new ArrayList<>();
+    facts.add(Info.of(JdvmProtocol.IOF_DROPPED, Value.uint64(r.droppedBytes())));
+    facts.add(Info.of(JdvmProtocol.IOF_WRITTEN, Value.uint64(r.writtenBytes())));
+    facts.add(Info.of(JdvmProtocol.IOF_ENDED, Value.bool(r.ended())));
+    if (r.ended()) {
+      facts.add(Info.of(PmixKeys.JOB_TERM_STATUS, Value.status(r.status())));
+      facts.add(Info.of(PmixKeys.EXIT_CODE, Value.integer(r.exitCode())));
+    }
+    x.reply(IofPullRequest.writeReplayReply(x.format(), PmixStatus.SUCCESS, r.serverId(), facts));
   }
 
   /**

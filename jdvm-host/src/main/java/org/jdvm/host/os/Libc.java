@@ -56,12 +56,14 @@ final class Libc {
   static final MethodHandle GETRLIMIT;
   static final MethodHandle SETRLIMIT;
   static final MethodHandle SEND;
+  static final MethodHandle SYSCALL5;
+  static final MethodHandle GETRUSAGE;
 
   /** Why the functions cannot be called here, or {@code null} when they can. */
   static final Throwable UNAVAILABLE;
 
   static {
-    MethodHandle[] h = new MethodHandle[31];
+    MethodHandle[] h = new MethodHandle[33];
     Throwable failure = null;
     try {
       if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
@@ -105,6 +107,8 @@ final class Libc {
     GETRLIMIT = h[28];
     SETRLIMIT = h[29];
     SEND = h[30];
+    SYSCALL5 = h[31];
+    GETRUSAGE = h[32];
   }
 
   private Libc() {}
@@ -140,7 +144,7 @@ final class Libc {
     h[14] = fn(libc, "sigdelset", JAVA_INT, ADDRESS, JAVA_INT);
   }
 
-  /** The calls that report {@code errno}: {@code h[15..30]}. */
+  /** The calls that report {@code errno}: {@code h[15..32]}. */
   private static void linkCalls(SymbolLookup libc, MethodHandle[] h) {
     h[15] = errnoFn(libc, "pipe2", JAVA_INT, ADDRESS, JAVA_INT);
     h[16] =
@@ -179,6 +183,16 @@ final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT),
             CAPTURE,
             Linker.Option.critical(true));
+    // The raw waitid(2), whose fifth argument (glibc's wrapper has none) is the reaped child's
+    // rusage: what the process used, read with its exit status.
+    h[31] =
+        LINKER.downcallHandle(
+            libc.find("syscall").orElseThrow(),
+            FunctionDescriptor.of(
+                JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            CAPTURE,
+            Linker.Option.firstVariadicArg(1));
+    h[32] = errnoFn(libc, "getrusage", JAVA_INT, JAVA_INT, ADDRESS);
   }
 
   private static MethodHandle fn(

@@ -37,18 +37,18 @@ public final class Posix {
   private static final int F_GETFL = 3;
   private static final int F_SETFL = 4;
   private static final int P_ALL = 0;
-  private static final int P_PID = 1;
+  static final int P_PID = 1;
   private static final int WNOWAIT = 0x1000000;
-  private static final int P_PIDFD = 3;
-  private static final int WEXITED = 4;
-  private static final int WNOHANG = 1;
+  static final int P_PIDFD = 3;
+  static final int WEXITED = 4;
+  static final int WNOHANG = 1;
   private static final int EPOLL_CTL_ADD = 1;
   private static final int EPOLL_CTL_DEL = 2;
   private static final int EPOLL_CTL_MOD = 3;
   private static final int PR_SET_CHILD_SUBREAPER = 36;
   private static final int RLIMIT_NOFILE = 7;
   private static final long SYS_PIDFD_OPEN = 434;
-  private static final long SIGINFO_SIZE = 128;
+  static final long SIGINFO_SIZE = 128;
 
   private static final boolean X86 = System.getProperty("os.arch", "").matches("amd64|x86_64");
 
@@ -166,8 +166,21 @@ public final class Posix {
     }
   }
 
-  /** How a child ended: {@code code} is {@link #CLD_EXITED}, {@link #CLD_KILLED} or dumped. */
-  public record Exit(int code, int status) {
+  /**
+   * How a child ended: {@code code} is {@link #CLD_EXITED}, {@link #CLD_KILLED} or dumped; with
+   * what it used, from the {@code rusage} the kernel gave with its status ({@code -1} each when not
+   * read: a reap by glibc's {@code waitid}, on an architecture whose syscall number is not known
+   * here).
+   *
+   * @param userMicros its {@code ru_utime}, microseconds
+   * @param systemMicros its {@code ru_stime}, microseconds
+   * @param maxRssKiB its {@code ru_maxrss}, KiB
+   */
+  public record Exit(int code, int status, long userMicros, long systemMicros, long maxRssKiB) {
+    public Exit(int code, int status) {
+      this(code, status, -1, -1, -1);
+    }
+
     /** The exit code, or 0 if a signal ended it. */
     public int exitCode() {
       return code == CLD_EXITED ? status : 0;
@@ -177,6 +190,11 @@ public final class Posix {
     public int signal() {
       return code == CLD_EXITED ? 0 : status;
     }
+
+    /** Whether the kernel's rusage came with it. */
+    public boolean hasUsage() {
+      return maxRssKiB >= 0;
+    }
   }
 
   /**
@@ -185,14 +203,22 @@ public final class Posix {
    * @return how it ended, or {@code null} if it runs still (or was reaped already: {@code ECHILD})
    */
   public static Exit reap(int pidfd) {
+    return WaitidUsage.reap(P_PIDFD, pidfd);
+  }
+
+  /**
+   * This process's own peak resident set, KiB ({@code getrusage(RUSAGE_SELF)}'s {@code ru_maxrss}).
+   * A child born sharing its memory (the C starter's {@code clone3}, {@code posix_spawn}) has it
+   * recorded as its own peak when it execs (Linux keeps the larger of the old and the new memory's
+   * peak in {@code ru_maxrss}), so a child's peak at or below it is not the child's ({@code
+   * host.Rusage}).
+   */
+  public static long selfMaxRssKiB() {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment st = arena.allocate(Libc.CALL_STATE);
-      MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      int r = (int) Libc.WAITID.invokeExact(st, P_PIDFD, pidfd, info, WEXITED | WNOHANG);
-      if (r != 0 || info.get(JAVA_INT, 16) == 0) {
-        return null;
-      }
-      return new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
+      MemorySegment ru = arena.allocate(144, 8);
+      int r = (int) Libc.GETRUSAGE.invokeExact(st, 0, ru);
+      return r == 0 ? ru.get(JAVA_LONG, 32) : -1;
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -212,17 +238,7 @@ public final class Posix {
    * @return how it ended, or {@code null} if it runs still
    */
   public static Exit reapChild(int pid) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment st = arena.allocate(Libc.CALL_STATE);
-      MemorySegment info = arena.allocate(SIGINFO_SIZE, 8);
-      int r = (int) Libc.WAITID.invokeExact(st, P_PID, pid, info, WEXITED | WNOHANG);
-      if (r != 0 || info.get(JAVA_INT, 16) != pid) {
-        return null;
-      }
-      return new Exit(info.get(JAVA_INT, 8), info.get(JAVA_INT, 24));
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
+    return WaitidUsage.reap(P_PID, pid);
   }
 
   /**

@@ -49,4 +49,13 @@ public record IofPullRequest(List<Proc> procs, List<Info> directives, int channe
   public static byte[] writeReply(WireFormat format, int status, long serverId) {
     return new Packer(format).packStatus(status).packSize(serverId).toByteArray();
   }
+
+  /**
+   * The SUCCESS reply to a pull with {@code jdvm.iof.replay}: {@code STATUS 0 | SIZE server id |
+   * SIZE n | INFO×n}, the replay's facts after the id (a libpmix peer never asks for it).
+   */
+  public static byte[] writeReplayReply(
+      WireFormat format, int status, long serverId, List<Info> facts) {
+    return new Packer(format).packStatus(status).packSize(serverId).packInfos(facts).toByteArray();
+  }
 }

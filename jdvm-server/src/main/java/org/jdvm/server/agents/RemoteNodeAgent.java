@@ -255,7 +255,7 @@ public final class RemoteNodeAgent implements NodeAgent {
           exitedEarly.add(k);
         }
         if (e != null) {
-          e.exited(node, x.nspace(), x.rank(), x.exitCode(), x.signal());
+          e.exited(node, x.nspace(), x.rank(), x.exitCode(), x.signal(), x.usage());
         }
       }
       default ->

@@ -111,6 +111,7 @@ public final class DvmServer implements AutoCloseable {
       hub = agents.hub();
       config = agents.config();
       endpoint = PmixEndpoint.open(config.name(), home.socket(), 0, home.credentials());
+      endpoint.keepOutput(config.outputKept());
       return serve(config, remote, home, hub, endpoint);
     } catch (IOException | RuntimeException e) {
       if (endpoint != null) {

@@ -23,6 +23,7 @@ import org.jdvm.core.Effect.ReportSessionComplete;
 import org.jdvm.core.Effect.ShrinkNodes;
 import org.jdvm.core.Effect.SignalProcs;
 import org.jdvm.core.NodeSpec;
+import org.jdvm.core.ProcUsage;
 import org.jdvm.core.Report;
 import org.jdvm.endpoint.PeerGateway;
 import org.jdvm.host.LaunchException;
@@ -30,6 +31,7 @@ import org.jdvm.host.LaunchRequest;
 import org.jdvm.host.NodeAgent;
 import org.jdvm.host.NodeEvents;
 import org.jdvm.host.ProcListener;
+import org.jdvm.host.Rusage;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
@@ -389,9 +391,19 @@ public final class Shell implements EffectSink, NodeEvents, AutoCloseable {
 
   @Override
   public void exited(String node, String nspace, int rank, int exitCode, int signal) {
+    exited(node, nspace, rank, exitCode, signal, null);
+  }
+
+  @Override
+  public void exited(String node, String nspace, int rank, int exitCode, int signal, Rusage usage) {
     signalled.remove(nspace + "." + rank);
     places.ended(node, nspace, rank);
-    submit.accept(new Report.ProcExited(nspace, rank, signal > 0 ? 0 : exitCode, signal));
+    ProcUsage used =
+        usage == null
+            ? null
+            : new ProcUsage(
+                usage.userMicros(), usage.systemMicros(), usage.maxRssKiB(), usage.wallMicros());
+    submit.accept(new Report.ProcExited(nspace, rank, signal > 0 ? 0 : exitCode, signal, used));
   }
 
   @Override

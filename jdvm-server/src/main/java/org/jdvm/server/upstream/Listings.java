@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jdvm.core.ProcUsage;
 import org.jdvm.core.query.AllocationView;
 import org.jdvm.core.query.CoreView;
 import org.jdvm.core.query.JobView;
@@ -31,7 +32,9 @@ import org.jdvm.server.Dvm;
  *   <li>jobs: {@code nspace, kind} ({@code tool}|{@code application}|{@code scheduler}), {@code
  *       state, parent, allocId} (primary session; null for the default session), {@code targets}
  *       (allocation ids, "" for the default session), {@code procs} ({@code rank, node, pid, state,
- *       exitStatus}), {@code status, exitCode}.
+ *       exitStatus, usage}), {@code status, exitCode, usage} (what the ended processes used: {@code
+ *       userCpuMicros, systemCpuMicros, maxRssKiB, wallMicros}, the job's the sum of its processes'
+ *       but for the peak, the largest; null when not known).
  * </ul>
  */
 final class Listings {
@@ -182,6 +185,7 @@ final class Listings {
       boolean ended = j.state() == JobView.State.TERMINATED;
       m.put("status", ended ? j.status() : null);
       m.put("exitCode", ended ? j.exitCode() : null);
+      m.put("usage", usage(j.usage()));
       // A live job whose parent ended, e.g. that of a SIGKILLed jdvm run (decisions.md #11).
       m.put("parentGone", !ended && terminated.contains(j.parent()));
       out.add(m);
@@ -208,6 +212,7 @@ final class Listings {
       pm.put("pid", p.pid());
       pm.put("state", lower(p.state()));
       pm.put("exitStatus", p.state() == ProcView.State.ENDED ? p.exitCode() : null);
+      pm.put("usage", usage(p.usage()));
       procs.add(pm);
     }
     if (summary) {
@@ -215,6 +220,22 @@ final class Listings {
       m.put("procStates", states);
     }
     m.put("procs", procs);
+  }
+
+  /**
+   * What a process or a job used ({@link ProcUsage}): {@code userCpuMicros, systemCpuMicros,
+   * maxRssKiB} (null when not known), {@code wallMicros}; or null when not known.
+   */
+  static Map<String, Object> usage(ProcUsage u) {
+    if (u == null) {
+      return null;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("userCpuMicros", u.userCpuMicros());
+    m.put("systemCpuMicros", u.systemCpuMicros());
+    m.put("maxRssKiB", u.maxRssKiB() < 0 ? null : u.maxRssKiB());
+    m.put("wallMicros", u.wallMicros());
+    return m;
   }
 
   private static String inheritance(AllocInheritance i) {

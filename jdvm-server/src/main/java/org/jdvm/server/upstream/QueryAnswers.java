@@ -84,7 +84,9 @@ final class QueryAnswers {
       case JdvmProtocol.QUERY_ALLOCS -> Value.string(Listings.allocs(v));
       case JdvmProtocol.QUERY_JOBS -> Value.string(Listings.jobs(v));
       case JdvmProtocol.QUERY_JOBS_SUMMARY -> Value.string(Listings.jobsSummary(v));
-      case JdvmProtocol.QUERY_TREE -> Value.string(Trees.json(v));
+      case JdvmProtocol.QUERY_TREE ->
+          Value.string(
+              Trees.json(v, ns -> v.job(ns).map(j -> Listings.usage(j.usage())).orElse(null)));
       default -> throw BadRequest.notSupported("query key " + key);
     };
   }

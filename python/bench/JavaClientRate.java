@@ -17,7 +17,6 @@ public class JavaClientRate {
     try (JdvmClient c = JdvmClient.connector().dir(dir).connect()) {
       AtomicLong done = new AtomicLong();
       long warmEnd = System.nanoTime() + 1_000_000_000L;
-      long[] window = new long[2];
       Thread[] ts = new Thread[inFlight];
       long end = warmEnd + (long) (seconds * 1e9);
       for (int i = 0; i < inFlight; i++) {
@@ -29,7 +28,8 @@ public class JavaClientRate {
                       c.spawn(SpawnRequest.of("/bin/true").forwardOutput(false).build())
                           .end()
                           .get();
-                      if (System.nanoTime() >= warmEnd) {
+                      long now = System.nanoTime();
+                      if (now >= warmEnd && now < end) {
                         done.incrementAndGet();
                       }
                     }

@@ -171,7 +171,7 @@ class Dvm:
         rc, _ = self._tool.register_event_handler([_EVENT_JOB_END], None, self._on_event)
         if rc != pmix.PMIX_SUCCESS:
             raise PmixError(rc, "cannot register for job ends")
-        _pmix.add_ack_threads(3)
+        _pmix.add_ack_threads(1)
 
     # ---- events -----------------------------------------------------------------------------
 

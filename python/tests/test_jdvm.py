@@ -263,6 +263,32 @@ class Contacts(unittest.TestCase):
         with open(os.path.join(DIR, "dvm.json")) as f:
             self.assertEqual(c.uri, json.load(f)["uri"])
 
+    def test_libpmix_finds_the_dvm_by_its_rendezvous_with_no_contact_given(self):
+        """Dvm(rendezvous=True): no URI, libpmix's own search. The DVM's rendezvous directory
+        ('tools' in dvm.json) when it writes one, else a file written here as a DVM writes it
+        (pmix.HOST.tool: its URI, then v4.2.2) in a private directory."""
+        with open(os.path.join(DIR, "dvm.json")) as f:
+            contact = json.load(f)
+        with tempfile.TemporaryDirectory() as home:
+            tools = contact.get("tools")
+            if not tools:
+                tools = os.path.join(home, "rendezvous")
+                os.mkdir(tools, 0o700)
+                path = os.path.join(tools, "pmix.%s.tool" % os.uname().nodename)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w") as f:
+                    f.write("%s\nv4.2.2\n" % contact["uri"])
+            env = {"PMIX_SYSTEM_TMPDIR": tools, "HOME": home}  # no ~/.jdvm to find
+            out = child("""
+                import os
+                os.environ.update(%r)
+                os.environ.pop("JDVM_URI", None)
+                import jdvm
+                d = jdvm.Dvm(rendezvous=True)
+                print(d.contact.uri, d.run(["/bin/sh", "-c", "exit 7"]).exit_code)
+                """ % env)
+        self.assertEqual(out, ["None", "7"])
+
     def test_a_second_connection_in_one_process_is_refused_clearly(self):
         with self.assertRaises(RuntimeError) as e:
             jdvm.Dvm(dir=DIR)

@@ -111,6 +111,7 @@ final class DetachedStart {
             start.fsync,
             "--rejoin-ms",
             Long.toString(start.rejoinMillis)));
+    cmd.addAll(start.tools.args());
     // Unset, they stay unset: the child reads the same Slurm allocation from its environment.
     if (start.nodes != null) {
       cmd.addAll(List.of("--nodes", Integer.toString(start.nodes)));
@@ -161,6 +162,18 @@ final class DetachedStart {
     return cmd;
   }
 
+  /** The directory of the DVM's PMIx tool rendezvous files its contact names, or null. */
+  private static Path toolsOf(Path contact) {
+    try {
+      Object tree = org.jdvm.pmix.json.Json.parse(Files.readString(contact));
+      return tree instanceof java.util.Map<?, ?> m && m.get("tools") instanceof String t
+          ? Path.of(t)
+          : null;
+    } catch (java.io.IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /**
    * Waits, at most 60 s, until the detached DVM publishes its contact file (then describes it) or
    * exits (then shows the end of its output).
@@ -172,7 +185,7 @@ final class DetachedStart {
       Contact published = publishedBy(contact, child.pid());
       if (published != null) {
         DvmConfig shown = config.withName(published.name());
-        start.describe(rostered ? asStarted(shown) : shown, published.uri());
+        start.describe(rostered ? asStarted(shown) : shown, published.uri(), toolsOf(contact));
         start.out.println("  pid:       " + child.pid());
         return Main.EXIT_OK;
       }

@@ -181,6 +181,8 @@ public final class StartCommand implements Callable<Integer> {
               + " wait for its agents before their hosts are down (default 10000).")
   long rejoinMillis = DvmServer.DEFAULT_REJOIN_MILLIS;
 
+  @picocli.CommandLine.Mixin StartToolOptions tools = new StartToolOptions();
+
   PrintStream out = System.out;
   PrintStream err = System.err;
 
@@ -248,7 +250,8 @@ public final class StartCommand implements Callable<Integer> {
         .withFsync(FsyncPolicy.parse(fsync))
         .discardingJournalAfter(
             discardJournalAfter == null ? null : Recovery.Discard.parse(discardJournalAfter))
-        .withShrinkGrace(graceMillis);
+        .withShrinkGrace(graceMillis)
+        .withRendezvous(tools.mode());
   }
 
   /** {@code --scheduler}, or Slurm inside a Slurm allocation, else the embedded scheduler. */
@@ -368,7 +371,10 @@ public final class StartCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(server::close));
     // Any throwable no thread caught ends the DVM (DvmServer#fail), never a zombie.
     Thread.setDefaultUncaughtExceptionHandler((thread, t) -> server.fail(t));
-    describe(server.dvm().config(), server.endpoint().uri());
+    describe(
+        server.dvm().config(),
+        server.endpoint().uri(),
+        server.rendezvous() == null ? null : server.rendezvous().dir());
     out.flush();
     try {
       long failedAt = 0;
@@ -413,7 +419,7 @@ public final class StartCommand implements Callable<Integer> {
   /** How long a failed DVM may take to end its jobs before the process exits anyway. */
   private static final long FAIL_STOP_SECONDS = 30;
 
-  void describe(DvmConfig config, String uri) {
+  void describe(DvmConfig config, String uri, Path tools) {
     out.println("jdvm: DVM " + config.name() + " is running");
     out.println(
         "  nodes:     "
@@ -437,6 +443,10 @@ public final class StartCommand implements Callable<Integer> {
     }
     out.println("  contact:   " + config.home().resolve(DvmHome.CONTACT));
     out.println("  PMIx URI:  " + uri);
+    if (tools != null) {
+      // What libpmix tools (pps, pattrs, pevent, python3-pmix) search: found with no flags.
+      out.println("  PMIx tools: find it alone; with other DVMs, PMIX_SYSTEM_TMPDIR=" + tools);
+    }
     out.println("  log:       " + config.home().resolve(DvmHome.LOG));
     String processes = org.jdvm.host.os.Containment.recordedDescription(config.home());
     if (processes != null) {

@@ -193,6 +193,9 @@ public final class PmixKeys {
 
   // Queries
   public static final String QUERY_NAMESPACES = "pmix.qry.ns";
+  public static final String QUERY_ATTRIBUTE_SUPPORT = "pmix.qry.attrs";
+  public static final String HOST_FUNCTIONS = "pmix.host.fns";
+  public static final String HOST_ATTRIBUTES = "pmix.host.attrs";
   public static final String QUERY_JOB_STATUS = "pmix.qry.jst";
   public static final String QUERY_ALLOC_STATUS = "pmix.query.alloc";
   public static final String QUERY_ALLOCATION = "pmix.query.allc";

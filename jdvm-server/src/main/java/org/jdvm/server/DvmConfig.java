@@ -44,7 +44,8 @@ public record DvmConfig(
     long shrinkGraceMillis,
     Limits limits,
     FsyncPolicy fsync,
-    org.jdvm.core.engine.Recovery.Discard discardJournalAfter) {
+    org.jdvm.core.engine.Recovery.Discard discardJournalAfter,
+    org.jdvm.server.home.ToolRendezvous.Mode rendezvous) {
   /**
    * Which scheduler a DVM uses, and the one place where each kind's port is opened: everything else
    * speaks to a {@link SchedulerPort} (journaling, restore and recovery included).
@@ -85,6 +86,7 @@ public record DvmConfig(
     Objects.requireNonNull(home, "home");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(fsync, "fsync");
+    Objects.requireNonNull(rendezvous, "rendezvous");
   }
 
   /**
@@ -110,7 +112,8 @@ public record DvmConfig(
         1000,
         Limits.DEFAULT,
         FsyncPolicy.INTERVAL,
-        null);
+        null,
+        org.jdvm.server.home.ToolRendezvous.Mode.SESSION);
   }
 
   public DvmConfig withName(String n) {
@@ -148,6 +151,11 @@ public record DvmConfig(
     return edit(e -> e.startupNodes = nodes);
   }
 
+  /** Writing these PMIx tool rendezvous files (docs/protocol.md "Tool rendezvous"). */
+  public DvmConfig withRendezvous(org.jdvm.server.home.ToolRendezvous.Mode mode) {
+    return edit(e -> e.rendezvous = mode);
+  }
+
   /** This configuration with {@code change} applied: every wither in one place. */
   private DvmConfig edit(java.util.function.Consumer<Edit> change) {
     Edit e = new Edit(this);
@@ -162,7 +170,8 @@ public record DvmConfig(
         e.shrinkGraceMillis,
         e.limits,
         e.fsync,
-        e.discardJournalAfter);
+        e.discardJournalAfter,
+        e.rendezvous);
   }
 
   /** The components of a configuration being copied with a change. */
@@ -177,6 +186,7 @@ public record DvmConfig(
     Limits limits;
     FsyncPolicy fsync;
     org.jdvm.core.engine.Recovery.Discard discardJournalAfter;
+    org.jdvm.server.home.ToolRendezvous.Mode rendezvous;
 
     Edit(DvmConfig c) {
       name = c.name;
@@ -189,6 +199,7 @@ public record DvmConfig(
       limits = c.limits;
       fsync = c.fsync;
       discardJournalAfter = c.discardJournalAfter;
+      rendezvous = c.rendezvous;
     }
   }
 }

@@ -400,7 +400,15 @@ public final class JobOps {
       }
     }
     if (signal == null && !terminate) {
-      throw BadRequest.param("no signal and no termination");
+      if (directives.isEmpty()) {
+        throw BadRequest.param("no directive: nothing to do");
+      }
+      // Properties alone (PMIX_JOB_CTRL_PREEMPTIBLE, ...): PRRTE's host answers NOT_SUPPORTED too.
+      List<String> keys = directives.stream().map(Info::key).toList();
+      throw BadRequest.notSupported(
+          "job control with only "
+              + keys
+              + ": the DVM signals, terminates, kills, pauses, resumes and registers cleanups");
     }
     List<String> nspaces = new ArrayList<>();
     for (Proc t : targets.isEmpty() ? List.of(Proc.wildcard(requester.nspace())) : targets) {

@@ -370,6 +370,15 @@ class RequestReadingTest {
         .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
     assertThat(refusal(() -> JobOps.jobControl(TOOL, List.of(Proc.wildcard("d@2")), List.of())))
         .isEqualTo(PmixStatus.ERR_BAD_PARAM);
+    // properties alone are a request the DVM does not serve, not a malformed one (BAD_PARAM before)
+    assertThat(
+            refusal(
+                () ->
+                    JobOps.jobControl(
+                        TOOL,
+                        List.of(Proc.wildcard("d@2")),
+                        List.of(Info.of("pmix.jctrl.preempt", Value.bool(true))))))
+        .isEqualTo(PmixStatus.ERR_NOT_SUPPORTED);
   }
 
   @Test

@@ -3,6 +3,7 @@ package org.jdvm.server.assembly;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +24,7 @@ import org.jdvm.server.agents.RemoteHosts;
 import org.jdvm.server.agents.RemoteNodeAgent;
 import org.jdvm.server.agents.SrunAgentStarter;
 import org.jdvm.server.home.DvmHome;
+import org.jdvm.server.home.ToolRendezvous;
 import org.jdvm.server.journal.FsyncPolicy;
 import org.jdvm.server.journal.RecoveredJournal;
 import org.jdvm.server.shell.LaunchEnvironment;
@@ -44,6 +46,7 @@ public final class DvmServer implements AutoCloseable {
   private final PmixEndpoint endpoint;
   private final Dvm dvm;
   private volatile AgentRelays relays;
+  private volatile ToolRendezvous rendezvous;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closing;
   private volatile Throwable failure;
@@ -235,8 +238,31 @@ public final class DvmServer implements AutoCloseable {
     LOG.log(System.Logger.Level.INFO, "dvm=" + config.name() + " uri=" + endpoint.uri() + " ready");
     // Whoever waits for the contact file finds the start-up's lines (recovery) in the log.
     org.jdvm.server.home.DvmLogging.flush();
-    home.publish(config.name(), endpoint.uri(), tcp);
+    try {
+      server.rendezvous = toolRendezvous(config, endpoint.uri());
+    } catch (IOException e) {
+      server.close(); // asked to be the system server and cannot: it does not start half-way
+      throw e;
+    }
+    ToolRendezvous r = server.rendezvous;
+    home.publish(config.name(), endpoint.uri(), tcp, r == null ? null : r.dir());
     return server;
+  }
+
+  /**
+   * The PMIx tool rendezvous files under {@code TMPDIR} (else {@code /tmp}), where libpmix tools
+   * look: written once the endpoint serves, and named in the contact file.
+   */
+  private static ToolRendezvous toolRendezvous(DvmConfig config, String uri) throws IOException {
+    String tmp = System.getenv("TMPDIR");
+    String nspace = uri.substring(0, uri.lastIndexOf('.', uri.indexOf(';')));
+    return ToolRendezvous.publish(
+        config.rendezvous(), Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp), uri, nspace);
+  }
+
+  /** The PMIx tool rendezvous files this DVM wrote, or {@code null}. */
+  public ToolRendezvous rendezvous() {
+    return rendezvous;
   }
 
   /**
@@ -407,6 +433,10 @@ public final class DvmServer implements AutoCloseable {
     } finally {
       if (relays != null) {
         relays.close();
+      }
+      ToolRendezvous r = rendezvous;
+      if (r != null) {
+        r.close(); // first: a tool must not find a DVM that no longer answers
       }
       endpoint.close();
       home.close();

@@ -267,8 +267,9 @@ public final class DvmHome implements AutoCloseable {
    *
    * @param uri the PMIx server URI
    * @param tcp {@code host:port} of the loopback listener
+   * @param tools the directory of its PMIx tool rendezvous files ({@link ToolRendezvous}), or null
    */
-  public void publish(String name, String uri, String tcp) throws IOException {
+  public void publish(String name, String uri, String tcp, Path tools) throws IOException {
     Map<String, Object> contact = new LinkedHashMap<>();
     contact.put("name", name);
     contact.put("pid", ProcessHandle.current().pid());
@@ -276,6 +277,9 @@ public final class DvmHome implements AutoCloseable {
     contact.put("tcp", tcp);
     contact.put("unix", socket().toString());
     contact.put("version", VERSION);
+    if (tools != null) {
+      contact.put("tools", tools.toString());
+    }
     Path tmp = dir.resolve(CONTACT + ".tmp");
     // Created anew, never through a link someone left in its place; moved over the old one.
     Files.deleteIfExists(tmp);

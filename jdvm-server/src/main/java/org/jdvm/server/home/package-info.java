@@ -7,5 +7,9 @@
  * secrets are readable by the DVM's user only; the log is {@code 0600} and bounded, rotating so
  * that the latest lines are always kept; the contact file appears atomically once the DVM answers
  * and disappears when it stops.
+ *
+ * <p>{@code ToolRendezvous}: the PMIx tool rendezvous files under {@code TMPDIR} (docs/protocol.md
+ * "Tool rendezvous"), in owner-only directories checked without following links, each DVM's swept
+ * by the next once its lock is free.
  */
 package org.jdvm.server.home;

@@ -46,6 +46,10 @@ final class QueryAnswers {
     for (Query q : queries) {
       for (String key : q.keys()) {
         try {
+          if (key.equals(PmixKeys.QUERY_ATTRIBUTE_SUPPORT)) {
+            answers.addAll(HostSupport.answer(q.qualifiers()));
+            continue;
+          }
           answers.add(
               Info.of(
                   key,

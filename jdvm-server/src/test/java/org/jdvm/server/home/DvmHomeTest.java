@@ -34,7 +34,7 @@ class DvmHomeTest {
   @Test
   void aSecondDvmCannotClaimADirectoryInUseAndIsToldWhichPidHasIt() throws Exception {
     try (DvmHome home = DvmHome.claim(dir)) {
-      home.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5");
+      home.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5", null);
       assertThatThrownBy(() -> DvmHome.claim(dir))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("already running")
@@ -60,7 +60,7 @@ class DvmHomeTest {
   @Test
   void theContactFileNamesEveryWayInAndDisappearsWhenTheDvmStops() throws Exception {
     DvmHome home = DvmHome.claim(dir);
-    home.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5");
+    home.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5", null);
     @SuppressWarnings("unchecked")
     Map<String, Object> contact =
         (Map<String, Object>) Json.parse(Files.readString(dir.resolve(DvmHome.CONTACT)));
@@ -111,7 +111,7 @@ class DvmHomeTest {
     try (DvmHome h = DvmHome.claim(home)) {
       DvmLogging.configure(h.log(), false);
       System.getLogger("org.jdvm.server.test").log(System.Logger.Level.INFO, "line=1");
-      h.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5");
+      h.publish("jdvm-1", "jdvm-1@0.0;tcp4://127.0.0.1:5", "127.0.0.1:5", null);
       assertThat(Files.isSymbolicLink(h.log())).isFalse();
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(h.log())))
           .isEqualTo("rw-------");

@@ -139,6 +139,11 @@ final class Listings {
   }
 
   static String jobs(CoreView v) {
+    return jobs(v, v.jobs());
+  }
+
+  /** The listing of the jobs given (the whole table, or one job for a qualified query). */
+  static String jobs(CoreView v, Iterable<? extends JobView> jobs) {
     Map<Long, String> allocBySession = new HashMap<>();
     for (AllocationView a : v.allocations()) {
       allocBySession.put(a.sessionId(), a.allocId());
@@ -150,7 +155,7 @@ final class Listings {
       }
     }
     List<Object> out = new ArrayList<>();
-    for (JobView j : v.jobs()) {
+    for (JobView j : jobs) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("nspace", j.namespace());
       m.put("kind", lower(j.kind()));

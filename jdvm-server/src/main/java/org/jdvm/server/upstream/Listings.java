@@ -19,7 +19,8 @@ import org.jdvm.server.Dvm;
 /**
  * jdvm's listings (docs/protocol.md "Listings"): {@code jdvm.qry.nodes}, {@code jdvm.qry.allocs}
  * and {@code jdvm.qry.jobs} answered with a JSON array, exactly what {@code jdvm nodes|allocs|jobs
- * --json} prints. Keys keep the order written here; states are lower case.
+ * --json} prints. Keys keep the order written here; states are lower case. {@code jdvm.qry.jobs}
+ * with a {@code PMIX_NSPACE} qualifier lists that one job.
  *
  * <ul>
  *   <li>nodes: {@code name, slots, slotsInUse, allocId} (null in the default session), {@code

@@ -7,7 +7,6 @@ of the 4.2.2 bindings"): each workaround names the binding function it is for.
 
 import os
 import sys
-import threading
 
 try:
     import pmix  # Debian's python3-pmix: /usr/lib/python3/dist-packages/pmix*.so
@@ -149,22 +148,10 @@ def values(results):
 # ---- the bindings' own threads -----------------------------------------------------------------
 
 def stop_ack_thread():
-    """Stops the bindings' event thread in a process that registers no event handler.
+    """Stops the bindings' event thread: the package registers no event handler.
 
     Workaround (PMIxTool.init, pyevhdlr): init starts a thread that wakes every millisecond, for
     ever, to acknowledge events; in a process with no handler it only takes the GIL 1,000 times a
     second. Setting the module's stop_progress ends it (PMIxTool.finalize does the same).
     """
     pmix.stop_progress = True
-
-
-def add_ack_threads(n):
-    """More threads draining the bindings' event acknowledgement queue.
-
-    Workaround (pyevhdlr): one thread acknowledges events to libpmix, one per millisecond (it
-    sleeps 1 ms after each); the queue holds 1,000 and then blocks libpmix's progress thread.
-    """
-    for _ in range(n):
-        t = threading.Thread(target=pmix.pyevhdlr, args=(lambda: False,), daemon=True,
-                             name="pmix-ack")
-        t.start()

@@ -18,8 +18,8 @@ class ContactError(Exception):
 
 
 class Contact:
-    """Where a DVM is: ``uri`` (None for libpmix's rendezvous search) and ``dir`` (its directory,
-    holding the scheduler credential the control helper needs; None for a bare URI)."""
+    """Where a DVM is: ``uri`` (None for libpmix's rendezvous search) and ``dir`` (its directory;
+    None for a bare URI)."""
 
     def __init__(self, uri=None, dir=None, pid=None, name=None, tools=None):
         self.uri = uri

@@ -3,8 +3,6 @@
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -19,8 +17,18 @@ INHERIT_NONE, INHERIT_CHILD, INHERIT_DEFAULT, INHERIT_CHILD_DEFAULT = 1, 2, 3, 4
 _INHERITANCE = {"none": 1, "child": 2, "default": 3, "child_default": 4, "child-default": 4}
 
 _ALLOC_NEW, _ALLOC_EXTEND, _ALLOC_RELEASE = 1, 2, 3
-_EVENT_JOB_END = -145
 _RANK_WILDCARD = 0xFFFFFFFE
+_QUERY_JOBS = "jdvm.qry.jobs"
+
+# A job's end is learned by polling (README.md, "How it is built"): the first poll 0.5 ms after a
+# spawn or an end, then twice as long each time nothing ended, up to 5 ms; after 2 s with nothing
+# ending, up to 50 ms.
+_POLL_FIRST, _POLL_BUSY_MAX, _POLL_IDLE_MAX, _POLL_IDLE_AFTER = 0.0005, 0.005, 0.05, 2.0
+
+# a job retired before a poll saw its end (10,000 later ends in a poll interval), and a job still
+# running when its Dvm was closed: no status is known
+_RETIRED = (-46, -1)        # PMIX_ERR_NOT_FOUND
+_CLOSED = (-25, -1)         # PMIX_ERR_UNREACH
 
 _connected = threading.Lock()  # the bindings hold one tool per process (README.md, bug 6)
 
@@ -73,7 +81,7 @@ class Job:
             raise TimeoutError("job %s still running after %s s" % (self.namespace, timeout))
         if self._result is None:
             out = err = None
-            if self._outdir is not None:
+            if self._outdir is not None and self._exit != -1:  # -1: no end was seen
                 _await_files(self._outdir, self.namespace, self._procs, self._merged)
                 out, err = _read_output(self._outdir, self.namespace)
                 shutil.rmtree(self._outdir, ignore_errors=True)
@@ -155,9 +163,6 @@ class Dvm:
                                "hold one PMIx tool per process, for the process's life")
         self._lock = threading.Lock()
         self._jobs = {}
-        self._early = {}
-        self._control = None
-        self._control_lock = threading.Lock()
         self._closed = False
         infos = []
         if self.contact.uri:
@@ -165,36 +170,78 @@ class Dvm:
         self._tool = pmix.PMIxTool()
         rc, me = self._tool.init(infos)
         if rc != pmix.PMIX_SUCCESS:
+            _connected.release()
             raise PmixError(rc, "cannot connect to the DVM (%s)"
                             % (self.contact.uri or "libpmix's rendezvous search"))
         self.namespace = me["nspace"]
-        rc, _ = self._tool.register_event_handler([_EVENT_JOB_END], None, self._on_event)
-        if rc != pmix.PMIX_SUCCESS:
-            raise PmixError(rc, "cannot register for job ends")
-        _pmix.add_ack_threads(1)
+        if isinstance(self.namespace, bytes):
+            self.namespace = self.namespace.decode("utf-8")
+        # No event handler, ever: nothing of ours runs on libpmix's progress thread, so the
+        # bindings' calls that keep the GIL cannot deadlock (README.md, bug 1); the thread that
+        # acknowledges handlers' answers has nothing to do.
+        _pmix.stop_ack_thread()
+        self._kick = threading.Event()
+        self._poller = threading.Thread(target=self._poll_loop, name="jdvm-poll", daemon=True)
+        self._poller.start()
 
-    # ---- events -----------------------------------------------------------------------------
+    # ---- job ends, by polling ----------------------------------------------------------------
 
-    def _on_event(self, evid, status, source, infos, results):
-        ns, term, code = None, status, 0
-        for d in infos:
-            k, v = d.get("key"), d.get("value")
-            if k == "pmix.evproc" and isinstance(v, dict):
-                ns = v.get("nspace")
-            elif k == "pmix.job.term.status":
-                term = v
-            elif k == "pmix.exit.code":
-                code = v
-        if isinstance(ns, bytes):
-            ns = ns.decode("utf-8", "replace")
-        if ns is not None:
+    def _poll_loop(self):
+        interval, quiet_since = _POLL_FIRST, time.monotonic()
+        while True:
+            with self._lock:
+                idle = not self._jobs
+            self._kick.wait(None if idle and not self._closed else interval)
+            if self._kick.is_set():
+                self._kick.clear()
+                interval, quiet_since = _POLL_FIRST, time.monotonic()
+            if self._closed:
+                return
+            if self._poll_once():
+                interval, quiet_since = _POLL_FIRST, time.monotonic()
+            else:
+                cap = (_POLL_IDLE_MAX if time.monotonic() - quiet_since > _POLL_IDLE_AFTER
+                       else _POLL_BUSY_MAX)
+                interval = min(interval * 2, cap)
+
+    def _poll_once(self):
+        """One PMIx_Query_info with one ``jdvm.qry.jobs`` query per job in flight, each
+        qualified by its PMIX_NSPACE: one round trip whatever their number. Each answer names
+        its job; a job with no answer was retired (NOT_FOUND) before a poll saw it end. Returns
+        whether any job ended."""
+        with self._lock:
+            jobs = dict(self._jobs)
+        if not jobs:
+            return False
+        p = _pmix.pmix
+        queries = [{"keys": [_QUERY_JOBS], "qualifiers": [_pmix.string(p.PMIX_NSPACE, ns)]}
+                   for ns in jobs]
+        rc, res = self._tool.query(queries)
+        ended = {}
+        if rc == p.PMIX_SUCCESS:
+            seen = set()
+            for d in res or []:
+                v = d.get("value")
+                if d.get("key") != _QUERY_JOBS or v is None:
+                    continue
+                for j in json.loads(v.decode("utf-8") if isinstance(v, bytes) else v):
+                    ns = j.get("nspace")
+                    seen.add(ns)
+                    if j.get("state") == "terminated" and ns in jobs:
+                        ended[ns] = (j.get("status") or 0, j.get("exitCode") or 0)
+            for ns in jobs:
+                if ns not in seen:
+                    ended[ns] = _RETIRED
+        elif rc == p.PMIX_ERR_NOT_FOUND:
+            ended = {ns: _RETIRED for ns in jobs}
+        else:
+            ended = {ns: (rc, -1) for ns in jobs}  # the DVM is gone or refuses: say so
+        for ns, (status, code) in ended.items():
             with self._lock:
                 job = self._jobs.pop(ns, None)
-                if job is None:
-                    self._early[ns] = (term, code)  # ended before its spawn returned
             if job is not None:
-                job._end(term, code)
-        return _pmix.pmix.PMIX_EVENT_ACTION_COMPLETE, []
+                job._end(status, code)
+        return bool(ended)
 
     # ---- spawn ------------------------------------------------------------------------------
 
@@ -219,8 +266,7 @@ class Dvm:
         if int(procs) < 1:
             raise ValueError("procs must be at least 1, not %r" % procs)
         p = _pmix.pmix
-        job_infos = [_pmix.boolean(p.PMIX_NOTIFY_COMPLETION, True),
-                     _pmix.boolean(p.PMIX_FWD_STDOUT, output == "forward"),
+        job_infos = [_pmix.boolean(p.PMIX_FWD_STDOUT, output == "forward"),
                      _pmix.boolean(p.PMIX_FWD_STDERR, output == "forward")]
         if output not in (None, "forward", "capture"):
             raise ValueError("output must be None, 'forward' or 'capture', not %r" % (output,))
@@ -251,13 +297,12 @@ class Dvm:
             if outdir:
                 shutil.rmtree(outdir, ignore_errors=True)
             raise PmixError(rc, "the DVM refused to spawn %s" % " ".join(map(str, argv)))
+        if isinstance(ns, bytes):
+            ns = ns.decode("utf-8")
         job = Job(self, ns, outdir, int(procs), bool(merge_stderr))
         with self._lock:
-            early = self._early.pop(ns, None)
-            if early is None:
-                self._jobs[ns] = job
-        if early is not None:
-            job._end(*early)
+            self._jobs[ns] = job
+        self._kick.set()
         return job
 
     def run(self, argv, **kw):
@@ -268,88 +313,21 @@ class Dvm:
         with self._lock:
             return len(self._jobs)
 
-    # ---- control (through the helper process: README.md, bug 1) ------------------------------
+    # ---- control: this connection's own identity ---------------------------------------------
+    # It spawned the jobs (their parent) and requested the allocations (their owner), which is
+    # what jdvm asks of whoever ends a job or extends or releases an allocation. These calls keep
+    # the GIL in the 4.2.2 bindings; with no event handler registered that is harmless.
 
-    def _call(self, req, scheduler=False):
-        """One request to a control helper: the persistent plain one, or, for what only a job's
-        ancestors or an allocation's owners may do, a helper connected as the scheduler for
-        this one request (jdvm admits one scheduler connection at a time: held briefly)."""
-        if scheduler:
-            c = self._start_control(True)
-            try:
-                return self._exchange(c, req)
-            finally:
-                self._stop(c)
-        with self._control_lock:
-            if self._closed:
-                raise RuntimeError("the connection to the DVM is closed")
-            if self._control is None:
-                self._control = self._start_control(False)
-            return self._exchange(self._control, req)
-
-    @staticmethod
-    def _exchange(c, req):
-        c.stdin.write(json.dumps(req) + "\n")
-        c.stdin.flush()
-        line = c.stdout.readline()
-        if not line:
-            raise PmixError(-1, "the control helper (pid %d) ended" % c.pid)
-        reply = json.loads(line)
-        return reply["rc"], reply["results"]
-
-    @staticmethod
-    def _stop(c):
-        try:
-            c.stdin.close()
-        except OSError:
-            pass
-        try:
-            c.wait(10)
-        except subprocess.TimeoutExpired:
-            c.kill()
-            c.wait()
-
-    def _start_control(self, scheduler):
-        infos = [{"key": "pmix.srvr.uri", "value": self.contact.uri, "val_type": 3}]
-        if scheduler:
-            d = self.contact.dir
-            if d is None:
-                raise RuntimeError("ending jobs and extending or releasing allocations need the "
-                                   "DVM's directory (its scheduler credential): connect with "
-                                   "dir= or its contact file")
-            from .contact import read_own_file
-            cred = read_own_file(os.path.join(d, "scheduler.cred")).strip()
-            infos.append({"key": "jdvm.sched.cred", "value": cred, "val_type": 3})
-        elif self.contact.uri is None:
-            infos = []
-        env = dict(os.environ)
-        pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
-        delay, deadline = 0.05, time.monotonic() + 30
-        while True:
-            c = subprocess.Popen([sys.executable, "-W", "ignore", "-m", "jdvm._control"],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-                                 text=True, close_fds=True)
-            c.stdin.write(json.dumps({"infos": infos}) + "\n")
-            c.stdin.flush()
-            line = c.stdout.readline()
-            rc = json.loads(line)["rc"] if line else -1
-            if rc == 0:
-                return c
-            self._stop(c)
-            # UNREACH for the scheduler role: another process holds it now; try again shortly
-            if not scheduler or time.monotonic() > deadline:
-                raise PmixError(rc, "the control helper could not connect to the DVM%s"
-                                % (" as its scheduler" if scheduler else ""))
-            time.sleep(delay)
-            delay = min(delay * 2, 1.0)
+    def _check_open(self):
+        if self._closed:
+            raise RuntimeError("the connection to the DVM is closed")
 
     def terminate(self, namespace):
         """Ends a job (PMIx_Job_control with PMIX_JOB_CTRL_TERMINATE)."""
-        rc, _ = self._call({"op": "job_control",
-                            "targets": [{"nspace": namespace, "rank": _RANK_WILDCARD}],
-                            "directives": [{"key": "pmix.jctrl.term", "value": True,
-                                            "val_type": 1}]}, scheduler=True)
+        self._check_open()
+        out = self._tool.job_control([{"nspace": namespace, "rank": _RANK_WILDCARD}],
+                                     [_pmix.boolean("pmix.jctrl.term", True)])
+        rc = out if isinstance(out, int) else out[0]  # a bare int: README.md, bug 11
         if rc != 0:
             raise PmixError(rc, "the DVM refused to end job %s" % namespace)
 
@@ -361,28 +339,26 @@ class Dvm:
         it when this tool ends (PMIX_ALLOC_INHERITANCE); ``required`` refuses at once what the
         scheduler can never grant rather than queueing it.
         """
-        req = [{"key": "pmix.alloc.tgt", "value": self.namespace, "val_type": 3}]
-        req += self._alloc_infos(nodes, node_list, inheritance, time, req_id, share, required)
+        req = self._alloc_infos(nodes, node_list, inheritance, time, req_id, share, required)
         rc, res = self._allocation(_ALLOC_NEW, req + list(infos or []), "a new allocation")
         values = _pmix.values(res)
         return Allocation(self, values.get("pmix.alloc.id"), values)
 
     def extend(self, alloc_id, nodes=None, node_list=None, time=None, required=True):
         """PMIX_ALLOC_EXTEND of an allocation: more nodes or time. The reply's values."""
-        req = [{"key": "pmix.alloc.id", "value": alloc_id, "val_type": 3}]
+        req = [_pmix.string("pmix.alloc.id", alloc_id)]
         req += self._alloc_infos(nodes, node_list, None, time, None, None, required)
-        return _pmix.values(self._allocation(_ALLOC_EXTEND, req, "extending " + alloc_id,
-                                             scheduler=True)[1])
+        return _pmix.values(self._allocation(_ALLOC_EXTEND, req, "extending " + alloc_id)[1])
 
     def release(self, alloc_id):
         """PMIX_ALLOC_RELEASE of a whole allocation."""
-        req = [{"key": "pmix.alloc.id", "value": alloc_id, "val_type": 3}]
-        return _pmix.values(self._allocation(_ALLOC_RELEASE, req, "releasing " + alloc_id,
-                                             scheduler=True)[1])
+        req = [_pmix.string("pmix.alloc.id", alloc_id)]
+        return _pmix.values(self._allocation(_ALLOC_RELEASE, req, "releasing " + alloc_id)[1])
 
-    def _allocation(self, directive, req, what, scheduler=False):
-        rc, res = self._call({"op": "allocate", "directive": directive, "infos": req},
-                             scheduler)
+    def _allocation(self, directive, req, what):
+        self._check_open()
+        out = self._tool.allocation_request(directive, req)
+        rc, res = (out, []) if isinstance(out, int) else out
         if rc != 0:
             raise PmixError(rc, "the DVM refused %s" % what)
         return rc, res
@@ -396,8 +372,7 @@ class Dvm:
                         "flags": reqd})
         if node_list is not None:
             names = node_list if isinstance(node_list, str) else ",".join(node_list)
-            out.append({"key": "pmix.alloc.nlist", "value": names, "val_type": 3,
-                        "flags": reqd})
+            out.append(_pmix.string("pmix.alloc.nlist", names, required=bool(reqd)))
         if inheritance is not None:
             code = _INHERITANCE.get(inheritance, inheritance)
             if code not in (1, 2, 3, 4):
@@ -405,17 +380,17 @@ class Dvm:
                                  "not %r" % (inheritance,))
             out.append({"key": "pmix.alloc.inhrt", "value": code, "val_type": 12})
         if time is not None:
-            out.append({"key": "pmix.alloc.time", "value": str(time), "val_type": 3})
+            out.append(_pmix.string("pmix.alloc.time", str(time)))
         if req_id is not None:
-            out.append({"key": "pmix.alloc.reqid", "value": req_id, "val_type": 3})
+            out.append(_pmix.string("pmix.alloc.reqid", req_id))
         if share is not None:
             out.append({"key": "pmix.alloc.share", "value": bool(share), "val_type": 1})
         return out
 
     def query(self, key):
         """A jdvm listing (``jobs``, ``nodes``, ``allocs``): what ``jdvm KEY --json`` prints."""
-        rc, res = self._call({"op": "query", "queries": [{"keys": ["jdvm.qry." + key],
-                                                          "qualifiers": []}]})
+        self._check_open()
+        rc, res = self._tool.query([{"keys": ["jdvm.qry." + key], "qualifiers": []}])
         if rc != 0:
             raise PmixError(rc, "the DVM refused the query jdvm.qry." + key)
         return json.loads(_pmix.values(res).get("jdvm.qry." + key, "[]"))
@@ -423,18 +398,19 @@ class Dvm:
     # ---- end --------------------------------------------------------------------------------
 
     def close(self):
-        """Ends the control helper and leaves the DVM. Jobs still running go on."""
+        """Stops polling and leaves the DVM. Jobs still running go on; nothing learns their end
+        any more, so their :meth:`Job.wait` answers PMIX_ERR_UNREACH with exit code -1."""
         if self._closed:
             return
-        with self._control_lock:
-            self._closed = True
-            c, self._control = self._control, None
-        if c is not None:
-            self._stop(c)
-        # Workaround (PMIxTool.finalize): finalize keeps the GIL while it waits for the DVM, so
-        # it is called only when no job of ours can end meanwhile.
-        if self.in_flight() == 0:
-            self._tool.finalize()
+        self._closed = True
+        self._kick.set()
+        if self._poller is not threading.current_thread():
+            self._poller.join()
+        with self._lock:
+            left, self._jobs = list(self._jobs.values()), {}
+        for job in left:
+            job._end(_CLOSED[0], _CLOSED[1])
+        self._tool.finalize()  # keeps the GIL, harmless with no event handler (bug 1)
 
     def __enter__(self):
         return self

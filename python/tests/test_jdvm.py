@@ -85,15 +85,20 @@ class Allocations(unittest.TestCase):
     """
 
     def owner_ends(self, inheritance, with_child):
+        # The child job outlives its owner and then nothing but the DVM's scheduler may end it
+        # (only a job's ancestors may), a role this package never takes: it ends by itself once
+        # the test creates the file it waits for (end_children).
+        self.flag = os.path.join(tempfile.mkdtemp(prefix="jdvm-test-"), "end")
         out = child("""
             import jdvm
             d = jdvm.Dvm(dir=%r)
             a = d.allocate(nodes=1, inheritance=%r)
             if %r:
-                d.spawn(["/bin/sleep", "600"], target=a.id)
+                d.spawn(["/bin/sh", "-c", "while [ ! -e %s ]; do sleep 0.05; done"],
+                        target=a.id)
             print(a.id, a.values["pmix.alloc.nlist"], d.namespace)
             d.close()
-            """ % (DIR, inheritance, with_child))
+            """ % (DIR, inheritance, with_child, self.flag))
         return out[0], out[1], out[2]
 
     def alloc(self, alloc_id):
@@ -110,9 +115,14 @@ class Allocations(unittest.TestCase):
         self.fail("allocation %s still there: %s" % (alloc_id, self.alloc(alloc_id)))
 
     def end_children_of(self, owner):
-        for j in dvm.query("jobs"):
-            if j["parent"] == owner and j["state"] != "terminated":
-                dvm.terminate(j["nspace"])
+        running = [j["nspace"] for j in dvm.query("jobs")
+                   if j["parent"] == owner and j["state"] != "terminated"]
+        self.assertEqual(len(running), 1)
+        # not this connection's job, and this connection is not the scheduler: refused
+        with self.assertRaises(jdvm.PmixError) as e:
+            dvm.terminate(running[0])
+        self.assertEqual(e.exception.name, "PMIX_ERR_NO_PERMISSIONS")
+        open(self.flag, "w").close()
 
     def test_none_returns_the_node_to_the_scheduler_when_its_owner_ends(self):
         alloc_id, node, _ = self.owner_ends("none", False)
@@ -206,6 +216,46 @@ class Executor(unittest.TestCase):
         self.assertTrue(all(f.namespace is None for f in rest))
         with self.assertRaises(RuntimeError):
             ex.submit(["/bin/true"])
+
+
+class Polling(unittest.TestCase):
+    """Job ends are learned by polling, on this one connection, with no event handler."""
+
+    def test_one_query_per_poll_carries_every_job_in_flight(self):
+        calls = []
+
+        class Counting:
+            def __init__(self, tool):
+                self.tool = tool
+
+            def query(self, queries):
+                calls.append([(q["keys"], [i["key"] for i in q["qualifiers"]]) for q in queries])
+                return self.tool.query(queries)
+
+            def __getattr__(self, name):
+                return getattr(self.tool, name)
+
+        real = dvm._tool
+        dvm._tool = Counting(real)
+        try:
+            jobs = [dvm.spawn(["/bin/sleep", "2"]) for _ in range(3)]
+            for j in jobs:
+                self.assertEqual(j.wait(60).exit_code, 0)
+        finally:
+            dvm._tool = real
+        self.assertTrue(calls)
+        self.assertEqual(max(len(c) for c in calls), 3)  # all three in one round trip
+        for c in calls:
+            self.assertEqual(set(map(repr, c)), {repr((["jdvm.qry.jobs"], ["pmix.nspace"]))})
+
+    def test_the_package_never_names_the_scheduler_credential(self):
+        # PythonPackageTest also moves scheduler.cred out of the DVM's directory before these run
+        pkg = os.path.dirname(jdvm.__file__)
+        for name in os.listdir(pkg):
+            if name.endswith(".py"):
+                with open(os.path.join(pkg, name)) as f:
+                    self.assertNotIn("scheduler.cred", f.read(), name)
+        self.assertFalse(os.path.exists(os.path.join(pkg, "_control.py")))
 
 
 class Refusals(unittest.TestCase):

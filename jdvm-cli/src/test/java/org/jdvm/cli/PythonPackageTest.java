@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jdvm.server.DvmConfig;
 import org.jdvm.server.assembly.DvmServer;
+import org.jdvm.server.home.DvmHome;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * They cover spawn and wait, allocations with each disposition, 1,000 {@code /bin/true} tasks
  * through the executor with 8 in flight, cancel, and refused requests; see python/README.md.
  * Without {@code import pmix} in {@code /usr/bin/python3} the test is skipped, saying why. The
- * interpreter, the helpers it starts and every process the DVM started are ended by pid.
+ * interpreter and every process the DVM started are ended by pid. The DVM's scheduler credential is
+ * moved out of its directory first: the package must never need it.
  */
 class PythonPackageTest {
   private static final String PYTHON = "/usr/bin/python3";
@@ -82,6 +84,12 @@ class PythonPackageTest {
   void thePackagesOwnTestsPassAgainstARunningDvm() throws Exception {
     assumeTrue(noBindings == null, noBindings);
     Path log = scratch.resolve("unittest.log");
+    // The package ends jobs and extends and releases allocations as their parent and owner, never
+    // as the DVM's scheduler: with the credential gone from the DVM's directory (unreadability is
+    // no test as root), the terminate, extend and release tests still pass.
+    Path cred = dir.resolve(DvmHome.SCHEDULER_CREDENTIAL);
+    assertThat(cred).exists();
+    Files.move(cred, scratch.resolve("scheduler.cred.moved"));
     ProcessBuilder pb =
         new ProcessBuilder(
                 PYTHON, "-W", "ignore", "-m", "unittest", "discover", "-v", "-s", "tests")

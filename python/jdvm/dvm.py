@@ -191,12 +191,13 @@ class Dvm:
         while True:
             with self._lock:
                 idle = not self._jobs
-            self._kick.wait(None if idle and not self._closed else interval)
-            if self._kick.is_set():
-                self._kick.clear()
-                interval, quiet_since = _POLL_FIRST, time.monotonic()
+            kicked = self._kick.wait(None if idle and not self._closed else interval)
             if self._closed:
                 return
+            if kicked:  # a spawn: its job's first poll 0.5 ms from now
+                self._kick.clear()
+                interval, quiet_since = _POLL_FIRST, time.monotonic()
+                time.sleep(_POLL_FIRST)
             if self._poll_once():
                 interval, quiet_since = _POLL_FIRST, time.monotonic()
             else:

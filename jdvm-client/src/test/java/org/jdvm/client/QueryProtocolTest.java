@@ -10,6 +10,7 @@ import org.jdvm.pmix.AllocInheritance;
 import org.jdvm.pmix.DataArray;
 import org.jdvm.pmix.DataType;
 import org.jdvm.pmix.Info;
+import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Query;
@@ -163,6 +164,27 @@ class QueryProtocolTest {
     assertThat(node.get(0).value().asString()).isEqualTo(alloc.nodes().get(0));
     assertThat(r.get(3).value().asLong()).isEqualTo(2);
     assertThat(r.get(4).value().asLong()).isEqualTo(PmixStatus.SUCCESS);
+  }
+
+  @Test
+  void aJobsQueryQualifiedByNamespaceListsThatJobAloneAndAnUnknownOneIsLeftOut() throws Exception {
+    String key = JdvmProtocol.QUERY_JOBS;
+    List<Info> r =
+        tool.query(
+            new Query(List.of(key), List.of(Info.of(PmixKeys.NSPACE, Value.string("t@999")))),
+            new Query(List.of(key), List.of(Info.of(PmixKeys.NSPACE, Value.string(job.nspace())))));
+    assertThat(r).extracting(Info::key).containsExactly(key);
+    List<?> jobs = (List<?>) Json.parse(r.get(0).value().asString());
+    assertThat(jobs).hasSize(1);
+    assertThat(object(jobs, "nspace", job.nspace()).get("state")).isEqualTo("running");
+    PmixException e =
+        catchThrowableOfType(
+            PmixException.class,
+            () ->
+                tool.query(
+                    new Query(
+                        List.of(key), List.of(Info.of(PmixKeys.NSPACE, Value.string("t@999"))))));
+    assertThat(e.status()).isEqualTo(PmixStatus.ERR_NOT_FOUND);
   }
 
   @Test

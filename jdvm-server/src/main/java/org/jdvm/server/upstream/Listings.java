@@ -20,7 +20,8 @@ import org.jdvm.server.Dvm;
 /**
  * jdvm's listings (docs/protocol.md "Listings"): {@code jdvm.qry.nodes}, {@code jdvm.qry.allocs}
  * and {@code jdvm.qry.jobs} answered with a JSON array, exactly what {@code jdvm nodes|allocs|jobs
- * --json} prints. Keys keep the order written here; states are lower case.
+ * --json} prints. Keys keep the order written here; states are lower case. {@code jdvm.qry.jobs}
+ * with a {@code PMIX_NSPACE} qualifier lists that one job.
  *
  * <ul>
  *   <li>nodes: {@code name, slots, slotsInUse, allocId} (null in the default session), {@code
@@ -145,7 +146,7 @@ final class Listings {
   static final int SUMMARY_PROCS = 8;
 
   static String jobs(CoreView v) {
-    return jobs(v, false);
+    return jobs(v, v.jobs(), false);
   }
 
   /**
@@ -154,22 +155,20 @@ final class Listings {
    * its processes in {@code procs}: an answer whose size does not grow with the processes.
    */
   static String jobsSummary(CoreView v) {
-    return jobs(v, true);
+    return jobs(v, v.jobs(), true);
   }
 
-  private static String jobs(CoreView v, boolean summary) {
+  /**
+   * The listing of the jobs given (the whole table, or one job for a qualified query), each job's
+   * processes all listed or ({@code summary}) summarised.
+   */
+  static String jobs(CoreView v, Iterable<? extends JobView> jobs, boolean summary) {
     Map<Long, String> allocBySession = new HashMap<>();
     for (AllocationView a : v.allocations()) {
       allocBySession.put(a.sessionId(), a.allocId());
     }
-    java.util.Set<String> terminated = new java.util.HashSet<>();
-    for (JobView j : v.jobs()) {
-      if (j.state() == JobView.State.TERMINATED) {
-        terminated.add(j.namespace());
-      }
-    }
     List<Object> out = new ArrayList<>();
-    for (JobView j : v.jobs()) {
+    for (JobView j : jobs) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("nspace", j.namespace());
       m.put("kind", lower(j.kind()));
@@ -187,7 +186,7 @@ final class Listings {
       m.put("exitCode", ended ? j.exitCode() : null);
       m.put("usage", usage(j.usage()));
       // A live job whose parent ended, e.g. that of a SIGKILLed jdvm run (decisions.md #11).
-      m.put("parentGone", !ended && terminated.contains(j.parent()));
+      m.put("parentGone", !ended && parentTerminated(v, j));
       out.add(m);
     }
     return Json.write(out);
@@ -226,6 +225,12 @@ final class Listings {
    * What a process or a job used ({@link ProcUsage}): {@code userCpuMicros, systemCpuMicros,
    * maxRssKiB} (null when not known), {@code wallMicros}; or null when not known.
    */
+  /** Whether the job's parent is a terminated job the DVM still holds (one look-up, not a scan). */
+  private static boolean parentTerminated(CoreView v, JobView j) {
+    return j.parent() != null
+        && v.job(j.parent()).map(p -> p.state() == JobView.State.TERMINATED).orElse(false);
+  }
+
   static Map<String, Object> usage(ProcUsage u) {
     if (u == null) {
       return null;

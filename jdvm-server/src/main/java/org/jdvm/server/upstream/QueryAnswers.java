@@ -82,7 +82,7 @@ final class QueryAnswers {
       case PmixKeys.NUM_SLOTS -> Value.uint32(slots(v, qualifiers));
       case JdvmProtocol.QUERY_NODES -> Value.string(Listings.nodes(v));
       case JdvmProtocol.QUERY_ALLOCS -> Value.string(Listings.allocs(v));
-      case JdvmProtocol.QUERY_JOBS -> Value.string(Listings.jobs(v));
+      case JdvmProtocol.QUERY_JOBS -> jobs(v, qualifiers);
       case JdvmProtocol.QUERY_JOBS_SUMMARY -> Value.string(Listings.jobsSummary(v));
       case JdvmProtocol.QUERY_TREE ->
           Value.string(
@@ -186,6 +186,21 @@ final class QueryAnswers {
   private static final int PROC_STATE_RUNNING = 5;
   private static final int PROC_STATE_TERMINATED = 20;
   private static final int PROC_STATE_TERM_NON_ZERO = 62;
+
+  /**
+   * {@code jdvm.qry.jobs}: every job, or with a {@code PMIX_NSPACE} qualifier only that one (a
+   * one-element array, NOT_FOUND once retired). A client polling its jobs' ends asks one such query
+   * per job in one round trip; each answer names its job, so a left-out answer is not misread.
+   */
+  private static Value jobs(CoreView v, List<Info> qualifiers) throws BadRequest {
+    String ns = qualifier(qualifiers, PmixKeys.NSPACE);
+    if (ns == null) {
+      return Value.string(Listings.jobs(v));
+    }
+    JobView j =
+        v.job(ns).orElseThrow(() -> new BadRequest(PmixStatus.ERR_NOT_FOUND, "no job " + ns));
+    return Value.string(Listings.jobs(v, List.of(j), false));
+  }
 
   /** {@code PMIX_NUM_SLOTS} of a host, an allocation, or the whole DVM. */
   private static long slots(CoreView v, List<Info> qualifiers) throws BadRequest {

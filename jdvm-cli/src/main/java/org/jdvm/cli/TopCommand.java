@@ -127,7 +127,8 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
    * Redraws on a change (listing again at most every {@link #REDRAW_MS}) or a new screen size,
    * until {@code q} or the DVM's end.
    */
-  private void loop(JdvmClient client, TopTerminal terminal) throws InterruptedException {
+  private void loop(JdvmClient client, TopTerminal terminal)
+      throws PmixException, InterruptedException {
     TopFrame frame = null;
     int[] drawn = null;
     long listed = 0;
@@ -140,9 +141,9 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
           frame = frame(client);
         } catch (PmixException e) {
           if (client.disconnected().isDone()) {
-            break;
+            break; // the DVM went while it was asked: said after the loop
           }
-          throw new IllegalStateException("jdvm top: the DVM did not list its state: " + e, e);
+          throw e; // said, as any refusal, once the terminal is restored
         }
         drawn = null;
       }

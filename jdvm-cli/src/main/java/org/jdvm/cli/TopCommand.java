@@ -125,7 +125,9 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
 
   /**
    * Redraws on a change (listing again at most every {@link #REDRAW_MS}) or a new screen size,
-   * until {@code q} or the DVM's end.
+   * until {@code q} or the DVM's end. A turn reads the size once and lists at most once, and a
+   * burst of changes waits out the period, so neither {@code stty} nor the listings run more than
+   * about four times a second whatever the DVM does.
    */
   private void loop(JdvmClient client, TopTerminal terminal)
       throws PmixException, InterruptedException {
@@ -154,7 +156,13 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
         terminal.draw(frame.lines(size[1], size[0]));
         drawn = size;
       }
-      wake.tryAcquire(REDRAW_MS, TimeUnit.MILLISECONDS);
+      long due = listed + REDRAW_MS * 1_000_000 - System.nanoTime();
+      if (changed.get() && due > 0) {
+        // Changes keep coming: no listing, and no stty, before the period is over.
+        Thread.sleep(Math.max(1, due / 1_000_000));
+      } else {
+        wake.tryAcquire(REDRAW_MS, TimeUnit.MILLISECONDS);
+      }
       wake.drainPermits();
     }
   }

@@ -87,7 +87,7 @@ class TopInTmuxTest {
   void itShowsTheNodesAndANewJobFitsAResizeAndQuitsOnQRestoringTheTerminal() throws Exception {
     startTop();
     awaitPane(s -> s.contains("default: node0 0/2 node1 0/2"), "the nodes");
-    CliRun run = CliRun.of("run", "--dir", dir.toString(), "--detach", "--", "sleep", "60");
+    CliRun run = CliRun.of("run", "--dir", dir.toString(), "--detach", "--", "sleep", "600");
     assertThat(run.status()).as(run.err()).isZero();
     String ns = run.out().strip();
     String pane =

@@ -17,7 +17,6 @@ import org.jdvm.client.PmixException;
 import org.jdvm.pmix.JdvmProtocol;
 import org.jdvm.pmix.json.Json;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * {@code jdvm top} (docs/cli.md): a live full-screen view of the DVM, {@link TopFrame} drawn on
@@ -42,10 +41,7 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
 
   static final int ONCE_HEIGHT = 40;
 
-  @Option(
-      names = "--once",
-      description = "Print one frame and exit (no terminal needed): for scripts and tests.")
-  boolean once;
+  @picocli.CommandLine.Mixin TopOptions options = new TopOptions();
 
   private final ArrayDeque<String> events = new ArrayDeque<>();
   private final Semaphore wake = new Semaphore(0);
@@ -54,7 +50,7 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!once && !onTerminal()) {
+    if (!options.once && !onTerminal()) {
       err.println("jdvm top: not a terminal (it draws on one); use --once to print a single frame");
       return Main.EXIT_USAGE;
     }
@@ -82,7 +78,7 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
           }
         });
     replayed.await(10, TimeUnit.SECONDS);
-    if (once) {
+    if (options.once) {
       int[] size = onTerminal() ? TopTerminal.size() : null;
       List<String> lines =
           frame(client)
@@ -142,7 +138,7 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
         try {
           frame = frame(client);
         } catch (PmixException e) {
-          if (client.disconnected().isDone()) {
+          if (goingAway(client)) {
             break; // the DVM went while it was asked: said after the loop
           }
           throw e; // said, as any refusal, once the terminal is restored
@@ -164,6 +160,21 @@ final class TopCommand extends DvmCommand implements Callable<Integer> {
         wake.tryAcquire(REDRAW_MS, TimeUnit.MILLISECONDS);
       }
       wake.drainPermits();
+    }
+  }
+
+  /**
+   * Whether the connection closes after a listing failed: a DVM that stops fails the query in
+   * flight ({@code PMIX_ERR_UNREACH}) a moment before its connection is seen closed.
+   */
+  private static boolean goingAway(JdvmClient client) throws InterruptedException {
+    try {
+      client.disconnected().get(5, TimeUnit.SECONDS);
+      return true;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
     }
   }
 

@@ -26,6 +26,7 @@ enum Subcommand {
   JOBS("jobs", ListCommands.Jobs::new),
   EXPLAIN("explain", ExplainCommand::new),
   TREE("tree", TreeCommand::new),
+  TOP("top", TopCommand::new),
   KILL("kill", KillCommand::new),
   OUTPUT("output", OutputCommand::new),
   EVENTS("events", EventsCommand::new),

@@ -22,6 +22,13 @@ final class Table {
   }
 
   void print(PrintStream out) {
+    for (String line : lines()) {
+      out.println(line);
+    }
+  }
+
+  /** The table's lines, the header first, without trailing blanks. */
+  List<String> lines() {
     int cols = rows.get(0).length;
     int[] width = new int[cols];
     for (String[] r : rows) {
@@ -29,6 +36,7 @@ final class Table {
         width[i] = Math.max(width[i], r[i].length());
       }
     }
+    List<String> out = new ArrayList<>();
     for (String[] r : rows) {
       StringBuilder sb = new StringBuilder();
       for (int i = 0; i < cols; i++) {
@@ -37,7 +45,8 @@ final class Table {
           sb.append(" ".repeat(width[i] - r[i].length() + 2));
         }
       }
-      out.println(sb.toString().stripTrailing());
+      out.add(sb.toString().stripTrailing());
     }
+    return out;
   }
 }

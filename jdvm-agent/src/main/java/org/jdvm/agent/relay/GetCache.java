@@ -8,10 +8,8 @@ import org.jdvm.pmix.KVal;
 import org.jdvm.pmix.PmixStatus;
 import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.WireFormat;
-import org.jdvm.pmix.body.Checks;
 import org.jdvm.pmix.body.Frames;
 import org.jdvm.pmix.body.GetReply;
-import org.jdvm.pmix.body.GetRequest;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
 import org.jdvm.pmix.frame.FrameHeader;
@@ -44,14 +42,12 @@ public final class GetCache {
   static final int MAX_PENDING = 64;
 
   /** A get waiting for the controller's answer; a {@code null} target marks a fence's entry. */
-  private record Get(Proc target, String key) {}
-
   private record Kept(List<KVal> kvals, long bytes) {}
 
   /** Namespaces in the order their first blob was kept: the oldest goes first. */
   private final Map<String, Map<Integer, Kept>> kept = new LinkedHashMap<>();
 
-  private final Map<RelayedSocket, Map<Integer, Get>> pending = new HashMap<>();
+  private final Map<RelayedSocket, Map<Integer, RelayedGet>> pending = new HashMap<>();
   private long bytes;
   private long answered;
 
@@ -64,7 +60,7 @@ public final class GetCache {
     if (who.kind() != PeerIdentity.Kind.CLIENT) {
       return null;
     }
-    Get g = readGet(who.format(), frame);
+    RelayedGet g = RelayedGet.read(who.format(), frame);
     if (g == null
         || g.key() == null
         || g.key().startsWith("pmix")
@@ -77,7 +73,7 @@ public final class GetCache {
       Map<Integer, Kept> job = kept.get(g.target().nspace());
       Kept k = job == null ? null : job.get(g.target().rank());
       if (k == null || k.kvals().stream().noneMatch(kv -> kv.key().equals(g.key()))) {
-        Map<Integer, Get> byTag = pending.computeIfAbsent(peer, p -> new HashMap<>());
+        Map<Integer, RelayedGet> byTag = pending.computeIfAbsent(peer, p -> new HashMap<>());
         if (byTag.size() < MAX_PENDING) {
           byTag.put(tag, g);
         }
@@ -92,9 +88,9 @@ public final class GetCache {
 
   /** A frame from the controller for {@code peer}: keeps the blob a watched get brought. */
   void reply(RelayedSocket peer, byte[] frame) {
-    Get g;
+    RelayedGet g;
     synchronized (this) {
-      Map<Integer, Get> byTag = pending.get(peer);
+      Map<Integer, RelayedGet> byTag = pending.get(peer);
       if (byTag == null || frame.length < FrameHeader.BYTES) {
         return;
       }
@@ -149,9 +145,9 @@ public final class GetCache {
     }
     synchronized (this) {
       forgetLocked(who.proc().nspace());
-      Map<Integer, Get> byTag = pending.computeIfAbsent(peer, p -> new HashMap<>());
+      Map<Integer, RelayedGet> byTag = pending.computeIfAbsent(peer, p -> new HashMap<>());
       if (watch && byTag.size() < MAX_PENDING) {
-        byTag.put(tag, new Get(null, null));
+        byTag.put(tag, new RelayedGet(null, null));
       }
     }
   }
@@ -181,22 +177,6 @@ public final class GetCache {
   /** Bytes of blobs kept. */
   synchronized long bytes() {
     return bytes;
-  }
-
-  private static Get readGet(WireFormat format, byte[] frame) {
-    try {
-      Unpacker in = Frames.body(format, frame);
-      if (in == null || in.unpackCommand() != GetRequest.COMMAND) {
-        return null;
-      }
-      GetRequest get = GetRequest.read(in, Checks.NONE);
-      if (get.nspace() == null || in.hasRemaining() || get.rank() == Proc.RANK_WILDCARD) {
-        return null;
-      }
-      return new Get(get.target(), get.key());
-    } catch (WireException | IllegalArgumentException e) {
-      return null;
-    }
   }
 
   private static GetReply readReply(WireFormat format, byte[] frame) {

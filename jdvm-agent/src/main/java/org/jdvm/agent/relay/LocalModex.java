@@ -14,7 +14,6 @@ import org.jdvm.pmix.body.Checks;
 import org.jdvm.pmix.body.CommitRequest;
 import org.jdvm.pmix.body.Frames;
 import org.jdvm.pmix.body.GetReply;
-import org.jdvm.pmix.body.GetRequest;
 import org.jdvm.pmix.body.StatusReply;
 import org.jdvm.pmix.codec.Unpacker;
 import org.jdvm.pmix.codec.WireException;
@@ -122,7 +121,7 @@ public final class LocalModex {
     if (who.kind() != PeerIdentity.Kind.CLIENT || localRanks == null) {
       return null;
     }
-    Get g = readGet(who.format(), frame);
+    RelayedGet g = RelayedGet.read(who.format(), frame);
     if (g == null
         || !g.target().nspace().equals(who.proc().nspace())
         || !localRanks.contains(g.target().rank())
@@ -173,24 +172,6 @@ public final class LocalModex {
   /** Gets answered here. */
   synchronized long answered() {
     return answered;
-  }
-
-  private record Get(Proc target, String key) {}
-
-  private static Get readGet(WireFormat format, byte[] frame) {
-    try {
-      Unpacker in = Frames.body(format, frame);
-      if (in == null || in.unpackCommand() != GetRequest.COMMAND) {
-        return null;
-      }
-      GetRequest get = GetRequest.read(in, Checks.NONE);
-      if (get.nspace() == null || in.hasRemaining() || get.rank() == Proc.RANK_WILDCARD) {
-        return null;
-      }
-      return new Get(get.target(), get.key());
-    } catch (WireException | IllegalArgumentException e) {
-      return null; // the controller answers what it cannot read either
-    }
   }
 
   /** A COMMIT's entries per scope, or null when the frame is none or cannot be read. */

@@ -39,7 +39,7 @@ class PythonPackageTest {
   @TempDir static Path scratch;
   private static DvmServer server;
   private static String noBindings;
-  private static final Set<Long> jobPids = ConcurrentHashMap.newKeySet();
+  private static Set<Long> jobPids = ConcurrentHashMap.newKeySet();
   private static Process python;
 
   @BeforeAll
@@ -53,17 +53,7 @@ class PythonPackageTest {
     }
     // 16 slots: 8 tasks in flight and more; 4 spare scheduler nodes for the allocations
     server = DvmServer.start(DvmConfig.embedded("pytest", 2, 8, 4, dir));
-    server
-        .endpoint()
-        .observe(
-            o ->
-                o.changes()
-                    .forEach(
-                        c -> {
-                          if (c instanceof org.jdvm.core.Change.ProcsStarted s) {
-                            s.procs().forEach(pr -> jobPids.add(pr.pid()));
-                          }
-                        }));
+    jobPids = StoppedReader.watchJobPids(server);
   }
 
   @AfterAll

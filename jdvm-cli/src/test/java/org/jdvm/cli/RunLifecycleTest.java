@@ -52,24 +52,14 @@ class RunLifecycleTest {
   private static DvmServer server;
 
   /** The pid of every process the DVM started during the current test. */
-  private static final Set<Long> jobPids = ConcurrentHashMap.newKeySet();
+  private static Set<Long> jobPids = ConcurrentHashMap.newKeySet();
 
   private final List<Process> launched = new ArrayList<>();
 
   @BeforeAll
   static void startDvm() throws Exception {
     server = DvmServer.start(DvmConfig.embedded("lifecycle", 2, 2, 0, dir).withShrinkGrace(300));
-    server
-        .endpoint()
-        .observe(
-            o ->
-                o.changes()
-                    .forEach(
-                        c -> {
-                          if (c instanceof org.jdvm.core.Change.ProcsStarted s) {
-                            s.procs().forEach(pr -> jobPids.add(pr.pid()));
-                          }
-                        }));
+    jobPids = StoppedReader.watchJobPids(server);
   }
 
   @AfterAll

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StoredOutputTest {
   @TempDir static Path dir;
   private static DvmServer server;
-  private static final Set<Long> jobPids = ConcurrentHashMap.newKeySet();
+  private static Set<Long> jobPids = ConcurrentHashMap.newKeySet();
 
   @BeforeAll
   static void startDvm() throws Exception {
@@ -40,17 +40,7 @@ class StoredOutputTest {
             DvmConfig.embedded("stored", 2, 2, 0, dir)
                 .withShrinkGrace(300)
                 .keepingOutput(new OutputStore.Bounds(64 << 10, 128 << 10)));
-    server
-        .endpoint()
-        .observe(
-            o ->
-                o.changes()
-                    .forEach(
-                        c -> {
-                          if (c instanceof org.jdvm.core.Change.ProcsStarted s) {
-                            s.procs().forEach(pr -> jobPids.add(pr.pid()));
-                          }
-                        }));
+    jobPids = StoppedReader.watchJobPids(server);
   }
 
   @AfterAll

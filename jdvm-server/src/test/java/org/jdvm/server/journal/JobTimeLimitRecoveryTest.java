@@ -6,20 +6,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.jdvm.core.Change;
-import org.jdvm.core.Command;
 import org.jdvm.core.CoreConfig;
-import org.jdvm.core.MapBy;
 import org.jdvm.core.NodeSpec;
 import org.jdvm.core.Outcome;
 import org.jdvm.core.Report;
-import org.jdvm.core.Request;
-import org.jdvm.core.RequestId;
 import org.jdvm.core.engine.Core;
 import org.jdvm.pmix.App;
 import org.jdvm.pmix.Info;
 import org.jdvm.pmix.PmixKeys;
 import org.jdvm.pmix.PmixStatus;
-import org.jdvm.pmix.Proc;
 import org.jdvm.pmix.Value;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,32 +31,15 @@ class JobTimeLimitRecoveryTest {
   private static final long SECOND = 1_000_000_000L;
 
   @TempDir Path dir;
-  private long request;
-
-  private Outcome run(Core core, Journal journal, Command c, long nowNs) {
-    Outcome o = core.handle(c, nowNs);
-    journal.record(c, o, nowNs);
-    journal.commit();
-    journal.dispatched();
-    return o;
-  }
 
   @ParameterizedTest(name = "snapshot threshold {0} bytes")
   @ValueSource(longs = {Long.MAX_VALUE, 1024})
   void aRecoveredControllerEndsTheJobAtItsTimeLimit(long snapshotBytes) throws IOException {
-    Core core = new Core(CONFIG);
+    Core core;
     String job;
-    try (Journal j =
-        new Journal(
-            dir,
-            FsyncPolicy.NEVER,
-            Long.MAX_VALUE,
-            snapshotBytes,
-            core,
-            CONFIG,
-            RecoveredJournal.fresh(CONFIG))) {
-      Outcome reg = run(core, j, new Request.RegisterTool(new RequestId(++request), null), SECOND);
-      String tool = ((Change.NamespaceRegistered) reg.changes().get(0)).namespace();
+    try (JournaledCore j = new JournaledCore(dir, CONFIG, snapshotBytes)) {
+      core = j.core;
+      String tool = j.registerTool(SECOND);
       App app =
           new App(
               "sleep",
@@ -70,32 +48,12 @@ class JobTimeLimitRecoveryTest {
               null,
               2,
               List.of(Info.of(PmixKeys.JOB_TIMEOUT, Value.integer(5))));
-      Outcome spawned =
-          run(
-              core,
-              j,
-              new Request.Spawn(
-                  new RequestId(++request),
-                  new Proc(tool, 0),
-                  List.of(app),
-                  null,
-                  null,
-                  null,
-                  null,
-                  MapBy.SLOT),
-              2 * SECOND);
+      Outcome spawned = j.spawn(tool, app, 2 * SECOND);
       job = ((Change.JobSpawned) spawned.changes().get(0)).namespace();
       assertThat(spawned.nextDeadlineNs()).isEqualTo(7 * SECOND);
-      for (int i = 0; i < 40; i++) { // enough bytes for a snapshot when the threshold is 1 KiB
-        run(core, j, new Request.RegisterTool(new RequestId(++request), null), 3 * SECOND);
-      }
+      j.padForASnapshot(3 * SECOND);
     }
-    if (snapshotBytes == 1024) {
-      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
-        assertThat(files.map(f -> f.getFileName().toString()))
-            .anyMatch(n -> n.startsWith("snapshot-"));
-      }
-    }
+    JournaledCore.assertSnapshotWhenSmall(dir, snapshotBytes);
     RecoveredJournal r = RecoveredJournal.read(dir, CONFIG);
     Core again = r.core();
     assertThat(again.digest()).isEqualTo(core.digest());
